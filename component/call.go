@@ -1,0 +1,179 @@
+package component
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/mur-go/mur/canon"
+	"github.com/mur-go/mur/wit"
+)
+
+// Func is an exported component function bound to an instance.
+type Func struct {
+	s    *Store
+	def  *funcDef
+	name string
+}
+
+// Func looks up an exported function: "instance#func" (e.g.
+// "murmur:tool/run@0.2.0#run") or a root-level "func".
+func (i *Instance) Func(export string) (*Func, error) {
+	it, err := i.s.comp.plan.lookupExport(export)
+	if err != nil {
+		return nil, err
+	}
+	return &Func{s: i.s, def: it.fn, name: export}, nil
+}
+
+// Type returns the function's WIT type.
+func (f *Func) Type() *wit.Func { return f.def.typ }
+
+// Call calls the function with args (see package wit for the Go value of
+// each WIT type) under the store's deadline. Errors are *DeadlineError,
+// *LimitError, *TrapError (the instance is then poisoned) or an error about
+// the arguments.
+func (f *Func) Call(ctx context.Context, args ...any) (any, error) {
+	s := f.s
+	if s.poison != nil {
+		return nil, fmt.Errorf("calling %s: %w: %w", f.name, ErrPoisoned, s.poison)
+	}
+	ctx, cancel := s.callContext(ctx)
+	defer cancel()
+	v, err := s.callFunc(ctx, f.def, args)
+	if err != nil {
+		return nil, s.classify(ctx, f.name, err)
+	}
+	return v, nil
+}
+
+// liftedRT is a lifted function's per-store state, built on first call.
+type liftedRT struct {
+	fn   api.Function
+	post api.Function
+	opts canon.Options
+	hs   handles
+}
+
+func (s *Store) liftedState(fn *funcDef) (*liftedRT, error) {
+	if rt := s.lifted[fn.id]; rt != nil {
+		return rt, nil
+	}
+	core, err := s.coreFunc(fn.core)
+	if err != nil {
+		return nil, err
+	}
+	rt := &liftedRT{fn: core, hs: handles{s: s, compInst: fn.compInst}}
+	if rt.opts, err = s.options(fn.opts); err != nil {
+		return nil, err
+	}
+	rt.opts.Handles = &rt.hs
+	if fn.opts.postReturn != nil {
+		if rt.post, err = s.coreFunc(*fn.opts.postReturn); err != nil {
+			return nil, fmt.Errorf("post-return: %w", err)
+		}
+	}
+	s.lifted[fn.id] = rt
+	return rt, nil
+}
+
+// callFunc calls a component function with Go values: a lifted guest
+// function through the canonical ABI, or an imported one on the host.
+func (s *Store) callFunc(ctx context.Context, fn *funcDef, args []any) (any, error) {
+	if fn.imported {
+		return s.linked.funcs[fn.id].fn(ctx, s, args)
+	}
+	if s.active[fn.compInst] {
+		return nil, &canon.Trap{Reason: "cannot re-enter a component instance that is already running"}
+	}
+	rt, err := s.liftedState(fn)
+	if err != nil {
+		return nil, err
+	}
+	scope := &callScope{}
+	rt.hs.scope = scope
+	stack, err := fn.abi.LowerArgs(ctx, &rt.opts, args, nil)
+	if err != nil {
+		return nil, err
+	}
+	s.active[fn.compInst] = true
+	err = rt.fn.CallWithStack(ctx, stack)
+	s.active[fn.compInst] = false
+	if err != nil {
+		return nil, err
+	}
+	nres := len(fn.abi.LiftSignature().Results)
+	v, err := fn.abi.LiftResult(ctx, &rt.opts, stack[:nres])
+	if err != nil {
+		return nil, err
+	}
+	if rt.post != nil {
+		if err := rt.post.CallWithStack(ctx, stack); err != nil {
+			return nil, fmt.Errorf("post-return: %w", err)
+		}
+	}
+	scope.release()
+	if scope.borrows != 0 {
+		return nil, &canon.Trap{Reason: fmt.Sprintf("%d borrowed handles were not dropped before the call returned", scope.borrows)}
+	}
+	return v, nil
+}
+
+// classify turns an error from a call into the engine's error classes and
+// poisons the store when the guest can no longer be trusted.
+func (s *Store) classify(ctx context.Context, name string, err error) error {
+	var (
+		trap *canon.Trap
+		exit *sys.ExitError
+	)
+	switch {
+	case isPoisoning(err):
+		// Already classified by a nested call.
+		s.poisonWith(err)
+		return err
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) ||
+		(errors.As(err, &exit) && exit.ExitCode() == sys.ExitCodeDeadlineExceeded):
+		e := &DeadlineError{Deadline: s.Limits.Deadline}
+		s.poisonWith(e)
+		return e
+	case s.mem.hit:
+		s.mem.hit = false
+		e := &LimitError{Limit: "memory", Max: s.Limits.MaxMemoryBytes, Unit: "bytes", Func: name, Err: err}
+		s.poisonWith(e)
+		return e
+	case errors.As(err, &trap) || isWasmTrap(err):
+		e := &TrapError{Func: name, Err: err}
+		s.poisonWith(e)
+		return e
+	}
+	return err
+}
+
+func (s *Store) poisonWith(err error) {
+	if s.poison == nil {
+		s.poison = err
+	}
+}
+
+func isPoisoning(err error) bool {
+	var (
+		d *DeadlineError
+		l *LimitError
+		t *TrapError
+	)
+	return errors.As(err, &d) || errors.As(err, &l) || errors.As(err, &t)
+}
+
+// isWasmTrap recognises wazero's runtime errors (unreachable, out of bounds
+// memory access, integer divide by zero, ...) and guest exits.
+func isWasmTrap(err error) bool {
+	var exit *sys.ExitError
+	if errors.As(err, &exit) {
+		return true
+	}
+	return strings.Contains(err.Error(), "wasm error:")
+}

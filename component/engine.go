@@ -1,0 +1,111 @@
+// Package component is mur-go's WebAssembly component model engine: it
+// compiles component binaries, links their imports against host definitions
+// registered under versioned instance names, instantiates them into isolated
+// stores on wazero, and calls their exports through the canonical ABI.
+//
+// The engine knows nothing about Murmur. See RATIONALE.md for the design.
+package component
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+
+	"github.com/mur-go/mur/internal/binary"
+	"github.com/mur-go/mur/wit"
+)
+
+// Config configures an Engine.
+type Config struct {
+	// CacheDir holds compiled core modules across processes. Empty means
+	// the user cache dir (os.UserCacheDir()/mur/wasm).
+	CacheDir string
+	// DisableCache turns the on-disk compilation cache off.
+	DisableCache bool
+	// CompilationWorkers is the number of goroutines compiling one module;
+	// 0 means runtime.GOMAXPROCS(0).
+	CompilationWorkers int
+}
+
+// Engine compiles components and instantiates them into stores. It is safe
+// for concurrent use; so are the Components it compiles.
+type Engine struct {
+	rt      wazero.Runtime
+	workers int
+}
+
+// NewEngine creates an engine backed by one wazero runtime.
+func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
+	rc := wazero.NewRuntimeConfigCompiler().
+		WithCloseOnContextDone(true).
+		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesThreads)
+	if !cfg.DisableCache {
+		dir := cfg.CacheDir
+		if dir == "" {
+			base, err := os.UserCacheDir()
+			if err != nil {
+				return nil, fmt.Errorf("locating the compilation cache (set a cache dir or disable the cache): %w", err)
+			}
+			dir = filepath.Join(base, "mur", "wasm")
+		}
+		cache, err := wazero.NewCompilationCacheWithDir(dir)
+		if err != nil {
+			return nil, fmt.Errorf("opening compilation cache %s: %w", dir, err)
+		}
+		rc = rc.WithCompilationCache(cache)
+	}
+	workers := cfg.CompilationWorkers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers}, nil
+}
+
+// Close releases everything the engine compiled or instantiated.
+func (e *Engine) Close(ctx context.Context) error { return e.rt.Close(ctx) }
+
+// Component is a compiled component, ready to instantiate many times.
+type Component struct {
+	engine *Engine
+	plan   *plan
+	host   wazero.CompiledModule
+}
+
+// Compile decodes, validates and compiles a component binary. Core modules
+// are compiled by wazero (through the compilation cache).
+func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
+	if isCoreModule(wasm) {
+		return nil, errors.New("this is a core wasm module, not a component; wrap it with a component tool (e.g. jco new) first")
+	}
+	ast, err := binary.DecodeComponent(wasm)
+	if err != nil {
+		return nil, err
+	}
+	p, err := elaborate(ast)
+	if err != nil {
+		return nil, err
+	}
+	cctx := experimental.WithCompilationWorkers(ctx, e.workers)
+	if err := p.compileModules(cctx, e.rt); err != nil {
+		return nil, err
+	}
+	host, err := p.compileHostModule(cctx, e.rt)
+	if err != nil {
+		return nil, err
+	}
+	return &Component{engine: e, plan: p, host: host}, nil
+}
+
+// World describes the component's imports and exports as WIT.
+func (c *Component) World() *wit.World { return c.plan.world() }
+
+func isCoreModule(b []byte) bool {
+	return len(b) >= 8 && string(b[:4]) == "\x00asm" && b[4] == 1 && b[5] == 0 && b[6] == 0 && b[7] == 0
+}

@@ -1,0 +1,55 @@
+package component
+
+import "github.com/tetratelabs/wazero/experimental"
+
+// memLimiter backs every linear memory of one store and caps their total
+// size. wazero asks it for memory through experimental.WithMemoryAllocator,
+// so a guest's memory.grow past the cap fails (returns -1) like any other
+// failed grow, and the store remembers that a limit, not a bug, was hit.
+type memLimiter struct {
+	max  uint64 // 0: unlimited
+	used uint64
+	hit  bool
+}
+
+func (l *memLimiter) Allocate(capBytes, maxBytes uint64) experimental.LinearMemory {
+	return &limitedMemory{l: l, maxBytes: maxBytes, capHint: capBytes}
+}
+
+type limitedMemory struct {
+	l        *memLimiter
+	buf      []byte
+	maxBytes uint64
+	capHint  uint64
+}
+
+func (m *limitedMemory) Reallocate(size uint64) []byte {
+	old := uint64(len(m.buf))
+	if size > old && m.l.max > 0 && m.l.used+size-old > m.l.max {
+		m.l.hit = true
+		if m.buf == nil {
+			// The initial allocation: an empty, non-nil buffer makes
+			// instantiation fail cleanly (data segments are out of bounds)
+			// instead of leaving wazero with a nil memory.
+			return []byte{}
+		}
+		return nil
+	}
+	if size <= uint64(cap(m.buf)) {
+		m.buf = m.buf[:size]
+	} else {
+		// Grow geometrically (bounded by the memory's max) so repeated
+		// memory.grow calls don't copy the whole memory each time.
+		newCap := max(size, m.capHint, min(2*uint64(cap(m.buf)), m.maxBytes))
+		nb := make([]byte, size, newCap)
+		copy(nb, m.buf)
+		m.buf = nb
+	}
+	m.l.used += size - old
+	return m.buf
+}
+
+func (m *limitedMemory) Free() {
+	m.l.used -= uint64(len(m.buf))
+	m.buf = nil
+}

@@ -1,0 +1,206 @@
+package component
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+
+	"github.com/mur-go/mur/canon"
+	"github.com/mur-go/mur/wit"
+)
+
+// Store is the unit of isolation: one component instance with its core
+// instances, memories, handle tables and limits. Data is the embedder's
+// per-store state, reachable from host functions. A store is used by one
+// goroutine at a time; use many stores for concurrency.
+type Store struct {
+	Limits Limits
+	Data   any
+
+	comp   *Component
+	linked *linkedImports
+	core   []api.Module
+	host   api.Module
+	tables []handleTable
+	lifted []*liftedRT
+	lowers []*loweredRT
+	mem    memLimiter
+	// poison is set when a guest trapped or ran out its deadline; every
+	// later call fails with it.
+	poison error
+	// active marks component instances with a call in progress, so a guest
+	// cannot be re-entered (the canonical ABI forbids it).
+	active []bool
+}
+
+type storeKey struct{}
+
+func storeFrom(ctx context.Context) *Store {
+	s, _ := ctx.Value(storeKey{}).(*Store)
+	return s
+}
+
+// runtimeType maps a resource type as the component sees it to the type
+// handles carry at run time (imported types become the host's types).
+func (s *Store) runtimeType(t *wit.ResourceType) *wit.ResourceType {
+	if h, ok := s.linked.resources[t]; ok {
+		return h
+	}
+	return t
+}
+
+// Instance is an instantiated component.
+type Instance struct {
+	s *Store
+}
+
+// Store returns the instance's store.
+func (i *Instance) Store() *Store { return i.s }
+
+// Instantiate links c against l and instantiates it into s, which must be
+// fresh. Start functions run under s's deadline.
+func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Instance, error) {
+	if s.comp != nil {
+		return nil, errors.New("store already holds an instance; use a new Store per instance")
+	}
+	li, err := l.link(c)
+	if err != nil {
+		return nil, err
+	}
+	p := c.plan
+	if n := len(p.coreInsts) + p.compInsts; s.Limits.MaxInstances > 0 && n > s.Limits.MaxInstances {
+		return nil, &LimitError{Limit: "instances", Max: uint64(s.Limits.MaxInstances), Unit: "instances (component needs " + fmt.Sprint(n) + ")"}
+	}
+	s.comp, s.linked = c, li
+	s.core = make([]api.Module, len(p.coreInsts))
+	s.tables = make([]handleTable, p.compInsts)
+	s.active = make([]bool, p.compInsts)
+	s.lifted = make([]*liftedRT, len(p.funcs))
+	s.lowers = make([]*loweredRT, len(p.hostFuncs))
+	s.mem.max = s.Limits.MaxMemoryBytes
+
+	ctx, cancel := s.callContext(ctx)
+	defer cancel()
+	ctx = experimental.WithMemoryAllocator(ctx, &s.mem)
+	ctx = experimental.WithImportResolver(ctx, s.resolve)
+
+	rt := c.engine.rt
+	if s.host, err = rt.InstantiateModule(ctx, c.host, wazero.NewModuleConfig().WithName("").WithStartFunctions()); err != nil {
+		return nil, fmt.Errorf("instantiating host functions: %w", err)
+	}
+	for _, st := range p.steps {
+		switch st.kind {
+		case stepCoreInstance:
+			cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions()
+			m, err := rt.InstantiateModule(ctx, p.coreInsts[st.core].compiled, cfg)
+			if err != nil {
+				s.closeAll(context.WithoutCancel(ctx))
+				return nil, s.classify(ctx, fmt.Sprintf("core instance %d", st.core), fmt.Errorf("instantiating core instance %d: %w", st.core, err))
+			}
+			s.core[st.core] = m
+		case stepStart:
+			if _, err := s.callFunc(ctx, st.fn, nil); err != nil {
+				s.closeAll(context.WithoutCancel(ctx))
+				return nil, err
+			}
+		}
+	}
+	return &Instance{s: s}, nil
+}
+
+// resolve is the wazero import resolver: module names were rewritten at
+// compile time to name core instances and the host module directly.
+func (s *Store) resolve(name string) api.Module {
+	if name == hostModuleName {
+		return s.host
+	}
+	var i int
+	if _, err := fmt.Sscanf(name, "$%d", &i); err == nil && i >= 0 && i < len(s.core) {
+		return s.core[i]
+	}
+	return nil
+}
+
+// callContext applies the store's deadline and makes the store reachable
+// from host functions.
+func (s *Store) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx = context.WithValue(ctx, storeKey{}, s)
+	if s.Limits.Deadline > 0 {
+		return context.WithTimeout(ctx, s.Limits.Deadline)
+	}
+	return ctx, func() {}
+}
+
+// Close releases the instance's memory.
+func (i *Instance) Close(ctx context.Context) error {
+	return i.s.closeAll(ctx)
+}
+
+func (s *Store) closeAll(ctx context.Context) error {
+	var errs []error
+	for i := len(s.core) - 1; i >= 0; i-- {
+		if s.core[i] != nil {
+			errs = append(errs, s.core[i].Close(ctx))
+			s.core[i] = nil
+		}
+	}
+	if s.host != nil {
+		errs = append(errs, s.host.Close(ctx))
+		s.host = nil
+	}
+	if s.poison == nil {
+		s.poison = errors.New("instance is closed")
+	}
+	return errors.Join(errs...)
+}
+
+// coreFunc returns the core function an item names.
+func (s *Store) coreFunc(it coreItem) (api.Function, error) {
+	if it.inst == hostInst {
+		return nil, fmt.Errorf("lowered function used where a core export is needed")
+	}
+	m := s.core[it.inst]
+	if m == nil {
+		return nil, fmt.Errorf("core instance %d is not instantiated yet", it.inst)
+	}
+	f := m.ExportedFunction(it.name)
+	if f == nil {
+		return nil, fmt.Errorf("core instance %d has no function export %q", it.inst, it.name)
+	}
+	return f, nil
+}
+
+// options builds canonical options for a lift or lower site.
+func (s *Store) options(o canonOpts) (canon.Options, error) {
+	opts := canon.Options{Encoding: o.encoding}
+	if o.memory != nil {
+		m := s.core[o.memory.inst]
+		if m == nil {
+			return opts, fmt.Errorf("memory of core instance %d used before it is instantiated", o.memory.inst)
+		}
+		mem := m.ExportedMemory(o.memory.name)
+		if mem == nil {
+			return opts, fmt.Errorf("core instance %d has no memory export %q", o.memory.inst, o.memory.name)
+		}
+		opts.Memory = mem
+	}
+	if o.realloc != nil {
+		f, err := s.coreFunc(*o.realloc)
+		if err != nil {
+			return opts, fmt.Errorf("realloc: %w", err)
+		}
+		stack := make([]uint64, 4)
+		opts.Realloc = func(ctx context.Context, oldPtr, oldSize, align, newSize uint32) (uint32, error) {
+			stack[0], stack[1], stack[2], stack[3] = uint64(oldPtr), uint64(oldSize), uint64(align), uint64(newSize)
+			if err := f.CallWithStack(ctx, stack); err != nil {
+				return 0, err
+			}
+			return uint32(stack[0]), nil
+		}
+	}
+	return opts, nil
+}
