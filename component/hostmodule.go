@@ -175,8 +175,8 @@ func (s *Store) dropHandle(ctx context.Context, h *hostFuncPlan, idx uint32) err
 		}
 		return f.CallWithStack(ctx, []uint64{uint64(rep)})
 	}
-	if want.Destructor != nil {
-		want.Destructor(rep)
+	if dtor := s.linked.dtors[want]; dtor != nil {
+		return dtor(ctx, s, rep)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package component
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"sync"
@@ -22,6 +23,7 @@ type Linker struct {
 	mu        sync.Mutex
 	funcs     map[string]map[string]*hostDef // instanceKey → func name
 	resources map[string]map[string]*wit.ResourceType
+	dtors     map[*wit.ResourceType]ResourceDtor
 	names     map[string]string // instanceKey → name as defined
 	// linked caches the import resolution per component.
 	linked map[*Component]*linkedImports
@@ -37,6 +39,7 @@ func NewLinker() *Linker {
 	return &Linker{
 		funcs:     map[string]map[string]*hostDef{},
 		resources: map[string]map[string]*wit.ResourceType{},
+		dtors:     map[*wit.ResourceType]ResourceDtor{},
 		names:     map[string]string{},
 		linked:    map[*Component]*linkedImports{},
 	}
@@ -66,9 +69,14 @@ func (l *Linker) DefineFunc(instance, name string, typ *wit.Func, fn HostFunc) e
 	return nil
 }
 
+// ResourceDtor destroys a host resource when a guest drops its last owning
+// handle. rep is the value the host chose when it handed the resource out.
+type ResourceDtor func(ctx context.Context, s *Store, rep uint32) error
+
 // DefineResource defines resource type name of instance. Guests importing
-// the instance see t as that resource; handles they drop run t.Destructor.
-func (l *Linker) DefineResource(instance, name string, t *wit.ResourceType) error {
+// the instance see t as that resource; dropping an owning handle calls dtor
+// (which may be nil).
+func (l *Linker) DefineResource(instance, name string, t *wit.ResourceType, dtor ResourceDtor) error {
 	if t == nil {
 		return fmt.Errorf("define resource %s#%s: nil type", instance, name)
 	}
@@ -84,6 +92,9 @@ func (l *Linker) DefineResource(instance, name string, t *wit.ResourceType) erro
 		l.resources[key] = m
 	}
 	m[name] = t
+	if dtor != nil {
+		l.dtors[t] = dtor
+	}
 	clear(l.linked)
 	return nil
 }
@@ -102,6 +113,7 @@ func (l *Linker) claim(key, instance string) error {
 type linkedImports struct {
 	funcs     []*hostDef // by funcDef.id; nil for functions that are not imports
 	resources map[*wit.ResourceType]*wit.ResourceType
+	dtors     map[*wit.ResourceType]ResourceDtor
 }
 
 func (l *Linker) link(c *Component) (*linkedImports, error) {
@@ -111,7 +123,7 @@ func (l *Linker) link(c *Component) (*linkedImports, error) {
 		return li, nil
 	}
 	p := c.plan
-	li := &linkedImports{funcs: make([]*hostDef, len(p.funcs)), resources: map[*wit.ResourceType]*wit.ResourceType{}}
+	li := &linkedImports{funcs: make([]*hostDef, len(p.funcs)), resources: map[*wit.ResourceType]*wit.ResourceType{}, dtors: maps.Clone(l.dtors)}
 	for _, r := range p.importedResources {
 		host := l.resources[instanceKey(r.instance)][r.name]
 		if host == nil {

@@ -179,14 +179,11 @@ func (*Flags) Kind() Kind { return KindFlags }
 
 // ResourceType identifies a resource type. Identity is by pointer: two
 // resource types are the same type only if they are the same *ResourceType.
-// A host defines its resource types once and registers them with a linker;
-// a component's own resource types are created by the engine.
+// A host defines its resource types once and registers them with a linker
+// (with their destructor); a component's own resource types are created by
+// the engine.
 type ResourceType struct {
 	Name string
-	// Destructor, when set on a host-defined resource type, runs when the
-	// last owning handle is dropped. rep is the value the host chose when it
-	// handed the resource out.
-	Destructor func(rep uint32)
 }
 
 type Own struct {
