@@ -44,6 +44,9 @@ func (f *Func) Call(ctx context.Context, args ...any) (any, error) {
 	}
 	ctx, cancel := s.callContext(ctx)
 	defer cancel()
+	// A refused growth the guest survived in an earlier call says nothing
+	// about how this one ends.
+	s.mem.desired = 0
 	v, err := s.callFunc(ctx, f.def, args)
 	if err != nil {
 		return nil, s.classify(ctx, f.name, err)
@@ -137,12 +140,12 @@ func (s *Store) classify(ctx context.Context, name string, err error) error {
 		return err
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) ||
 		(errors.As(err, &exit) && exit.ExitCode() == sys.ExitCodeDeadlineExceeded):
-		e := &DeadlineError{Deadline: s.Limits.Deadline}
+		e := &DeadlineError{Func: name, Deadline: s.Limits.Deadline}
 		s.poisonWith(e)
 		return e
-	case s.mem.hit:
-		s.mem.hit = false
-		e := &LimitError{Limit: "memory", Max: s.Limits.MaxMemoryBytes, Unit: "bytes", Func: name, Err: err}
+	case s.mem.desired != 0:
+		e := &LimitError{Limit: LimitMemory, Desired: s.mem.desired, Max: s.Limits.MaxMemoryBytes, Func: name, Err: err}
+		s.mem.desired = 0
 		s.poisonWith(e)
 		return e
 	case errors.As(err, &trap) || isWasmTrap(err):
@@ -176,4 +179,31 @@ func isWasmTrap(err error) bool {
 		return true
 	}
 	return strings.Contains(err.Error(), "wasm error:")
+}
+
+// DropResource destroys a resource of a type the guest defined that the
+// host owns (received as own<T>), running the guest's destructor. Host
+// resources never need this: the host owns them already.
+func (i *Instance) DropResource(ctx context.Context, r wit.Resource) error {
+	s := i.s
+	def, ok := s.comp.plan.resources[r.Type]
+	if !ok {
+		return fmt.Errorf("drop %s: not a resource type defined by this component", resName(r.Type))
+	}
+	if s.poison != nil {
+		return fmt.Errorf("drop %s: %w: %w", resName(r.Type), ErrPoisoned, s.poison)
+	}
+	if def.dtor == nil {
+		return nil
+	}
+	f, err := s.coreFunc(*def.dtor)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := s.callContext(ctx)
+	defer cancel()
+	if err := f.CallWithStack(ctx, []uint64{uint64(r.Rep)}); err != nil {
+		return s.classify(ctx, "destructor of "+resName(r.Type), err)
+	}
+	return nil
 }

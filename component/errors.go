@@ -6,13 +6,16 @@ import (
 	"time"
 )
 
-// DeadlineError reports a call stopped at its wall-clock deadline.
+// DeadlineError reports a call stopped at its wall-clock deadline. The
+// store is poisoned afterwards.
 type DeadlineError struct {
+	// Func is the export being called, "instance#func" or "func".
+	Func     string
 	Deadline time.Duration
 }
 
 func (e *DeadlineError) Error() string {
-	return fmt.Sprintf("guest call exceeded its %s execution deadline", formatSeconds(e.Deadline))
+	return fmt.Sprintf("%s exceeded its %s execution deadline and was interrupted", e.Func, formatSeconds(e.Deadline))
 }
 
 // formatSeconds prints whole seconds as "1s" and fractions as "0.5s", the
@@ -27,20 +30,36 @@ func formatSeconds(d time.Duration) string {
 // LimitError reports growth past a store limit (memory, table elements,
 // instances). It is distinct from an ordinary trap.
 type LimitError struct {
-	// Limit names the limit, e.g. "memory" or "table elements".
+	// Limit is LimitMemory, LimitTableElements or LimitInstances.
 	Limit string
-	Max   uint64
-	Unit  string
+	// Desired is what the guest asked for; Max is the limit.
+	Desired, Max uint64
 	// Func is the export being called, if the limit was hit in a call.
 	Func string
 	// Err is what the guest did when its growth was refused.
 	Err error
 }
 
+// The limits a LimitError can name.
+const (
+	LimitMemory        = "memory"
+	LimitTableElements = "table elements"
+	LimitInstances     = "instances"
+)
+
 func (e *LimitError) Error() string {
-	msg := fmt.Sprintf("resource limit exceeded: %s limit of %d %s", e.Limit, e.Max, e.Unit)
+	var msg string
+	switch e.Limit {
+	case LimitMemory:
+		msg = fmt.Sprintf("linear memory growth to %d bytes exceeds the memory limit (%d bytes)", e.Desired, e.Max)
+	case LimitTableElements:
+		msg = fmt.Sprintf("table growth to %d elements exceeds the table element limit (%d)", e.Desired, e.Max)
+	default:
+		msg = fmt.Sprintf("%d %s exceed the %s limit (%d)", e.Desired, e.Limit, e.Limit, e.Max)
+	}
+	msg = "resource limit exceeded: " + msg
 	if e.Func != "" {
-		msg += " reached in " + e.Func
+		msg += " in " + e.Func
 	}
 	if e.Err != nil {
 		msg += ": " + e.Err.Error()

@@ -9,7 +9,9 @@ import "github.com/tetratelabs/wazero/experimental"
 type memLimiter struct {
 	max  uint64 // 0: unlimited
 	used uint64
-	hit  bool
+	// desired is set to the total the store would have reached when a
+	// growth is refused; zero when no limit was hit.
+	desired uint64
 }
 
 func (l *memLimiter) Allocate(capBytes, maxBytes uint64) experimental.LinearMemory {
@@ -26,7 +28,7 @@ type limitedMemory struct {
 func (m *limitedMemory) Reallocate(size uint64) []byte {
 	old := uint64(len(m.buf))
 	if size > old && m.l.max > 0 && m.l.used+size-old > m.l.max {
-		m.l.hit = true
+		m.l.desired = m.l.used + size - old
 		if m.buf == nil {
 			// The initial allocation: an empty, non-nil buffer makes
 			// instantiation fail cleanly (data segments are out of bounds)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -73,7 +74,7 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 	}
 	p := c.plan
 	if n := len(p.coreInsts) + p.compInsts; s.Limits.MaxInstances > 0 && n > s.Limits.MaxInstances {
-		return nil, &LimitError{Limit: "instances", Max: uint64(s.Limits.MaxInstances), Unit: "instances (component needs " + fmt.Sprint(n) + ")"}
+		return nil, &LimitError{Limit: LimitInstances, Desired: uint64(n), Max: uint64(s.Limits.MaxInstances)}
 	}
 	s.comp, s.linked = c, li
 	s.core = make([]api.Module, len(p.coreInsts))
@@ -118,11 +119,14 @@ func (s *Store) resolve(name string) api.Module {
 	if name == hostModuleName {
 		return s.host
 	}
-	var i int
-	if _, err := fmt.Sscanf(name, "$%d", &i); err == nil && i >= 0 && i < len(s.core) {
-		return s.core[i]
+	if len(name) < 2 || name[0] != '$' {
+		return nil
 	}
-	return nil
+	i, err := strconv.Atoi(name[1:])
+	if err != nil || i < 0 || i >= len(s.core) {
+		return nil
+	}
+	return s.core[i]
 }
 
 // callContext applies the store's deadline and makes the store reachable
