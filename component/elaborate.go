@@ -13,13 +13,13 @@ import (
 // Bounds on what elaboration may expand to, so a small hostile binary that
 // instantiates nested components many times over cannot blow up.
 const (
-	maxNesting    = 100
-	maxPlanInsts  = 10_000
-	maxPlanFuncs  = 1_000_000
-	maxCoreInsts  = 10_000
-	maxCompInsts  = 10_000
-	maxTypeNodes  = 1_000_000
-	maxTypeDepth  = 100
+	maxNesting   = 100
+	maxPlanInsts = 10_000
+	maxPlanFuncs = 1_000_000
+	maxCoreInsts = 10_000
+	maxCompInsts = 10_000
+	maxTypeNodes = 1_000_000
+	maxTypeDepth = 100
 )
 
 // scope holds the index spaces of one component (or component/instance

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -76,6 +77,11 @@ type Component struct {
 	engine *Engine
 	plan   *plan
 	host   wazero.CompiledModule
+
+	mu sync.Mutex
+	// capped holds the core modules recompiled with their tables capped,
+	// per table-element limit (see Limits.MaxTableElements).
+	capped map[uint32][]wazero.CompiledModule
 }
 
 // Compile decodes, validates and compiles a component binary. Core modules
@@ -100,7 +106,7 @@ func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Component{engine: e, plan: p, host: host}, nil
+	return &Component{engine: e, plan: p, host: host, capped: map[uint32][]wazero.CompiledModule{}}, nil
 }
 
 // World describes the component's imports and exports as WIT.

@@ -73,4 +73,3 @@ func (ci coreInstance) export(name string) (coreItem, bool) {
 	}
 	return coreItem{inst: ci.rt, name: name}, true
 }
-

@@ -51,3 +51,25 @@ func TestInstanceLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestTableLimit(t *testing.T) {
+	e := newEngine(t)
+	inst := instantiate(t, e, "engine-limits", &component.Store{Limits: component.Limits{MaxTableElements: 5}})
+	if got, err := call(t, inst, "table-grow", uint32(3)); err != nil || got != int32(2) {
+		t.Fatalf("grow to the cap: %v, %v", got, err)
+	}
+	if got, err := call(t, inst, "table-grow", uint32(1)); err != nil || got != int32(-1) {
+		t.Fatalf("grow past the cap: want -1, got %v, %v", got, err)
+	}
+	// Without a cap the same growth works.
+	inst = instantiate(t, e, "engine-limits", nil)
+	if got, err := call(t, inst, "table-grow", uint32(100)); err != nil || got != int32(2) {
+		t.Fatalf("uncapped: %v, %v", got, err)
+	}
+	// A table that starts above the cap never instantiates.
+	_, err := component.NewLinker().Instantiate(t.Context(), compile(t, e, "engine-limits"), &component.Store{Limits: component.Limits{MaxTableElements: 1}})
+	var le *component.LimitError
+	if !errors.As(err, &le) || le.Limit != component.LimitTableElements || !strings.Contains(err.Error(), "table growth to 2 elements exceeds the table element limit (1)") {
+		t.Fatalf("want table LimitError, got %v", err)
+	}
+}

@@ -76,6 +76,10 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 	if n := len(p.coreInsts) + p.compInsts; s.Limits.MaxInstances > 0 && n > s.Limits.MaxInstances {
 		return nil, &LimitError{Limit: LimitInstances, Desired: uint64(n), Max: uint64(s.Limits.MaxInstances)}
 	}
+	mods, err := c.modules(ctx, s.Limits.MaxTableElements)
+	if err != nil {
+		return nil, err
+	}
 	s.comp, s.linked = c, li
 	s.core = make([]api.Module, len(p.coreInsts))
 	s.tables = make([]handleTable, p.compInsts)
@@ -97,7 +101,7 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 		switch st.kind {
 		case stepCoreInstance:
 			cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions()
-			m, err := rt.InstantiateModule(ctx, p.coreInsts[st.core].compiled, cfg)
+			m, err := rt.InstantiateModule(ctx, mods[st.core], cfg)
 			if err != nil {
 				s.closeAll(context.WithoutCancel(ctx))
 				return nil, s.classify(ctx, fmt.Sprintf("core instance %d", st.core), fmt.Errorf("instantiating core instance %d: %w", st.core, err))

@@ -5,11 +5,11 @@
 ;;           grow-or-trap: func(pages: u32) (traps with unreachable when
 ;;             memory.grow is refused, as real guests' allocators do);
 ;;           table-grow: func(n: u32) -> s32 (table.grow's answer).
-;; The memory starts at 1 page (64 KiB); the table at 1 element.
+;; The memory starts at 1 page (64 KiB); the table at 2 elements.
 (component
   (core module $m
     (memory 1)
-    (table $t 1 funcref)
+    (table $t 2 funcref)
     (func (export "grow") (param i32) (result i32)
       (memory.grow (local.get 0)))
     (func (export "grow-or-trap") (param i32)

@@ -1,0 +1,140 @@
+package coremod
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+// module assembles a core module from raw sections (id, body).
+func module(sections ...[]byte) []byte {
+	out := append([]byte{}, magic...)
+	for _, s := range sections {
+		out = append(out, s[0])
+		out = append(out, uleb(uint64(len(s)-1))...)
+		out = append(out, s[1:]...)
+	}
+	return out
+}
+
+func name(s string) []byte { return append(uleb(uint64(len(s))), s...) }
+
+func cat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+
+var (
+	typeSec   = []byte{1, 1, 0x60, 0, 0} // one type: func() -> ()
+	importSec = cat([]byte{2, 3},
+		name("env"), name("f"), []byte{0x00, 0},
+		name("env"), name("mem"), []byte{0x02, 0x01, 1, 2},
+		name("other"), name("t"), []byte{0x01, 0x70, 0x00, 4})
+	tableSec = []byte{4, 2, 0x70, 0x00, 3, 0x6f, 0x01, 1, 100}
+)
+
+func TestImports(t *testing.T) {
+	imps, err := Imports(module(typeSec, importSec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		mod, name string
+		kind      Kind
+	}{{"env", "f", KindFunc}, {"env", "mem", KindMemory}, {"other", "t", KindTable}}
+	if len(imps) != len(want) {
+		t.Fatalf("got %d imports", len(imps))
+	}
+	for i, w := range want {
+		if imps[i].Module != w.mod || imps[i].Name != w.name || imps[i].Kind != w.kind {
+			t.Errorf("import %d: got %+v, want %+v", i, imps[i], w)
+		}
+	}
+}
+
+func TestRewriteImports(t *testing.T) {
+	in := module(typeSec, importSec, tableSec)
+	out, err := RewriteImports(in, func(i int, imp Import) (string, string) {
+		return "$" + string(rune('0'+i)), imp.Name + "!"
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	imps, err := Imports(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, imp := range imps {
+		if imp.Module != "$"+string(rune('0'+i)) || imp.Name[len(imp.Name)-1] != '!' {
+			t.Errorf("import %d not renamed: %+v", i, imp)
+		}
+	}
+	if !bytes.HasSuffix(out, tableSec[2:]) {
+		t.Error("sections after the import section changed")
+	}
+	if same, _ := RewriteImports(module(typeSec), nil); !bytes.Equal(same, module(typeSec)) {
+		t.Error("a module without imports must come back unchanged")
+	}
+}
+
+func TestCapTables(t *testing.T) {
+	tests := []struct {
+		name    string
+		cap     uint32
+		want    []byte // table section body
+		tooBig  bool
+		wantErr bool
+	}{
+		{name: "caps unbounded and larger max", cap: 10, want: []byte{2, 0x70, 1, 3, 10, 0x6f, 1, 1, 10}},
+		{name: "keeps smaller max", cap: 1000, want: []byte{2, 0x70, 1, 3, 1000 & 0x7f | 0x80, 1000 >> 7, 0x6f, 1, 1, 100}},
+		{name: "min above cap", cap: 2, tooBig: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := CapTables(module(typeSec, tableSec), tt.cap)
+			var tl *TableTooLargeError
+			if tt.tooBig {
+				if !errors.As(err, &tl) || tl.Min != 3 {
+					t.Fatalf("want TableTooLargeError, got %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := module(typeSec, append([]byte{4}, tt.want...)); !bytes.Equal(out, want) {
+				t.Fatalf("got  %x\nwant %x", out, want)
+			}
+		})
+	}
+}
+
+func TestMalformed(t *testing.T) {
+	for _, b := range [][]byte{
+		nil,
+		[]byte("\x00asm\x02\x00\x00\x00"),
+		module([]byte{2, 5, 'x'}),
+		append(append([]byte{}, magic...), 2, 0xff, 0xff, 0xff, 0xff, 0x0f),
+		module(cat([]byte{2, 1}, name("env"), name("f"), []byte{0x09})),
+	} {
+		if _, err := Imports(b); err == nil {
+			t.Errorf("Imports(%x) succeeded", b)
+		}
+	}
+}
+
+func FuzzCoreModule(f *testing.F) {
+	f.Add(module(typeSec, importSec, tableSec))
+	f.Add(module(typeSec))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		imps, err := Imports(b)
+		if err == nil {
+			out, err := RewriteImports(b, func(i int, imp Import) (string, string) { return imp.Name, imp.Module })
+			if err != nil {
+				t.Fatalf("rewrite failed after Imports succeeded: %v", err)
+			}
+			again, err := Imports(out)
+			if err != nil || len(again) != len(imps) {
+				t.Fatalf("rewritten module does not parse back: %v", err)
+			}
+		}
+		_, _ = CapTables(b, 5)
+	})
+}

@@ -1,0 +1,104 @@
+package coremod
+
+import (
+	"bytes"
+	"fmt"
+)
+
+const tableSectionID = 4
+
+// TableTooLargeError reports a table whose initial size already exceeds
+// the cap given to CapTables.
+type TableTooLargeError struct {
+	Min, Cap uint64
+}
+
+func (e *TableTooLargeError) Error() string {
+	return fmt.Sprintf("table of %d elements exceeds the cap of %d", e.Min, e.Cap)
+}
+
+// CapTables returns a copy of module whose own tables may grow to at most
+// maxElems elements: each table's maximum becomes min(max, maxElems), so
+// table.grow past the cap fails inside the guest like any refused growth.
+// A table that starts larger than the cap is a *TableTooLargeError.
+func CapTables(module []byte, maxElems uint32) ([]byte, error) {
+	if len(module) < 8 || !bytes.Equal(module[:8], magic) {
+		return nil, fmt.Errorf("core module: bad magic or version")
+	}
+	r := &reader{b: module, off: 8}
+	for r.off < len(r.b) {
+		secStart := r.off
+		id, err := r.byte()
+		if err != nil {
+			return nil, err
+		}
+		size, err := r.u32()
+		if err != nil {
+			return nil, err
+		}
+		if uint64(size) > uint64(len(r.b)-r.off) {
+			return nil, fmt.Errorf("core module: byte offset %#x: section %d overruns the module", secStart, id)
+		}
+		body := r.off
+		r.off += int(size)
+		if id != tableSectionID {
+			continue
+		}
+		sec, err := capTableSection(&reader{b: r.b[:r.off], off: body}, uint64(maxElems))
+		if err != nil {
+			return nil, err
+		}
+		out := make([]byte, 0, len(module)+len(sec))
+		out = append(out, module[:secStart]...)
+		out = append(out, tableSectionID)
+		out = append(out, uleb(uint64(len(sec)))...)
+		out = append(out, sec...)
+		return append(out, module[r.off:]...), nil
+	}
+	return module, nil
+}
+
+func capTableSection(r *reader, maxElems uint64) ([]byte, error) {
+	n, err := r.u32()
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	out.Write(uleb(uint64(n)))
+	for range n {
+		refStart := r.off
+		if err := r.skipRefType(); err != nil {
+			return nil, fmt.Errorf("core module: table section: %w", err)
+		}
+		out.Write(r.b[refStart:r.off])
+		flags, err := r.byte()
+		if err != nil {
+			return nil, err
+		}
+		if flags > 1 {
+			return nil, fmt.Errorf("core module: table limits flags %#x are not supported", flags)
+		}
+		minElems, err := r.uleb(32)
+		if err != nil {
+			return nil, err
+		}
+		maxV := maxElems
+		if flags == 1 {
+			m, err := r.uleb(32)
+			if err != nil {
+				return nil, err
+			}
+			maxV = min(m, maxElems)
+		}
+		if minElems > maxElems {
+			return nil, &TableTooLargeError{Min: minElems, Cap: maxElems}
+		}
+		out.WriteByte(1)
+		out.Write(uleb(minElems))
+		out.Write(uleb(maxV))
+	}
+	if r.off != len(r.b) {
+		return nil, fmt.Errorf("core module: table section has %d trailing bytes", len(r.b)-r.off)
+	}
+	return out.Bytes(), nil
+}
