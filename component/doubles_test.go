@@ -3,6 +3,7 @@ package component_test
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -14,9 +15,24 @@ import (
 
 const toolRun = "murmur:tool/run@0.2.0#run"
 
+// cacheDir is shared by the package's tests so each guest compiles once per
+// test run (the JS guest takes seconds to compile cold).
+var cacheDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mur-component-test-")
+	if err != nil {
+		panic(err)
+	}
+	cacheDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
 func newEngine(t testing.TB) *component.Engine {
 	t.Helper()
-	e, err := component.NewEngine(context.Background(), component.Config{CacheDir: t.TempDir()})
+	e, err := component.NewEngine(context.Background(), component.Config{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
