@@ -73,3 +73,12 @@ func TestTableLimit(t *testing.T) {
 		t.Fatalf("want table LimitError, got %v", err)
 	}
 }
+
+func TestInitialMemoryAboveLimit(t *testing.T) {
+	e := newEngine(t)
+	_, err := component.NewLinker().Instantiate(t.Context(), compile(t, e, "engine-limits"), &component.Store{Limits: component.Limits{MaxMemoryBytes: 1000}})
+	var le *component.LimitError
+	if !errors.As(err, &le) || le.Limit != component.LimitMemory || le.Desired != 64<<10 {
+		t.Fatalf("want memory LimitError for 65536 bytes, got %v", err)
+	}
+}

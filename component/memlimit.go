@@ -27,14 +27,11 @@ type limitedMemory struct {
 
 func (m *limitedMemory) Reallocate(size uint64) []byte {
 	old := uint64(len(m.buf))
-	if size > old && m.l.max > 0 && m.l.used+size-old > m.l.max {
+	// The initial allocation (buf == nil) cannot be refused: wazero needs
+	// the memory's minimum. Instantiate checks the minimums against the cap
+	// before anything is allocated.
+	if m.buf != nil && size > old && m.l.max > 0 && m.l.used+size-old > m.l.max {
 		m.l.desired = m.l.used + size - old
-		if m.buf == nil {
-			// The initial allocation: an empty, non-nil buffer makes
-			// instantiation fail cleanly (data segments are out of bounds)
-			// instead of leaving wazero with a nil memory.
-			return []byte{}
-		}
 		return nil
 	}
 	if size <= uint64(cap(m.buf)) {

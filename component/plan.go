@@ -33,6 +33,8 @@ type plan struct {
 	importedResources []importedResource
 	// exports are the root's exports, in order.
 	exports []namedItem
+	// minMemory is the initial size in bytes of all memories together.
+	minMemory uint64
 }
 
 type stepKind uint8
@@ -53,6 +55,8 @@ type step struct {
 type coreInstPlan struct {
 	bytes    []byte
 	compiled wazero.CompiledModule
+	// minMemory is the initial size in bytes of the memories it defines.
+	minMemory uint64
 }
 
 // coreItem names a core function, table, memory or global: export name of

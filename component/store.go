@@ -76,6 +76,9 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 	if n := len(p.coreInsts) + p.compInsts; s.Limits.MaxInstances > 0 && n > s.Limits.MaxInstances {
 		return nil, &LimitError{Limit: LimitInstances, Desired: uint64(n), Max: uint64(s.Limits.MaxInstances)}
 	}
+	if m := s.Limits.MaxMemoryBytes; m > 0 && p.minMemory > m {
+		return nil, &LimitError{Limit: LimitMemory, Desired: p.minMemory, Max: m}
+	}
 	mods, err := c.modules(ctx, s.Limits.MaxTableElements)
 	if err != nil {
 		return nil, err

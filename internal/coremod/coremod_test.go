@@ -83,7 +83,7 @@ func TestCapTables(t *testing.T) {
 		wantErr bool
 	}{
 		{name: "caps unbounded and larger max", cap: 10, want: []byte{2, 0x70, 1, 3, 10, 0x6f, 1, 1, 10}},
-		{name: "keeps smaller max", cap: 1000, want: []byte{2, 0x70, 1, 3, 1000 & 0x7f | 0x80, 1000 >> 7, 0x6f, 1, 1, 100}},
+		{name: "keeps smaller max", cap: 1000, want: []byte{2, 0x70, 1, 3, 1000&0x7f | 0x80, 1000 >> 7, 0x6f, 1, 1, 100}},
 		{name: "min above cap", cap: 2, tooBig: true},
 	}
 	for _, tt := range tests {
@@ -136,5 +136,17 @@ func FuzzCoreModule(f *testing.F) {
 			}
 		}
 		_, _ = CapTables(b, 5)
+		_, _ = MinMemoryPages(b)
 	})
+}
+
+func TestMinMemoryPages(t *testing.T) {
+	memSec := []byte{5, 2, 0x00, 3, 0x01, 2, 9}
+	got, err := MinMemoryPages(module(typeSec, memSec))
+	if err != nil || got != 5 {
+		t.Fatalf("got %d, %v; want 5", got, err)
+	}
+	if got, err := MinMemoryPages(module(typeSec)); err != nil || got != 0 {
+		t.Fatalf("no memories: got %d, %v", got, err)
+	}
 }

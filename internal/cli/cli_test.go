@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestMain shares one compilation cache among the tests, so each test
+// guest is compiled once per run rather than once per test.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mur-cli-test-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv(cacheDirEnv, dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// outcome is what one in-process run of mur produced.
+type outcome struct {
+	stdout, stderr string
+	err            error
+	code           int
+}
+
+// mur runs the command line in-process with captured output. A panic fails
+// the test instead of taking the whole test binary down.
+func mur(t *testing.T, args ...string) (o outcome) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("mur %s panicked: %v", strings.Join(args, " "), r)
+		}
+	}()
+	var stdout, stderr bytes.Buffer
+	o.err = execute(context.Background(), args, &stdout, &stderr)
+	o.code = report(&stderr, o.err)
+	o.stdout, o.stderr = stdout.String(), stderr.String()
+	return o
+}
+
+// skipIfEngineDraft skips a test while the engine is the draft whose every
+// operation fails with "engine under construction".
+func skipIfEngineDraft(t *testing.T, err error) {
+	t.Helper()
+	for ; err != nil; err = errors.Unwrap(err) {
+		if err.Error() == "engine under construction" {
+			t.Skip("engine under construction")
+		}
+	}
+}
+
+// want checks the exit code and that stdout and stderr contain the given
+// substrings.
+func (o outcome) want(t *testing.T, code int, stdout, stderr string) {
+	t.Helper()
+	if o.code != code || !strings.Contains(o.stdout, stdout) || !strings.Contains(o.stderr, stderr) {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit %d, stdout containing %q, stderr containing %q",
+			o.code, o.stdout, o.stderr, code, stdout, stderr)
+	}
+}

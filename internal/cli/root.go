@@ -1,0 +1,165 @@
+// Package cli is the mur command line: one cobra command per file, built
+// fresh for every invocation so that nothing is shared between runs.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1 // the guest or the runtime failed
+	exitUsage   = 2 // the command line is wrong
+)
+
+// Execute runs mur with the process's arguments and returns its exit code.
+// Interrupts cancel the running command.
+func Execute() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+}
+
+// Run executes mur with args and returns its exit code: 0 on success, 1
+// when a guest or the runtime fails, 2 for usage errors. Errors go to
+// stderr prefixed "mur: ".
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return report(stderr, execute(ctx, args, stdout, stderr))
+}
+
+func execute(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	root := newRootCommand(newApp(stdout, stderr))
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	return root.ExecuteContext(ctx)
+}
+
+// report prints err and returns the exit code for it.
+func report(stderr io.Writer, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "mur: %v\n", err)
+	var usage *usageError
+	if errors.As(err, &usage) {
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", usage.cmd.CommandPath())
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// app is what the commands of one invocation share.
+type app struct {
+	stdout, stderr io.Writer
+	logLevel       slog.LevelVar
+	log            *slog.Logger
+}
+
+func newApp(stdout, stderr io.Writer) *app {
+	a := &app{stdout: stdout, stderr: stderr}
+	a.logLevel.Set(slog.LevelWarn)
+	a.log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: &a.logLevel}))
+	return a
+}
+
+const rootLong = `mur runs Murmur capsules: packaged AI agents whose tools, drivers and
+hooks are WebAssembly components. This is mur-go, a pure-Go runtime (no
+cgo) that runs components on wazero with its own component-model host.
+
+The runtime is being built. For now mur works on single components:
+"mur wasm inspect" shows what a component imports and exports, and
+"mur wasm call" calls one of its functions with JSON arguments.
+
+Environment:
+  MUR_CACHE_DIR  directory for compiled components, reused across runs
+                 (default: mur/wasm in the user cache directory)
+
+Exit status: 0 on success, 1 when a guest or the runtime fails, 2 when
+the command line is wrong.`
+
+func newRootCommand(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "mur",
+		Short:         "Run Murmur capsules and their WebAssembly components",
+		Long:          rootLong,
+		Args:          cobra.ArbitraryArgs,
+		RunE:          runGroup,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SuggestionsMinimumDistance = 2
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return &usageError{cmd, err}
+	})
+	root.PersistentFlags().Var(levelFlag{&a.logLevel}, "log-level",
+		"diagnostics written to stderr: debug, info, warn or error")
+	root.AddCommand(newVersionCommand(a), newWasmCommand(a))
+	return root
+}
+
+// runGroup runs a command that only groups subcommands: without arguments
+// it shows help, otherwise the argument is an unknown subcommand.
+func runGroup(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return cmd.Help()
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return &usageError{cmd, errors.New(msg)}
+}
+
+// usageError is an error the user fixes by changing the command line.
+type usageError struct {
+	cmd *cobra.Command
+	err error
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(cmd *cobra.Command, format string, args ...any) error {
+	return &usageError{cmd, fmt.Errorf(format, args...)}
+}
+
+// exactArgs accepts exactly the named positional arguments.
+func exactArgs(names ...string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		switch {
+		case len(args) < len(names):
+			return usagef(cmd, "missing %s", strings.Join(names[len(args):], " and "))
+		case len(args) > len(names):
+			return usagef(cmd, "unexpected argument %q", args[len(names)])
+		}
+		return nil
+	}
+}
+
+// levelFlag is a slog level as a command-line flag.
+type levelFlag struct{ v *slog.LevelVar }
+
+func (f levelFlag) String() string { return strings.ToLower(f.v.Level().String()) }
+func (f levelFlag) Type() string   { return "level" }
+
+func (f levelFlag) Set(s string) error {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return fmt.Errorf("want debug, info, warn or error, got %q", s)
+	}
+	f.v.Set(l)
+	return nil
+}
