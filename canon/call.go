@@ -1,0 +1,81 @@
+package canon
+
+import (
+	"context"
+	"encoding/binary"
+)
+
+// call is the state of one lift or lower operation. mem is a view of the
+// whole linear memory, taken once and refreshed after every realloc because
+// growing the memory may move it; all reads and writes go through it.
+type call struct {
+	ctx  context.Context
+	opts *Options
+	mem  []byte
+}
+
+func newCall(ctx context.Context, opts *Options) call {
+	c := call{ctx: ctx, opts: opts}
+	c.refresh()
+	return c
+}
+
+func (c *call) refresh() {
+	if m := c.opts.Memory; m != nil {
+		c.mem, _ = m.Read(0, m.Size())
+	}
+}
+
+// needMemory fails unless the site has a memory option.
+func (c *call) needMemory() error {
+	if c.opts.Memory == nil {
+		return missingOption("memory")
+	}
+	return nil
+}
+
+// check traps unless [ptr, ptr+size) is in memory and ptr is aligned.
+func (c *call) check(ptr uint32, size uint64, align uint32, what string) error {
+	if ptr&(align-1) != 0 {
+		return trap("misaligned %s pointer %#x (alignment %d)", what, ptr, align)
+	}
+	if uint64(ptr)+size > uint64(len(c.mem)) {
+		return trap("%s at %#x (%d bytes) is out of bounds of memory (%d bytes)", what, ptr, size, len(c.mem))
+	}
+	return nil
+}
+
+// realloc calls the guest's realloc and traps unless the block it returns
+// is aligned and in bounds (the checks the spec makes after every allocate
+// and reallocate).
+func (c *call) realloc(old, oldSize, align, newSize uint32) (uint32, error) {
+	if c.opts.Realloc == nil {
+		return 0, missingOption("realloc")
+	}
+	p, err := c.opts.Realloc(c.ctx, old, oldSize, align, newSize)
+	if err != nil {
+		return 0, err
+	}
+	c.refresh()
+	if err := c.check(p, uint64(newSize), align, "realloc result"); err != nil {
+		return 0, err
+	}
+	return p, nil
+}
+
+func (c *call) handles() (Handles, error) {
+	if c.opts.Handles == nil {
+		return nil, missingOption("handles")
+	}
+	return c.opts.Handles, nil
+}
+
+// Little-endian access to memory at an offset the caller has bounds-checked.
+
+func get16(m []byte, p uint32) uint16 { return binary.LittleEndian.Uint16(m[p:]) }
+func get32(m []byte, p uint32) uint32 { return binary.LittleEndian.Uint32(m[p:]) }
+func get64(m []byte, p uint32) uint64 { return binary.LittleEndian.Uint64(m[p:]) }
+
+func put16(m []byte, p uint32, v uint16) { binary.LittleEndian.PutUint16(m[p:], v) }
+func put32(m []byte, p uint32, v uint32) { binary.LittleEndian.PutUint32(m[p:], v) }
+func put64(m []byte, p uint32, v uint64) { binary.LittleEndian.PutUint64(m[p:], v) }

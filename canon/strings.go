@@ -1,0 +1,250 @@
+package canon
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// utf16Tag marks a latin1+utf16 string's code-unit count as UTF-16.
+const utf16Tag = 1 << 31
+
+// loadString lifts the string whose code units start at ptr
+// (load_string_from_range): it checks the byte length limit, alignment and
+// bounds, then decodes, trapping on invalid encodings.
+func (c *call) loadString(ptr, tagged uint32) (string, error) {
+	align, n := uint32(2), 2*uint64(tagged)
+	utf16, latin1 := true, false
+	switch c.opts.Encoding {
+	case UTF8:
+		align, n, utf16 = 1, uint64(tagged), false
+	case UTF16:
+	case Latin1UTF16:
+		if tagged&utf16Tag != 0 {
+			n = 2 * uint64(tagged^utf16Tag)
+		} else {
+			n, utf16, latin1 = uint64(tagged), false, true
+		}
+	default:
+		return "", fmt.Errorf("canon: unknown string encoding %d", c.opts.Encoding)
+	}
+	if n > maxStringByteLength {
+		return "", trap("string of %d bytes exceeds the limit of 2^28-1", n)
+	}
+	if err := c.check(ptr, n, align, "string"); err != nil {
+		return "", err
+	}
+	b := c.mem[ptr : uint64(ptr)+n]
+	switch {
+	case utf16:
+		return decodeUTF16(b)
+	case latin1:
+		return decodeLatin1(b), nil
+	}
+	if !utf8.Valid(b) {
+		return "", trap("invalid UTF-8 in string at %#x", ptr)
+	}
+	return string(b), nil
+}
+
+// decodeUTF16 validates and transcodes UTF-16LE to UTF-8 in two passes:
+// the first validates and sizes, the second fills an exactly sized buffer
+// that becomes the string without a copy. Both take four ASCII code units
+// at a time.
+func decodeUTF16(b []byte) (string, error) {
+	n := 0
+	for i := 0; i+1 < len(b); i += 2 {
+		if i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&0xff80ff80ff80ff80 == 0 {
+			n += 4
+			i += 6
+			continue
+		}
+		switch u := rune(b[i]) | rune(b[i+1])<<8; {
+		case u < 0x80:
+			n++
+		case u < 0x800:
+			n += 2
+		case u < 0xD800 || u >= 0xE000:
+			n += 3
+		case u < 0xDC00 && i+3 < len(b) && b[i+3]&0xFC == 0xDC:
+			n += 4
+			i += 2
+		default:
+			return "", trap("unpaired UTF-16 surrogate %#x", u)
+		}
+	}
+	if n == 0 {
+		return "", nil
+	}
+	buf := make([]byte, n)
+	w := 0
+	for i := 0; i+1 < len(b); i += 2 {
+		if i+8 <= len(b) {
+			if x := binary.LittleEndian.Uint64(b[i:]); x&0xff80ff80ff80ff80 == 0 {
+				binary.LittleEndian.PutUint32(buf[w:], uint32(x&0xff|x>>8&0xff00|x>>16&0xff0000|x>>24&0xff000000))
+				w += 4
+				i += 6
+				continue
+			}
+		}
+		u := rune(b[i]) | rune(b[i+1])<<8
+		if u >= 0xD800 && u < 0xDC00 {
+			u = 0x10000 + (u-0xD800)<<10 + (rune(b[i+2]) | rune(b[i+3])<<8 - 0xDC00)
+			i += 2
+		}
+		w += utf8.EncodeRune(buf[w:], u)
+	}
+	return unsafe.String(&buf[0], n), nil
+}
+
+// decodeLatin1 widens each byte to the code point of the same value.
+func decodeLatin1(b []byte) string {
+	n := asciiPrefix(b)
+	if n == len(b) {
+		return string(b)
+	}
+	var s strings.Builder
+	s.Grow(n + 2*(len(b)-n))
+	s.Write(b[:n])
+	for _, x := range b[n:] {
+		s.WriteRune(rune(x))
+	}
+	return s.String()
+}
+
+// asciiPrefix returns the length of the longest ASCII prefix of s.
+func asciiPrefix[S string | []byte](s S) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if x&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
+	}
+	return i
+}
+
+// lowerString stores a host string into freshly allocated guest memory in
+// the site's encoding and returns the pointer and (tagged) code units. A Go
+// string is UTF-8 with len(s) code units, so per store_string_into_range
+// this is a plain copy for utf8, store_utf8_to_utf16 for utf16 and
+// store_string_to_latin1_or_utf16 for latin1+utf16.
+func (c *call) lowerString(t *Type, s string) (ptr, units uint32, err error) {
+	if len(s) > maxStringByteLength {
+		return 0, 0, badValue(t, "string of %d bytes (the limit is 2^28-1)", len(s))
+	}
+	if !utf8.ValidString(s) {
+		return 0, 0, badValue(t, "string with invalid UTF-8 %q", s)
+	}
+	n := uint32(len(s))
+	switch c.opts.Encoding {
+	case UTF8:
+		if ptr, err = c.realloc(0, 0, 1, n); err != nil {
+			return 0, 0, err
+		}
+		copy(c.mem[ptr:], s)
+		return ptr, n, nil
+	case UTF16:
+		return c.storeUTF8ToUTF16(s)
+	case Latin1UTF16:
+		return c.storeLatin1OrUTF16(s)
+	}
+	return 0, 0, fmt.Errorf("canon: unknown string encoding %d", c.opts.Encoding)
+}
+
+// storeUTF8ToUTF16 allocates the worst case (two bytes per UTF-8 byte),
+// transcodes, and shrinks the allocation if the result is smaller.
+func (c *call) storeUTF8ToUTF16(s string) (ptr, units uint32, err error) {
+	worst := 2 * uint32(len(s))
+	if ptr, err = c.realloc(0, 0, 2, worst); err != nil {
+		return 0, 0, err
+	}
+	size := uint32(encodeUTF16(c.mem[ptr:uint64(ptr)+uint64(worst)], s))
+	if size < worst {
+		if ptr, err = c.realloc(ptr, worst, 2, size); err != nil {
+			return 0, 0, err
+		}
+	}
+	return ptr, size / 2, nil
+}
+
+// storeLatin1OrUTF16 speculates that s fits Latin-1, allocating one byte
+// per UTF-8 byte. At the first code point beyond Latin-1 it reallocates to
+// the UTF-16 worst case, widens the bytes written so far in place, and
+// finishes in UTF-16, tagging the code-unit count. Either way a final
+// realloc shrinks the block to the bytes used.
+func (c *call) storeLatin1OrUTF16(s string) (ptr, units uint32, err error) {
+	n := uint32(len(s))
+	if ptr, err = c.realloc(0, 0, 2, n); err != nil {
+		return 0, 0, err
+	}
+	d := uint32(asciiPrefix(s))
+	copy(c.mem[ptr:], s[:d])
+	for i := int(d); i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		if r < 0x100 {
+			c.mem[ptr+d] = byte(r)
+			d++
+			i += size
+			continue
+		}
+		worst := 2 * n
+		if ptr, err = c.realloc(ptr, n, 2, worst); err != nil {
+			return 0, 0, err
+		}
+		m := c.mem[ptr : uint64(ptr)+uint64(worst)]
+		for j := int(d) - 1; j >= 0; j-- {
+			m[2*j] = m[j]
+			m[2*j+1] = 0
+		}
+		size16 := 2*d + uint32(encodeUTF16(m[2*d:], s[i:]))
+		if worst > size16 {
+			if ptr, err = c.realloc(ptr, worst, 2, size16); err != nil {
+				return 0, 0, err
+			}
+		}
+		return ptr, size16/2 | utf16Tag, nil
+	}
+	if d < n {
+		if ptr, err = c.realloc(ptr, n, 2, d); err != nil {
+			return 0, 0, err
+		}
+	}
+	return ptr, d, nil
+}
+
+// encodeUTF16 writes valid UTF-8 s as UTF-16LE into dst, which must have
+// room for 2*len(s) bytes, and returns the bytes written.
+func encodeUTF16(dst []byte, s string) int {
+	w := 0
+	n := asciiPrefix(s)
+	for ; w+8 <= 2*n; w += 8 {
+		i := w / 2
+		binary.LittleEndian.PutUint64(dst[w:], uint64(s[i])|uint64(s[i+1])<<16|uint64(s[i+2])<<32|uint64(s[i+3])<<48)
+	}
+	for i := w / 2; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		i += size
+		if r < 0x10000 {
+			dst[w], dst[w+1] = byte(r), byte(r>>8)
+			w += 2
+			continue
+		}
+		r -= 0x10000
+		hi, lo := 0xD800+(r>>10), 0xDC00+(r&0x3FF)
+		dst[w], dst[w+1], dst[w+2], dst[w+3] = byte(hi), byte(hi>>8), byte(lo), byte(lo>>8)
+		w += 4
+	}
+	return w
+}
