@@ -143,6 +143,18 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 		if err != nil {
 			return defError(d, "export %q: %v", d.Name, err)
 		}
+		if d.Desc != nil && d.Desc.Kind == ast.ExternFunc && it.sort == ast.SortFunc {
+			// An ascribed type is the one the exporter names its types in
+			// (wit-component re-types exports with the interface's named
+			// types); the function itself is unchanged.
+			ft, err := s.funcType(d.Desc.TypeIdx)
+			if err != nil {
+				return defError(d, "export %q: %v", d.Name, err)
+			}
+			view := *it.fn
+			view.typ = ft
+			it.fn = &view
+		}
 		nameType(it, d.Name)
 		s.exports.add(d.Name, it)
 		return s.push(it)

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -45,17 +44,6 @@ func mur(t *testing.T, args ...string) (o outcome) {
 	o.code = report(&stderr, o.err)
 	o.stdout, o.stderr = stdout.String(), stderr.String()
 	return o
-}
-
-// skipIfEngineDraft skips a test while the engine is the draft whose every
-// operation fails with "engine under construction".
-func skipIfEngineDraft(t *testing.T, err error) {
-	t.Helper()
-	for ; err != nil; err = errors.Unwrap(err) {
-		if err.Error() == "engine under construction" {
-			t.Skip("engine under construction")
-		}
-	}
 }
 
 // want checks the exit code and that stdout and stderr contain the given

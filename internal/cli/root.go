@@ -51,6 +51,13 @@ func report(stderr io.Writer, err error) int {
 	if err == nil {
 		return exitOK
 	}
+	var exit *guestExitError
+	if errors.As(err, &exit) {
+		if exit.code != 0 {
+			fmt.Fprintf(stderr, "mur: %v\n", err)
+		}
+		return exit.exitStatus()
+	}
 	fmt.Fprintf(stderr, "mur: %v\n", err)
 	var usage *usageError
 	if errors.As(err, &usage) {

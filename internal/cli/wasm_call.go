@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/wasip2"
 	"github.com/mur-go/mur/wit"
 )
 
@@ -38,13 +39,14 @@ function returns nothing). Values map to JSON as follows:
   result<T, E>            {"ok": value} or {"err": value}
   own, borrow             not supported
 
-The call runs without a deadline or memory limit unless they are given.`
+The call runs without a deadline or memory limit unless they are given.` + grantsHelp
 
 // callOptions are the flags of "mur wasm call".
 type callOptions struct {
 	args      string
 	deadline  float64 // seconds; 0 = none
 	maxMemory uint64  // MiB; 0 = unlimited
+	grants    grantFlags
 }
 
 func newWasmCallCommand(a *app) *cobra.Command {
@@ -64,12 +66,17 @@ func newWasmCallCommand(a *app) *cobra.Command {
 	f.StringVar(&opts.args, "args", "", "arguments as a JSON array (or an object keyed by parameter name)")
 	f.Float64Var(&opts.deadline, "deadline", 0, "wall-clock limit for the call in seconds, fractions allowed (0 = none)")
 	f.Uint64Var(&opts.maxMemory, "max-memory", 0, "limit on the component's linear memory in MiB (0 = unlimited)")
+	opts.grants.register(f)
 	return cmd
 }
 
 func (a *app) call(cmd *cobra.Command, file, export string, opts callOptions) error {
 	ctx := cmd.Context()
 	limits, err := callLimits(cmd, opts)
+	if err != nil {
+		return err
+	}
+	grants, err := opts.grants.grants(cmd, a)
 	if err != nil {
 		return err
 	}
@@ -98,8 +105,17 @@ func (a *app) call(cmd *cobra.Command, file, export string, opts callOptions) er
 		return usagef(cmd, "--args for %s%s: %v%s", export, strings.TrimPrefix(wit.FuncString(typ), "func"), err, hint)
 	}
 
+	wasi, err := wasip2.NewCtx(grants)
+	if err != nil {
+		return fmt.Errorf("granting capabilities: %w", err)
+	}
+	defer wasi.Close()
+	linker := component.NewLinker()
+	if err := wasip2.Register(linker, func(*component.Store) *wasip2.Ctx { return wasi }); err != nil {
+		return err
+	}
 	start := time.Now()
-	inst, err := component.NewLinker().Instantiate(ctx, c, &component.Store{Limits: limits})
+	inst, err := linker.Instantiate(ctx, c, &component.Store{Limits: limits})
 	if err != nil {
 		return fmt.Errorf("instantiating %s: %w", file, withHint(err))
 	}
@@ -115,6 +131,10 @@ func (a *app) call(cmd *cobra.Command, file, export string, opts callOptions) er
 	}
 	start = time.Now()
 	result, err := fn.Call(ctx, args...)
+	var exit *wasip2.ExitError
+	if errors.As(err, &exit) {
+		return &guestExitError{code: exit.Code}
+	}
 	if err != nil {
 		return withHint(err)
 	}

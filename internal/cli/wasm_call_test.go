@@ -10,12 +10,10 @@ import (
 
 const toolRun = "murmur:tool/run@0.2.0#run"
 
-// call runs "mur wasm call" on a test guest, skipping the test while the
-// engine is a draft.
+// call runs "mur wasm call" on a test guest.
 func call(t *testing.T, guest, export string, flags ...string) outcome {
 	t.Helper()
 	o := mur(t, append([]string{"wasm", "call", testguest.Path(guest), export}, flags...)...)
-	skipIfEngineDraft(t, o.err)
 	return o
 }
 
@@ -58,7 +56,6 @@ func TestWasmCallNoResult(t *testing.T) {
 
 func TestWasmCallLogsAtDebug(t *testing.T) {
 	o := mur(t, "--log-level", "debug", "wasm", "call", testguest.Path(testguest.HookLifecycle), "murmur:hook/lifecycle@0.2.0#on-shell")
-	skipIfEngineDraft(t, o.err)
 	o.want(t, 0, "null\n", `level=DEBUG msg="call returned"`)
 }
 

@@ -45,7 +45,6 @@ func TestWasmInspect(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv(cacheDirEnv, cache)
 	o := mur(t, "wasm", "inspect", testguest.Path(testguest.DriverCanned))
-	skipIfEngineDraft(t, o.err)
 	o.want(t, 0, "", "")
 	if o.stdout != toolRunWorld {
 		t.Errorf("inspect printed:\n%s\nwant:\n%s", o.stdout, toolRunWorld)
@@ -64,6 +63,5 @@ func TestWasmInspectFailures(t *testing.T) {
 
 	mur(t, "wasm", "inspect", filepath.Join(dir, "missing.wasm")).want(t, 1, "", "no such file or directory")
 	o := mur(t, "wasm", "inspect", notWasm)
-	skipIfEngineDraft(t, o.err)
 	o.want(t, 1, "", "mur: compiling "+notWasm+": ")
 }
