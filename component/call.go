@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/sys"
@@ -101,7 +100,7 @@ func (s *Store) callFunc(ctx context.Context, fn *funcDef, args []any) (any, err
 	rt.hs.scope = scope
 	stack, err := fn.abi.LowerArgs(ctx, &rt.opts, args, nil)
 	if err != nil {
-		return nil, err
+		return nil, &argsError{err}
 	}
 	s.active[fn.compInst] = true
 	err = rt.fn.CallWithStack(ctx, stack)
@@ -126,14 +125,18 @@ func (s *Store) callFunc(ctx context.Context, fn *funcDef, args []any) (any, err
 	return v, nil
 }
 
-// classify turns an error from a call into the engine's error classes and
-// poisons the store when the guest can no longer be trusted.
+// classify turns an error from a call into the engine's error classes.
+// Anything that went wrong once the guest was running poisons the store:
+// the guest was unwound mid-flight and its state can't be trusted.
 func (s *Store) classify(ctx context.Context, name string, err error) error {
 	var (
-		trap *canon.Trap
+		args *argsError
 		exit *sys.ExitError
 	)
 	switch {
+	case errors.As(err, &args):
+		// The host's arguments were refused before the guest ran.
+		return args.err
 	case isPoisoning(err):
 		// Already classified by a nested call.
 		s.poisonWith(err)
@@ -143,18 +146,27 @@ func (s *Store) classify(ctx context.Context, name string, err error) error {
 		e := &DeadlineError{Func: name, Deadline: s.Limits.Deadline}
 		s.poisonWith(e)
 		return e
+	case errors.Is(ctx.Err(), context.Canceled) ||
+		(errors.As(err, &exit) && exit.ExitCode() == sys.ExitCodeContextCanceled):
+		e := &TrapError{Func: name, Err: fmt.Errorf("call canceled: %w", context.Canceled)}
+		s.poisonWith(e)
+		return e
 	case s.mem.desired != 0:
 		e := &LimitError{Limit: LimitMemory, Desired: s.mem.desired, Max: s.Limits.MaxMemoryBytes, Func: name, Err: err}
 		s.mem.desired = 0
 		s.poisonWith(e)
 		return e
-	case errors.As(err, &trap) || isWasmTrap(err):
-		e := &TrapError{Func: name, Err: err}
-		s.poisonWith(e)
-		return e
 	}
-	return err
+	e := &TrapError{Func: name, Err: err}
+	s.poisonWith(e)
+	return e
 }
+
+// argsError marks arguments the host passed that could not be lowered.
+type argsError struct{ err error }
+
+func (e *argsError) Error() string { return e.err.Error() }
+func (e *argsError) Unwrap() error { return e.err }
 
 func (s *Store) poisonWith(err error) {
 	if s.poison == nil {
@@ -169,16 +181,6 @@ func isPoisoning(err error) bool {
 		t *TrapError
 	)
 	return errors.As(err, &d) || errors.As(err, &l) || errors.As(err, &t)
-}
-
-// isWasmTrap recognises wazero's runtime errors (unreachable, out of bounds
-// memory access, integer divide by zero, ...) and guest exits.
-func isWasmTrap(err error) bool {
-	var exit *sys.ExitError
-	if errors.As(err, &exit) {
-		return true
-	}
-	return strings.Contains(err.Error(), "wasm error:")
 }
 
 // DropResource destroys a resource of a type the guest defined that the

@@ -142,6 +142,12 @@ func (s *Store) callLowered(ctx context.Context, i int, stack []uint64) error {
 	v, err := s.callFunc(ctx, h.target, args)
 	s.active[h.compInst] = prev
 	scope.release()
+	var argsErr *argsError
+	if errors.As(err, &argsErr) {
+		// Values lifted from the calling guest did not fit the callee: the
+		// guest's doing, so a trap, not a host mistake.
+		return &canon.Trap{Reason: argsErr.Error()}
+	}
 	if err != nil {
 		return err
 	}
