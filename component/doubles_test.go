@@ -182,3 +182,21 @@ func TestVersionedHookExportsResolve(t *testing.T) {
 		}
 	}
 }
+
+func TestCanceledCallStopsGuest(t *testing.T) {
+	inst := instantiate(t, newEngine(t), "hook-spin", nil)
+	f, err := inst.Func("murmur:hook/lifecycle@0.2.0#on-session-start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	_, err = f.Call(ctx, []any{"capsule", "0.1.0", "ses_1", "model", []any{}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("want context.Canceled, got %v", err)
+	}
+	var dl *component.DeadlineError
+	if errors.As(err, &dl) {
+		t.Fatal("a cancellation is not a deadline")
+	}
+}
