@@ -598,7 +598,7 @@ func (e *elaborator) rootImport(s *scope, d *ast.Import) (item, error) {
 				fn.imported, fn.instance, fn.name = true, d.Name, ex.name
 				v.add(ex.name, item{sort: ast.SortFunc, fn: fn})
 			case ast.SortType:
-				if rt, ok := ex.desc.(*wit.ResourceType); ok {
+				if rt, ok := ex.desc.(*wit.ResourceType); ok && ex.fresh {
 					e.p.importedResources = append(e.p.importedResources, importedResource{instance: d.Name, name: ex.name, typ: rt})
 				}
 				v.add(ex.name, item{sort: ast.SortType, typ: ex.desc})

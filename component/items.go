@@ -57,6 +57,9 @@ type typedExport struct {
 	name string
 	sort ast.Sort
 	desc any
+	// fresh marks a type export bounded by (sub resource): a new abstract
+	// resource type, as opposed to an alias (eq) of one defined elsewhere.
+	fresh bool
 }
 
 // coreInstance is a core instance in scope: a runtime instance, or a bag of

@@ -39,15 +39,17 @@ func blobHost(t *testing.T, dropped *[]uint32) *component.Linker {
 			sizes[next] = args[0].(uint32)
 			return wit.Resource{Type: blob, Rep: next}, nil
 		}))
-	must(l.DefineFunc(inst, "size",
-		&wit.Func{Params: []wit.Param{{Name: "b", Type: &wit.Borrow{Resource: blob}}}, Result: wit.U32},
-		func(ctx context.Context, s *component.Store, args []any) (any, error) {
-			r := args[0].(wit.Resource)
-			if r.Type != blob {
-				return nil, errors.New("not a blob")
-			}
-			return sizes[r.Rep], nil
-		}))
+	sizeType := &wit.Func{Params: []wit.Param{{Name: "b", Type: &wit.Borrow{Resource: blob}}}, Result: wit.U32}
+	size := func(ctx context.Context, s *component.Store, args []any) (any, error) {
+		r := args[0].(wit.Resource)
+		if r.Type != blob {
+			return nil, errors.New("not a blob")
+		}
+		return sizes[r.Rep], nil
+	}
+	must(l.DefineFunc(inst, "size", sizeType, size))
+	// test:host/sizes uses blobs' blob without defining it.
+	must(l.DefineFunc("test:host/sizes@0.1.0", "size", sizeType, size))
 	return l
 }
 
@@ -107,5 +109,23 @@ func TestResources(t *testing.T) {
 	var trap *component.TrapError
 	if errors.As(err, &trap) {
 		t.Fatalf("a host mistake must not be reported as a guest trap: %v", err)
+	}
+}
+
+// A resource an interface only uses (an eq-bound alias) is bound through
+// the interface that defines it; the host defines it there alone.
+func TestAliasedResourceBindsToItsDefiningInterface(t *testing.T) {
+	var dropped []uint32
+	l := blobHost(t, &dropped)
+	inst, err := l.Instantiate(context.Background(), compile(t, newEngine(t), "engine-resource-alias"), &component.Store{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := call(t, inst, "measure", uint32(9))
+	if err != nil || got != uint32(9) {
+		t.Fatalf("measure: %v, %v", got, err)
+	}
+	if len(dropped) != 1 {
+		t.Fatalf("destructor calls: %v", dropped)
 	}
 }

@@ -217,7 +217,8 @@ func (e *elaborator) decl(ts *scope, d ast.Decl) (*typedExport, error) {
 		if err := pushDesc(ts, d.Desc.Sort(), t); err != nil {
 			return nil, err
 		}
-		return &typedExport{name: d.Name, sort: d.Desc.Sort(), desc: t}, nil
+		fresh := d.Desc.Kind == ast.ExternType && d.Desc.Bound == ast.BoundSubResource
+		return &typedExport{name: d.Name, sort: d.Desc.Sort(), desc: t, fresh: fresh}, nil
 	case *ast.Import:
 		return nil, fmt.Errorf("instance types cannot declare imports")
 	default:

@@ -15,7 +15,6 @@ import {
   componentEmbed,
   componentNew,
   parse,
-  preview1AdapterCommandPath,
   preview1AdapterReactorPath,
   print,
   transpile,
@@ -54,14 +53,20 @@ guests.push({
     return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
   },
 });
-// The WASI host's test guest: a plain wasip1 command through the command
-// adapter, so it exports wasi:cli/run and needs no WIT of its own.
+// The WASI host's test guest: built like toolrun-go, but it uses files,
+// environment, clocks, random and exit through the adapter.
 guests.push({
   name: 'wasitest-go',
-  inputs: ['go/wasitest/*', 'package-lock.json', 'build.mjs', 'build.sh'],
+  inputs: ['go/wasitest/*', 'wit/*.wit', 'package-lock.json', 'build.mjs', 'build.sh'],
   build: async () => {
-    const adapter = await readFile(preview1AdapterCommandPath());
-    return componentNew(await readFile('build/wasitest-go.core.wasm'), [['wasi_snapshot_preview1', adapter]]);
+    const embedded = await componentEmbed({
+      binary: await readFile('build/wasitest-go.core.wasm'),
+      witSource: await readFile(witPath, 'utf8'),
+      world,
+      stringEncoding: 'utf8',
+    });
+    const adapter = await readFile(preview1AdapterReactorPath());
+    return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
   },
 });
 guests.push({

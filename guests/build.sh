@@ -23,10 +23,8 @@ mkdir -p build
 GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= go build \
 	-buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w' \
 	-o build/toolrun-go.core.wasm ./go/toolrun
-# The WASI test guest is an ordinary wasip1 command (main runs on
-# wasi:cli/run), so it is built without -buildmode.
 GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= go build \
-	-trimpath -buildvcs=false -ldflags='-s -w' \
+	-buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w' \
 	-o build/wasitest-go.core.wasm ./go/wasitest
 
 node build.mjs "$@"

@@ -1,10 +1,15 @@
 //go:build wasip1
 
-// Command wasitest is the WASI test guest: a wasip1 command that
-// guests/build.sh wraps with the preview1 command adapter, so it exports
-// wasi:cli/run and reaches the host only through WASI 0.2. The first
-// argument picks what it does; results go to stdout one "key=value" per
-// line, errors as "err=<text>", so the host test can compare exactly.
+// Command wasitest is the WASI test guest. It is a reactor like toolrun
+// (abi.go) exporting murmur:tool/run, wrapped with the preview1 reactor
+// adapter, so it reaches the host only through WASI 0.2. (A plain wasip1
+// command cannot be used: under the command adapter, the adapter and Go's
+// allocator both grow linear memory and Go overwrites the adapter's state.)
+//
+// run's input data is a space-separated command line; its first word picks
+// what to do. Results go to stdout one "key=value" per line, errors as
+// "err=<text>", so the host test can compare exactly; run itself returns
+// status passed and nothing else.
 package main
 
 import (
@@ -21,13 +26,17 @@ import (
 	"time"
 )
 
-func main() {
-	if len(os.Args) < 2 {
+// main is required of package main even in c-shared mode, where it never runs.
+func main() {}
+
+// do runs one command line.
+func do(cmd []string) {
+	if len(cmd) == 0 {
 		fmt.Println("err=no mode")
 		os.Exit(2)
 	}
-	args := os.Args[2:]
-	switch os.Args[1] {
+	args := cmd[1:]
+	switch cmd[0] {
 	case "env":
 		fmt.Printf("args=%s\n", strings.Join(os.Args, ","))
 		env := os.Environ()

@@ -1,0 +1,74 @@
+package wasip2_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/wasip2"
+)
+
+// engine is shared by the tests: compiling the guests is the slow part.
+var (
+	engineOnce sync.Once
+	engine     *component.Engine
+	compiled   sync.Map // fixture name → *component.Component
+)
+
+func compileGuest(t testing.TB, name string) *component.Component {
+	t.Helper()
+	engineOnce.Do(func() {
+		e, err := component.NewEngine(context.Background(), component.Config{})
+		if err != nil {
+			panic(err)
+		}
+		engine = e
+	})
+	if c, ok := compiled.Load(name); ok {
+		return c.(*component.Component)
+	}
+	b, err := os.ReadFile(filepath.Join("..", "guests", "out", name+".wasm"))
+	if err != nil {
+		t.Skipf("fixture %s not built: %v", name, err)
+	}
+	c, err := engine.Compile(context.Background(), b)
+	if err != nil {
+		t.Fatalf("compile %s: %v", name, err)
+	}
+	compiled.Store(name, c)
+	return c
+}
+
+// newLinker returns a linker with WASI registered; the store's Data is the
+// *wasip2.Ctx.
+func newLinker(t testing.TB) *component.Linker {
+	t.Helper()
+	l := component.NewLinker()
+	if err := wasip2.Register(l, func(s *component.Store) *wasip2.Ctx {
+		c, _ := s.Data.(*wasip2.Ctx)
+		return c
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// instantiate runs guest name under grants g.
+func instantiate(t testing.TB, name string, g wasip2.Grants, limits component.Limits) (*component.Instance, *wasip2.Ctx) {
+	t.Helper()
+	c := compileGuest(t, name)
+	wctx, err := wasip2.NewCtx(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { wctx.Close() })
+	inst, err := newLinker(t).Instantiate(context.Background(), c, &component.Store{Limits: limits, Data: wctx})
+	if err != nil {
+		t.Fatalf("instantiate %s: %v", name, err)
+	}
+	t.Cleanup(func() { inst.Close(context.Background()) })
+	return inst, wctx
+}

@@ -1,0 +1,186 @@
+package wasip2
+
+import (
+	"context"
+	"io"
+	"sync"
+	"time"
+)
+
+// pipe carries a body between a guest stream and a goroutine of net/http,
+// with a bounded buffer for backpressure. One side writes, the other reads;
+// both sides can wait on it (guests through pollables, goroutines by
+// blocking).
+type pipe struct {
+	mu     sync.Mutex
+	buf    []byte
+	limit  int
+	closed bool  // writer finished: EOF once buf drains
+	err    error // reader gave up or the writer failed: reported to both sides
+	sig    signal
+}
+
+func newPipe(limit int) *pipe { return &pipe{limit: limit} }
+
+// Guest-facing writer side (outStream).
+
+func (p *pipe) checkWrite() (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.err != nil {
+		return 0, p.err
+	}
+	if p.closed {
+		return 0, io.EOF
+	}
+	return max(p.limit-len(p.buf), 0), nil
+}
+
+func (p *pipe) write(b []byte) error {
+	p.mu.Lock()
+	if p.err != nil {
+		p.mu.Unlock()
+		return p.err
+	}
+	p.buf = append(p.buf, b...)
+	p.mu.Unlock()
+	p.sig.notify()
+	return nil
+}
+
+// flush has nothing to do: written bytes are already the reader's.
+func (p *pipe) flush() error {
+	_, err := p.checkWrite()
+	return err
+}
+
+// state: a writer is ready with room to write; a reader when data or the
+// end is there. A pipe serves one direction, so the guest side asks the
+// question that fits it: see pipeIn and the outStream methods.
+func (p *pipe) state() (bool, <-chan struct{}, time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.err != nil || p.closed || len(p.buf) < p.limit {
+		return true, nil, time.Time{}
+	}
+	return false, p.sig.wait(), time.Time{}
+}
+
+// closeWrite ends the stream: the reader sees EOF after the buffer, or err.
+func (p *pipe) closeWrite(err error) {
+	p.mu.Lock()
+	if err != nil && p.err == nil {
+		p.err = err
+	}
+	p.closed = true
+	p.mu.Unlock()
+	p.sig.notify()
+}
+
+// Goroutine-facing reader side (io.Reader for a request body).
+
+func (p *pipe) Read(b []byte) (int, error) {
+	for {
+		p.mu.Lock()
+		if len(p.buf) > 0 {
+			n := copy(b, p.buf)
+			p.buf = p.buf[n:]
+			p.mu.Unlock()
+			p.sig.notify()
+			return n, nil
+		}
+		if p.err != nil {
+			defer p.mu.Unlock()
+			return 0, p.err
+		}
+		if p.closed {
+			p.mu.Unlock()
+			return 0, io.EOF
+		}
+		ch := p.sig.wait()
+		p.mu.Unlock()
+		<-ch
+	}
+}
+
+func (p *pipe) Close() error {
+	p.mu.Lock()
+	if p.err == nil && !p.closed {
+		p.err = io.ErrClosedPipe
+	}
+	p.mu.Unlock()
+	p.sig.notify()
+	return nil
+}
+
+// Goroutine-facing writer side (response bodies): blocks for room.
+func (p *pipe) writeBlocking(ctx context.Context, b []byte) error {
+	for len(b) > 0 {
+		p.mu.Lock()
+		if p.err != nil {
+			defer p.mu.Unlock()
+			return p.err
+		}
+		room := p.limit - len(p.buf)
+		if room > 0 {
+			n := min(room, len(b))
+			p.buf = append(p.buf, b[:n]...)
+			b = b[n:]
+			p.mu.Unlock()
+			p.sig.notify()
+			continue
+		}
+		ch := p.sig.wait()
+		p.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// pipeIn is the guest's read side of a pipe (an input-stream).
+type pipeIn struct {
+	p      *pipe
+	onDrop func()
+}
+
+func (s *pipeIn) read(n int) ([]byte, error) {
+	p := s.p
+	p.mu.Lock()
+	if len(p.buf) > 0 {
+		n = min(n, len(p.buf))
+		out := append([]byte(nil), p.buf[:n]...)
+		p.buf = p.buf[n:]
+		p.mu.Unlock()
+		p.sig.notify()
+		return out, nil
+	}
+	defer p.mu.Unlock()
+	if p.err != nil {
+		return nil, p.err
+	}
+	if p.closed {
+		return nil, io.EOF
+	}
+	return nil, nil
+}
+
+func (s *pipeIn) state() (bool, <-chan struct{}, time.Time) {
+	p := s.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.buf) > 0 || p.err != nil || p.closed {
+		return true, nil, time.Time{}
+	}
+	return false, p.sig.wait(), time.Time{}
+}
+
+func (s *pipeIn) drop() {
+	s.p.Close()
+	if s.onDrop != nil {
+		s.onDrop()
+	}
+}
