@@ -320,8 +320,12 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 	if err != nil {
 		return defError(d, "%v", err)
 	}
+	bytes, interruptible, err := coremod.AddInterruptChecks(bytes)
+	if err != nil {
+		return defError(d, "%v", err)
+	}
 	idx := len(e.p.coreInsts)
-	e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{bytes: bytes, minMemory: pages << 16})
+	e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{bytes: bytes, minMemory: pages << 16, interruptible: interruptible})
 	e.p.minMemory += pages << 16
 	e.p.steps = append(e.p.steps, step{kind: stepCoreInstance, core: idx})
 	s.coreInstances = append(s.coreInstances, coreInstance{rt: idx})

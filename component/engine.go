@@ -44,8 +44,10 @@ type Engine struct {
 
 // NewEngine creates an engine backed by one wazero runtime.
 func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
+	// Deadlines and cancellation interrupt guests through a flag compiled
+	// into every loop (see RATIONALE.md), not WithCloseOnContextDone, whose
+	// check costs a trip out of the compiled code per loop iteration.
 	rc := wazero.NewRuntimeConfigCompiler().
-		WithCloseOnContextDone(true).
 		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesThreads)
 	if !cfg.DisableCache {
 		dir := cfg.CacheDir

@@ -57,6 +57,9 @@ type coreInstPlan struct {
 	compiled wazero.CompiledModule
 	// minMemory is the initial size in bytes of the memories it defines.
 	minMemory uint64
+	// interruptible: the module has loops and exports the interrupt flag
+	// (coremod.AddInterruptChecks).
+	interruptible bool
 }
 
 // coreItem names a core function, table, memory or global: export name of

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/mur-go/mur/canon"
+	"github.com/mur-go/mur/internal/coremod"
 	"github.com/mur-go/mur/wit"
 )
 
@@ -36,6 +38,11 @@ type Store struct {
 	// active marks component instances with a call in progress, so a guest
 	// cannot be re-entered (the canonical ABI forbids it).
 	active []bool
+	// flags are the interrupt flags of the core instances that have loops;
+	// flagValue is what they are set to.
+	flagsMu   sync.Mutex
+	flags     []api.MutableGlobal
+	flagValue uint64
 }
 
 type storeKey struct{}
@@ -101,6 +108,10 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 		return nil, fmt.Errorf("instantiating host functions: %w", err)
 	}
 	for _, st := range p.steps {
+		if err := ctx.Err(); err != nil {
+			s.closeAll(context.WithoutCancel(ctx))
+			return nil, s.classify(ctx, "instantiation", err)
+		}
 		switch st.kind {
 		case stepCoreInstance:
 			cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions()
@@ -110,6 +121,11 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 				return nil, s.classify(ctx, fmt.Sprintf("core instance %d", st.core), fmt.Errorf("instantiating core instance %d: %w", st.core, err))
 			}
 			s.core[st.core] = m
+			if p.coreInsts[st.core].interruptible {
+				if g, ok := m.ExportedGlobal(coremod.InterruptGlobal).(api.MutableGlobal); ok {
+					s.addFlag(g)
+				}
+			}
 		case stepStart:
 			if _, err := s.callFunc(ctx, st.fn, nil); err != nil {
 				s.closeAll(context.WithoutCancel(ctx))
@@ -136,14 +152,54 @@ func (s *Store) resolve(name string) api.Module {
 	return s.core[i]
 }
 
-// callContext applies the store's deadline and makes the store reachable
-// from host functions.
+// callContext applies the store's deadline, makes the store reachable from
+// host functions, and arranges for the guest to be interrupted when the
+// context ends. The returned func must be called when the call is over.
 func (s *Store) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	ctx = context.WithValue(ctx, storeKey{}, s)
+	cancel := context.CancelFunc(func() {})
 	if s.Limits.Deadline > 0 {
-		return context.WithTimeout(ctx, s.Limits.Deadline)
+		ctx, cancel = context.WithTimeout(ctx, s.Limits.Deadline)
 	}
-	return ctx, func() {}
+	if ctx.Done() == nil {
+		return ctx, cancel
+	}
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(fired)
+		s.setFlags(1)
+	})
+	return ctx, func() {
+		if !stop() && s.poison == nil {
+			// The context ended just as the call finished: the call
+			// stands, so the flags must not trap the next one.
+			<-fired
+			s.setFlags(0)
+		}
+		cancel()
+	}
+}
+
+// setFlags sets the interrupt flag of every core instance with loops: at 1,
+// each running loop traps at its next iteration. It may run on another
+// goroutine while the guest runs; the flag is a plain word the compiled
+// code reads each iteration.
+func (s *Store) setFlags(v uint64) {
+	s.flagsMu.Lock()
+	defer s.flagsMu.Unlock()
+	s.flagValue = v
+	for _, g := range s.flags {
+		g.Set(v)
+	}
+}
+
+// addFlag registers a new core instance's interrupt flag, raised already if
+// the store was interrupted while it was being instantiated.
+func (s *Store) addFlag(g api.MutableGlobal) {
+	s.flagsMu.Lock()
+	defer s.flagsMu.Unlock()
+	g.Set(s.flagValue)
+	s.flags = append(s.flags, g)
 }
 
 // Close releases the instance's memory.

@@ -137,6 +137,7 @@ func FuzzCoreModule(f *testing.F) {
 		}
 		_, _ = CapTables(b, 5)
 		_, _ = MinMemoryPages(b)
+		_, _, _ = AddInterruptChecks(b)
 	})
 }
 
@@ -148,5 +149,44 @@ func TestMinMemoryPages(t *testing.T) {
 	}
 	if got, err := MinMemoryPages(module(typeSec)); err != nil || got != 0 {
 		t.Fatalf("no memories: got %d, %v", got, err)
+	}
+}
+
+func TestAddInterruptChecks(t *testing.T) {
+	funcSec := []byte{3, 2, 2, 0, 0} // two functions of type 0
+	// f0: (loop (br 0)); f1: i32.const -1, drop (no loop)
+	f0 := []byte{0, 0x03, 0x40, 0x0c, 0x00, 0x0b, 0x0b}
+	f1 := []byte{0, 0x41, 0x7f, 0x1a, 0x0b}
+	code := cat([]byte{10}, uleb(uint64(1+1+len(f0)+1+len(f1))), []byte{2}, uleb(uint64(len(f0))), f0, uleb(uint64(len(f1))), f1)
+	in := cat(module(typeSec, importSec, funcSec), code)
+	out, ok, err := AddInterruptChecks(in)
+	if err != nil || !ok {
+		t.Fatalf("ok=%v err=%v", ok, err)
+	}
+	secs, err := sections(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []byte
+	for _, s := range secs {
+		ids = append(ids, s.id)
+	}
+	// A global section and an export section were added in order.
+	if !bytes.Equal(ids, []byte{1, 2, 3, 6, 7, 10}) {
+		t.Fatalf("section ids %v", ids)
+	}
+	// The loop now starts with global.get 0 (no imported globals); if; unreachable; end.
+	wantF0 := []byte{0, 0x03, 0x40, 0x23, 0x00, 0x04, 0x40, 0x00, 0x0b, 0x0c, 0x00, 0x0b, 0x0b}
+	if !bytes.Contains(out, wantF0) || !bytes.Contains(out, f1) {
+		t.Fatalf("bodies not instrumented as expected: %x", out)
+	}
+	if !bytes.Contains(out, []byte(InterruptGlobal)) {
+		t.Fatal("flag not exported")
+	}
+
+	noLoop := cat(module(typeSec, []byte{3, 1, 0}), []byte{10, byte(2 + len(f1)), 1, byte(len(f1))}, f1)
+	same, ok, err := AddInterruptChecks(noLoop)
+	if err != nil || ok || !bytes.Equal(same, noLoop) {
+		t.Fatalf("a module without loops must come back unchanged: ok=%v err=%v", ok, err)
 	}
 }
