@@ -12,6 +12,10 @@ type call struct {
 	ctx  context.Context
 	opts *Options
 	mem  []byte
+	// strs is the unused rest of the string arena's current chunk, of
+	// chunk bytes (see stringBytes).
+	strs  []byte
+	chunk int
 }
 
 func newCall(ctx context.Context, opts *Options) call {

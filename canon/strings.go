@@ -3,7 +3,6 @@ package canon
 import (
 	"encoding/binary"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -39,21 +38,61 @@ func (c *call) loadString(ptr, tagged uint32) (string, error) {
 	b := c.mem[ptr : uint64(ptr)+n]
 	switch {
 	case utf16:
-		return decodeUTF16(b)
+		return c.decodeUTF16(b)
 	case latin1:
-		return decodeLatin1(b), nil
+		return c.decodeLatin1(b), nil
 	}
 	if !utf8.Valid(b) {
 		return "", trap("invalid UTF-8 in string at %#x", ptr)
 	}
-	return string(b), nil
+	if len(b) == 0 || len(b) >= stringArenaLarge {
+		return string(b), nil
+	}
+	buf := c.stringBytes(len(b))
+	copy(buf, b)
+	return unsafe.String(&buf[0], len(buf)), nil
+}
+
+// String arena sizes: strings shorter than stringArenaLarge bytes, after
+// the first, are cut from chunks that start at stringArenaMin bytes and
+// double up to stringArenaMax.
+const (
+	stringArenaMin   = 64
+	stringArenaMax   = 4096
+	stringArenaLarge = 256
+)
+
+// stringBytes returns n bytes to build a lifted string in. Lifting a value
+// with many strings would otherwise allocate once per string; instead
+// short strings share chunks that live as long as the call's value. Each
+// returned slice is written once, before the string is made from it, and
+// never again (the arena only hands out the unused rest of a chunk), so
+// the strings are immutable as Go requires. The cost is that a string
+// kept alive keeps its whole chunk (at most stringArenaMax bytes) alive.
+func (c *call) stringBytes(n int) []byte {
+	if n >= stringArenaLarge {
+		return make([]byte, n)
+	}
+	if n > len(c.strs) {
+		if c.chunk == 0 {
+			// The first short string is allocated on its own: a value
+			// with one short string needs no chunk.
+			c.chunk = stringArenaMin / 2
+			return make([]byte, n)
+		}
+		c.chunk = min(2*c.chunk, stringArenaMax)
+		c.strs = make([]byte, max(c.chunk, n))
+	}
+	b := c.strs[:n:n]
+	c.strs = c.strs[n:]
+	return b
 }
 
 // decodeUTF16 validates and transcodes UTF-16LE to UTF-8 in two passes:
 // the first validates and sizes, the second fills an exactly sized buffer
-// that becomes the string without a copy. Both take four ASCII code units
-// at a time.
-func decodeUTF16(b []byte) (string, error) {
+// (from the string arena) that becomes the string without a copy. Both
+// take four ASCII code units at a time.
+func (c *call) decodeUTF16(b []byte) (string, error) {
 	n := 0
 	for i := 0; i+1 < len(b); i += 2 {
 		if i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&0xff80ff80ff80ff80 == 0 {
@@ -78,7 +117,7 @@ func decodeUTF16(b []byte) (string, error) {
 	if n == 0 {
 		return "", nil
 	}
-	buf := make([]byte, n)
+	buf := c.stringBytes(n)
 	w := 0
 	for i := 0; i+1 < len(b); i += 2 {
 		if i+8 <= len(b) {
@@ -99,19 +138,25 @@ func decodeUTF16(b []byte) (string, error) {
 	return unsafe.String(&buf[0], n), nil
 }
 
-// decodeLatin1 widens each byte to the code point of the same value.
-func decodeLatin1(b []byte) string {
+// decodeLatin1 widens each byte to the code point of the same value: one
+// UTF-8 byte below 0x80, two from there.
+func (c *call) decodeLatin1(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
 	n := asciiPrefix(b)
-	if n == len(b) {
-		return string(b)
-	}
-	var s strings.Builder
-	s.Grow(n + 2*(len(b)-n))
-	s.Write(b[:n])
+	size := len(b)
 	for _, x := range b[n:] {
-		s.WriteRune(rune(x))
+		if x >= utf8.RuneSelf {
+			size++
+		}
 	}
-	return s.String()
+	buf := c.stringBytes(size)
+	w := copy(buf, b[:n])
+	for _, x := range b[n:] {
+		w += utf8.EncodeRune(buf[w:], rune(x))
+	}
+	return unsafe.String(&buf[0], size)
 }
 
 // asciiPrefix returns the length of the longest ASCII prefix of s.

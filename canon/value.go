@@ -114,20 +114,23 @@ func flagBits(t *Type, v any) (uint64, error) {
 
 // liftHandle turns handle index h into the resource it refers to.
 func (c *call) liftHandle(t *Type, h uint32) (any, error) {
-	hs, err := c.handles()
-	if err != nil {
-		return nil, err
-	}
-	var r wit.Resource
-	if t.kind == wit.KindOwn {
-		r, err = hs.LiftOwn(t.resource, h)
-	} else {
-		r, err = hs.LiftBorrow(t.resource, h)
-	}
+	r, err := c.liftResource(t, h)
 	if err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// liftResource is liftHandle without boxing the resource.
+func (c *call) liftResource(t *Type, h uint32) (wit.Resource, error) {
+	hs, err := c.handles()
+	if err != nil {
+		return wit.Resource{}, err
+	}
+	if t.kind == wit.KindOwn {
+		return hs.LiftOwn(t.resource, h)
+	}
+	return hs.LiftBorrow(t.resource, h)
 }
 
 // lowerHandle enters resource v into the handle table and returns its index.
@@ -136,6 +139,11 @@ func (c *call) lowerHandle(t *Type, v any) (uint32, error) {
 	if !ok {
 		return 0, mismatch(t, v)
 	}
+	return c.lowerResource(t, r)
+}
+
+// lowerResource is lowerHandle for a resource already known to be one.
+func (c *call) lowerResource(t *Type, r wit.Resource) (uint32, error) {
 	// Type identity is the Handles' business: it alone knows how the
 	// component's view of a resource type maps to the runtime type.
 	hs, err := c.handles()
