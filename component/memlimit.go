@@ -15,40 +15,65 @@ type memLimiter struct {
 }
 
 func (l *memLimiter) Allocate(capBytes, maxBytes uint64) experimental.LinearMemory {
-	return &limitedMemory{l: l, maxBytes: maxBytes, capHint: capBytes}
+	return &limitedMemory{l: l, backing: newBacking(capBytes, maxBytes)}
+}
+
+// backing holds the bytes of one linear memory. Where the OS allows it the
+// whole maximum is reserved up front and committed as the memory grows, so
+// growing never copies and fresh pages come zeroed from the kernel.
+type backing interface {
+	// grow returns the memory resized to size bytes, or nil if it can't.
+	grow(size uint64) []byte
+	free()
 }
 
 type limitedMemory struct {
-	l        *memLimiter
-	buf      []byte
-	maxBytes uint64
-	capHint  uint64
+	l       *memLimiter
+	backing backing
+	size    uint64
 }
 
 func (m *limitedMemory) Reallocate(size uint64) []byte {
-	old := uint64(len(m.buf))
-	// The initial allocation (buf == nil) cannot be refused: wazero needs
-	// the memory's minimum. Instantiate checks the minimums against the cap
-	// before anything is allocated.
-	if m.buf != nil && size > old && m.l.max > 0 && m.l.used+size-old > m.l.max {
-		m.l.desired = m.l.used + size - old
+	// The initial allocation (size 0 so far) cannot be refused: wazero
+	// needs the memory's minimum. Instantiate checks the minimums against
+	// the cap before anything is allocated.
+	if m.size != 0 && size > m.size && m.l.max > 0 && m.l.used+size-m.size > m.l.max {
+		m.l.desired = m.l.used + size - m.size
 		return nil
 	}
-	if size <= uint64(cap(m.buf)) {
-		m.buf = m.buf[:size]
-	} else {
-		// Grow geometrically (bounded by the memory's max) so repeated
-		// memory.grow calls don't copy the whole memory each time.
-		newCap := max(size, m.capHint, min(2*uint64(cap(m.buf)), m.maxBytes))
-		nb := make([]byte, size, newCap)
-		copy(nb, m.buf)
-		m.buf = nb
+	b := m.backing.grow(size)
+	if b == nil {
+		return nil
 	}
-	m.l.used += size - old
-	return m.buf
+	m.l.used += size - m.size
+	m.size = size
+	return b
 }
 
 func (m *limitedMemory) Free() {
-	m.l.used -= uint64(len(m.buf))
-	m.buf = nil
+	m.l.used -= m.size
+	m.size = 0
+	m.backing.free()
 }
+
+// heapBacking is the portable backing: a Go slice grown geometrically
+// (bounded by the memory's max) so repeated growth doesn't copy each time.
+type heapBacking struct {
+	buf      []byte
+	capHint  uint64
+	maxBytes uint64
+}
+
+func (h *heapBacking) grow(size uint64) []byte {
+	if size <= uint64(cap(h.buf)) {
+		h.buf = h.buf[:size]
+		return h.buf
+	}
+	newCap := max(size, h.capHint, min(2*uint64(cap(h.buf)), h.maxBytes))
+	nb := make([]byte, size, newCap)
+	copy(nb, h.buf)
+	h.buf = nb
+	return nb
+}
+
+func (h *heapBacking) free() { h.buf = nil }
