@@ -89,6 +89,23 @@ guests.push({
     return component;
   },
 });
+// The WASI host's HTTP guest: fetch() through wasi:http, so http (and the
+// stdio, random and clocks it leans on) stay enabled; only the incoming
+// fetch-event is off. Not reproducible, like toolrun-js.
+guests.push({
+  name: 'fetch-js',
+  reproducible: false,
+  inputs: ['js/fetch/*', 'wit/*.wit', 'package-lock.json'],
+  build: async () => {
+    const { component } = await componentize({
+      sourcePath: 'js/fetch/fetch.js',
+      witWorld: await readFile(witPath, 'utf8'),
+      worldName: world,
+      disableFeatures: ['fetch-event'],
+    });
+    return component;
+  },
+});
 
 const recorded = await readRecorded();
 await mkdir('out', { recursive: true });

@@ -13,7 +13,7 @@ import (
 
 // testHost registers everything on a fresh linker and records the host
 // functions, so tests can call them the way a guest would.
-func testHost(t *testing.T) *host {
+func testHost(t testing.TB) *host {
 	t.Helper()
 	h := &host{l: component.NewLinker(), get: func(*component.Store) *Ctx { return nil }, t: newTypes(), record: map[string]hostFn{}}
 	h.registerIO()

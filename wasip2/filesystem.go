@@ -112,20 +112,19 @@ type fileIn struct {
 	off int64
 }
 
-func (s *fileIn) read(n int) ([]byte, error) {
-	if n == 0 {
-		return nil, nil
+func (s *fileIn) read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
 	}
-	b := make([]byte, n)
-	k, err := s.f.f.ReadAt(b, s.off)
-	s.off += int64(k)
-	if k > 0 {
-		return b[:k], nil
+	n, err := s.f.f.ReadAt(p, s.off)
+	s.off += int64(n)
+	if n > 0 {
+		return n, nil
 	}
 	if err == nil {
 		err = io.EOF
 	}
-	return nil, err
+	return 0, err
 }
 
 func (s *fileIn) drop() { s.f.release() }

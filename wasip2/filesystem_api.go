@@ -135,7 +135,7 @@ func (h *host) registerFilesystem() {
 		if err := needFlag(d, flagRead); err != nil {
 			return nil, err
 		}
-		b := make([]byte, min(u64(a[1]), maxChunk))
+		b := c.scratch(int(min(u64(a[1]), maxChunk)))
 		n, err := d.file.f.ReadAt(b, int64(min(u64(a[2]), 1<<62)))
 		if err != nil && err != io.EOF {
 			return nil, err

@@ -100,17 +100,15 @@ func (w *cappedWriter) Write(b []byte) (int, error) {
 		}
 	}
 	w.written += int64(len(b))
-	var errs []error
+	var err1, err2 error
 	if w.out.W != nil && len(b) > 0 {
-		_, err := w.out.W.Write(b)
-		errs = append(errs, err)
+		_, err1 = w.out.W.Write(b)
 	}
 	if w.out.Tee != nil && len(b) > 0 {
-		_, err := w.out.Tee.Write(b)
-		errs = append(errs, err)
+		_, err2 = w.out.Tee.Write(b)
 	}
-	if err := errors.Join(errs...); err != nil {
-		return 0, fmt.Errorf("writing guest output: %w", err)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("writing guest output: %w", errors.Join(err1, err2))
 	}
 	return n, nil
 }

@@ -13,7 +13,8 @@ import (
 // blocking).
 type pipe struct {
 	mu     sync.Mutex
-	buf    []byte
+	buf    []byte // unread bytes are buf[r:]
+	r      int
 	limit  int
 	closed bool  // writer finished: EOF once buf drains
 	err    error // reader gave up or the writer failed: reported to both sides
@@ -21,6 +22,28 @@ type pipe struct {
 }
 
 func newPipe(limit int) *pipe { return &pipe{limit: limit} }
+
+// buffered, put and take manage buf, with p.mu held. Consumed bytes are
+// reclaimed (reset when drained, compacted when room runs out) so a
+// steady stream reuses one array instead of reallocating as it slides.
+func (p *pipe) buffered() int { return len(p.buf) - p.r }
+
+func (p *pipe) put(b []byte) {
+	if p.r > 0 && len(p.buf)+len(b) > cap(p.buf) {
+		p.buf = p.buf[:copy(p.buf, p.buf[p.r:])]
+		p.r = 0
+	}
+	p.buf = append(p.buf, b...)
+}
+
+func (p *pipe) take(b []byte) int {
+	n := copy(b, p.buf[p.r:])
+	p.r += n
+	if p.r == len(p.buf) {
+		p.buf, p.r = p.buf[:0], 0
+	}
+	return n
+}
 
 // Guest-facing writer side (outStream).
 
@@ -33,7 +56,7 @@ func (p *pipe) checkWrite() (int, error) {
 	if p.closed {
 		return 0, io.EOF
 	}
-	return max(p.limit-len(p.buf), 0), nil
+	return max(p.limit-p.buffered(), 0), nil
 }
 
 func (p *pipe) write(b []byte) error {
@@ -42,7 +65,7 @@ func (p *pipe) write(b []byte) error {
 		p.mu.Unlock()
 		return p.err
 	}
-	p.buf = append(p.buf, b...)
+	p.put(b)
 	p.mu.Unlock()
 	p.sig.notify()
 	return nil
@@ -60,7 +83,7 @@ func (p *pipe) flush() error {
 func (p *pipe) state() (bool, <-chan struct{}, time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.err != nil || p.closed || len(p.buf) < p.limit {
+	if p.err != nil || p.closed || p.buffered() < p.limit {
 		return true, nil, time.Time{}
 	}
 	return false, p.sig.wait(), time.Time{}
@@ -82,9 +105,8 @@ func (p *pipe) closeWrite(err error) {
 func (p *pipe) Read(b []byte) (int, error) {
 	for {
 		p.mu.Lock()
-		if len(p.buf) > 0 {
-			n := copy(b, p.buf)
-			p.buf = p.buf[n:]
+		if p.buffered() > 0 {
+			n := p.take(b)
 			p.mu.Unlock()
 			p.sig.notify()
 			return n, nil
@@ -121,10 +143,10 @@ func (p *pipe) writeBlocking(ctx context.Context, b []byte) error {
 			defer p.mu.Unlock()
 			return p.err
 		}
-		room := p.limit - len(p.buf)
+		room := p.limit - p.buffered()
 		if room > 0 {
 			n := min(room, len(b))
-			p.buf = append(p.buf, b[:n]...)
+			p.put(b[:n])
 			b = b[n:]
 			p.mu.Unlock()
 			p.sig.notify()
@@ -147,32 +169,30 @@ type pipeIn struct {
 	onDrop func()
 }
 
-func (s *pipeIn) read(n int) ([]byte, error) {
+func (s *pipeIn) read(b []byte) (int, error) {
 	p := s.p
 	p.mu.Lock()
-	if len(p.buf) > 0 {
-		n = min(n, len(p.buf))
-		out := append([]byte(nil), p.buf[:n]...)
-		p.buf = p.buf[n:]
+	if p.buffered() > 0 {
+		n := p.take(b)
 		p.mu.Unlock()
 		p.sig.notify()
-		return out, nil
+		return n, nil
 	}
 	defer p.mu.Unlock()
 	if p.err != nil {
-		return nil, p.err
+		return 0, p.err
 	}
 	if p.closed {
-		return nil, io.EOF
+		return 0, io.EOF
 	}
-	return nil, nil
+	return 0, nil
 }
 
 func (s *pipeIn) state() (bool, <-chan struct{}, time.Time) {
 	p := s.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.buf) > 0 || p.err != nil || p.closed {
+	if p.buffered() > 0 || p.err != nil || p.closed {
 		return true, nil, time.Time{}
 	}
 	return false, p.sig.wait(), time.Time{}

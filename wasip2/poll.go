@@ -104,6 +104,10 @@ func waitAny(ctx context.Context, srcs []pollSource) ([]int, error) {
 
 // wait blocks until src is ready or ctx ends.
 func wait(ctx context.Context, src pollSource) error {
+	// Files and stdio are always ready: answer without waitAny's slices.
+	if ok, _, _ := src.state(); ok {
+		return nil
+	}
 	_, err := waitAny(ctx, []pollSource{src})
 	return err
 }

@@ -11,9 +11,10 @@ import (
 
 // inStream is the host side of an input-stream.
 type inStream interface {
-	// read returns up to n bytes available now, possibly none; io.EOF
-	// means the stream is closed.
-	read(n int) ([]byte, error)
+	// read fills p with bytes available now and says how many, possibly
+	// none; io.EOF means the stream is closed. p is the store's scratch
+	// buffer (Ctx.scratch), so sources need not allocate.
+	read(p []byte) (int, error)
 	pollSource // ready when read would return data, EOF or an error
 }
 
@@ -27,6 +28,14 @@ type outStream interface {
 	flush() error
 	pollSource // ready when checkWrite would return non-zero or an error
 }
+
+// okUnit is result<_, E>'s ok value, boxed once: the stream calls the
+// preview1 adapter makes per 4 KiB of output then allocate nothing for it.
+var okUnit any = wit.Ok(nil)
+
+// okMaxChunk is check-write's answer for streams that never push back
+// (files, stdout), boxed once for the same reason.
+var okMaxChunk any = wit.Ok(uint64(maxChunk))
 
 // maxChunk bounds a single read or write-budget so a guest asking for
 // 2^64 bytes cannot make the host allocate it.
@@ -75,26 +84,36 @@ type bytesIn struct {
 	b []byte
 }
 
-func (s *bytesIn) read(n int) ([]byte, error) {
+func (s *bytesIn) read(p []byte) (int, error) {
 	if len(s.b) == 0 {
-		return nil, io.EOF
+		return 0, io.EOF
 	}
-	n = min(n, len(s.b))
-	out := s.b[:n:n]
+	n := copy(p, s.b)
 	s.b = s.b[n:]
-	return out, nil
+	return n, nil
 }
 
 // emptyIn is a closed input stream.
 type emptyIn struct{ alwaysReady }
 
-func (emptyIn) read(int) ([]byte, error) { return nil, io.EOF }
+func (emptyIn) read([]byte) (int, error) { return 0, io.EOF }
 
-// blockingRead reads at least one byte unless the stream is closed.
-func blockingRead(ctx context.Context, s inStream, n int) ([]byte, error) {
+// readInto reads what s has now into p and returns the filled part; data
+// read takes precedence over an error that came with it.
+func readInto(s inStream, p []byte) ([]byte, error) {
+	n, err := s.read(p)
+	if n > 0 {
+		return p[:n], nil
+	}
+	return p[:0], err
+}
+
+// blockingRead reads at least one byte into p unless the stream is
+// closed.
+func blockingRead(ctx context.Context, s inStream, p []byte) ([]byte, error) {
 	for {
-		b, err := s.read(n)
-		if len(b) > 0 || err != nil || n == 0 {
+		b, err := readInto(s, p)
+		if len(b) > 0 || err != nil || len(p) == 0 {
 			return b, err
 		}
 		if err := wait(ctx, s); err != nil {
@@ -183,12 +202,12 @@ func (h *host) registerIO() {
 			if s.closed {
 				return wit.Err(wit.VariantValue{Case: 1}), nil
 			}
-			n := clampLen(a[1])
+			p := c.scratch(clampLen(a[1]))
 			var b []byte
 			if block {
-				b, err = blockingRead(ctx, s.s, n)
+				b, err = blockingRead(ctx, s.s, p)
 			} else {
-				b, err = s.s.read(n)
+				b, err = readInto(s.s, p)
 			}
 			if err != nil {
 				if ctxDone(ctx, err) {
@@ -196,9 +215,6 @@ func (h *host) registerIO() {
 				}
 				s.closed = true
 				return c.streamErr(t, err), nil
-			}
-			if b == nil {
-				b = []byte{}
 			}
 			return wit.Ok(b), nil
 		}
@@ -259,6 +275,9 @@ func (h *host) registerIO() {
 			return nil, err
 		}
 		s.budget = min(n, maxChunk)
+		if s.budget == maxChunk {
+			return okMaxChunk, nil
+		}
 		return wit.Ok(uint64(s.budget)), nil
 	}))
 	h.method(iface, "output-stream", "write", fn(unitRes, outSelf, param("contents", list(wit.U8))), out(func(ctx context.Context, c *Ctx, s *outputStream, a []any) (any, error) {
@@ -267,20 +286,20 @@ func (h *host) registerIO() {
 			return nil, &budgetError{n: len(b), budget: s.budget}
 		}
 		s.budget -= len(b)
-		return wit.Ok(nil), s.s.write(b)
+		return okUnit, s.s.write(b)
 	}))
 	h.method(iface, "output-stream", "blocking-write-and-flush", fn(unitRes, outSelf, param("contents", list(wit.U8))), out(func(ctx context.Context, c *Ctx, s *outputStream, a []any) (any, error) {
 		b, _ := a[1].([]byte)
 		s.budget = 0
-		return wit.Ok(nil), blockingWrite(ctx, s.s, b)
+		return okUnit, blockingWrite(ctx, s.s, b)
 	}))
 	h.method(iface, "output-stream", "flush", fn(unitRes, outSelf), out(func(ctx context.Context, c *Ctx, s *outputStream, a []any) (any, error) {
 		s.budget = 0
-		return wit.Ok(nil), s.s.flush()
+		return okUnit, s.s.flush()
 	}))
 	h.method(iface, "output-stream", "blocking-flush", fn(unitRes, outSelf), out(func(ctx context.Context, c *Ctx, s *outputStream, a []any) (any, error) {
 		s.budget = 0
-		return wit.Ok(nil), blockingFlush(ctx, s.s)
+		return okUnit, blockingFlush(ctx, s.s)
 	}))
 	h.method(iface, "output-stream", "subscribe", fn(own(t.pollable), outSelf), func(ctx context.Context, c *Ctx, a []any) (any, error) {
 		s, err := res[*outputStream](c, a[0])
@@ -295,7 +314,7 @@ func (h *host) registerIO() {
 			return nil, &budgetError{n: int(min(n, 1<<62)), budget: s.budget}
 		}
 		s.budget -= int(n)
-		return wit.Ok(nil), s.s.write(make([]byte, n))
+		return okUnit, s.s.write(make([]byte, n))
 	}))
 	h.method(iface, "output-stream", "blocking-write-zeroes-and-flush", fn(unitRes, outSelf, param("len", wit.U64)), out(func(ctx context.Context, c *Ctx, s *outputStream, a []any) (any, error) {
 		n, _ := a[1].(uint64)
@@ -307,7 +326,7 @@ func (h *host) registerIO() {
 			}
 			n -= k
 		}
-		return wit.Ok(nil), blockingFlush(ctx, s.s)
+		return okUnit, blockingFlush(ctx, s.s)
 	}))
 	splice := func(block bool) hostFn {
 		return out(func(ctx context.Context, c *Ctx, s *outputStream, a []any) (any, error) {
@@ -332,12 +351,12 @@ func (h *host) registerIO() {
 					return nil, err
 				}
 			}
-			n = min(n, budget)
+			p := c.scratch(min(n, budget))
 			var b []byte
 			if block {
-				b, err = blockingRead(ctx, src.s, n)
+				b, err = blockingRead(ctx, src.s, p)
 			} else {
-				b, err = src.s.read(n)
+				b, err = readInto(src.s, p)
 			}
 			if err != nil {
 				if ctxDone(ctx, err) {

@@ -47,6 +47,10 @@ type Ctx struct {
 	stdin          *bytesIn
 	preopens       []*preopen
 
+	// buf backs Ctx.scratch. Only the goroutine calling into the store
+	// uses it, one host call at a time.
+	buf []byte
+
 	mu      sync.Mutex
 	objs    map[uint32]any // resource rep → host object
 	next    uint32
@@ -111,6 +115,18 @@ func (c *Ctx) Close() error {
 // its grant's cap; the excess was dropped.
 func (c *Ctx) Truncated() (stdout, stderr bool) {
 	return c.stdout.isTruncated(), c.stderr.isTruncated()
+}
+
+// scratch returns a buffer of n bytes for a host call's list<u8> result.
+// The engine copies a result into guest memory before the guest can make
+// its next call, and the canonical ABI forbids calls from the guest's
+// realloc while it does, so one buffer per store serves every read:
+// reading 1 MiB allocates nothing. n is at most maxChunk.
+func (c *Ctx) scratch(n int) []byte {
+	if cap(c.buf) < n {
+		c.buf = make([]byte, n)
+	}
+	return c.buf[:n]
 }
 
 // dropper is implemented by host objects holding something to release
