@@ -114,6 +114,7 @@ func newRootCommand(a *app) *cobra.Command {
 	root.PersistentFlags().Var(levelFlag{&a.logLevel}, "log-level",
 		"diagnostics written to stderr: debug, info, warn or error")
 	root.AddCommand(newVersionCommand(a), newWasmCommand(a))
+	root.AddCommand(newBuildCommand(a), newPublishCommand(a), newInstallCommand(a), newListCommand(a), newRegistryCommand(a))
 	return root
 }
 

@@ -1,0 +1,54 @@
+package artifact
+
+import "errors"
+
+// Diagnostic codes this package reports. They are Murmur's codes, kept so
+// that scripts and documentation written for Murmur keep working.
+const (
+	CodeBadName      = "E-BLD-001" // artifact name breaks the build naming rule
+	CodeUnsafeFile   = "E-BLD-002" // unsafe, symlinked or colliding requires_files entry
+	CodeNoPayload    = "E-BLD-003" // wasm artifact without exactly one root wasm
+	CodeMissingField = "E-MAN-001" // required manifest field missing
+	CodeSyntax       = "E-MAN-002" // manifest is not valid YAML
+	CodeInvalid      = "E-MAN-003" // manifest field has the wrong type or value
+	CodeNotFound     = "E-IO-001"  // an input the user named does not exist
+	CodeIO           = "E-IO-003"  // any other I/O or archive failure
+)
+
+// Sentinels wrapped by Error so callers can branch with errors.Is.
+var (
+	// ErrEntryNotFound: the archive has no entry with the requested name.
+	ErrEntryNotFound = errors.New("zip entry not found")
+	// ErrUnsafeEntry: an entry name that could escape a directory.
+	ErrUnsafeEntry = errors.New("unsafe zip entry")
+	// ErrTooLarge: an entry decompresses past the ceiling, or the archive
+	// has more entries than mur accepts.
+	ErrTooLarge = errors.New("zip archive too large")
+)
+
+// Error is a failure carrying a Murmur diagnostic code and a hint that tells
+// the user what to do next.
+type Error struct {
+	Code string // e.g. "E-BLD-002"
+	Msg  string // complete message, without the code
+	Hint string // next step for the user; may be empty
+	Err  error  // cause, for errors.Is/As; may be nil
+}
+
+// Error renders Murmur's CLI form, "error[CODE]: message" and, when there
+// is one, a "  hint: …" line, so every caller prints the same thing.
+func (e *Error) Error() string {
+	s := "error[" + e.Code + "]: " + e.Msg
+	if e.Hint != "" {
+		s += "\n  hint: " + e.Hint
+	}
+	return s
+}
+func (e *Error) Unwrap() error { return e.Err }
+
+// Diagnostic returns the code and hint, for printing "error[CODE]: msg".
+func (e *Error) Diagnostic() (code, hint string) { return e.Code, e.Hint }
+
+func newError(code, hint string, cause error, msg string) *Error {
+	return &Error{Code: code, Msg: msg, Hint: hint, Err: cause}
+}

@@ -1,0 +1,317 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/lockfile"
+	"github.com/mur-go/mur/registry"
+)
+
+const installLong = `Install artifacts from a registry into the project's store
+(.murmur/artifacts beside the nearest murmur.yaml) or, with -g, into the
+global store (~/.murmur/artifacts), where 'mur run' finds them.
+
+Without ARTIFACT, installs every artifact the capsule's murmur.yaml
+declares (entries with source: are local and skipped) and pins each one in
+murmur.lock: its version and the sha256 of its exact package bytes.
+
+ARTIFACT is one of:
+  name@version        from the registry; pinned in murmur.lock (unless -g)
+  ./path/x.mur.zip    a package file, stored as is; never pinned
+
+Every download is checked against the registry's sha256 before anything is
+written (E-REG-002). If murmur.lock already pins the artifact to other
+bytes, the install is refused (E-REG-005) and nothing changes: remove the
+entry from murmur.lock to upgrade on purpose.
+
+The registry is chosen as for 'mur publish': --registry, then
+registry.remote_url / registry.default in ./murmur.yaml, else the global
+store. Installing from GitHub release sources (bare names, github: refs,
+--all-platforms) is not implemented in mur-go yet.`
+
+const installExample = `  # every artifact of the capsule in this directory, pinned in murmur.lock
+  mur install
+  # one artifact from the global store into the project
+  mur install hello-tool@0.1.0
+  # from a team registry
+  NEXUS_API_KEY=secret mur install hello-tool@0.1.0 --registry http://registry.internal:7800
+  # a package file into the global store
+  mur install -g ./hello-tool-0.1.0.mur.zip`
+
+func newInstallCommand(a *app) *cobra.Command {
+	var reg string
+	var global, allPlatforms bool
+	cmd := &cobra.Command{
+		Use:     "install [ARTIFACT]",
+		Short:   "Install artifacts into the project (or global) store and pin them",
+		Long:    installLong,
+		Example: installExample,
+		Args:    maxArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			in := &installer{app: a, reg: reg, global: global}
+			if len(args) == 0 {
+				if allPlatforms {
+					return usagef(cmd, "--all-platforms needs an ARTIFACT of the form name@version")
+				}
+				return in.all(cmd.Context())
+			}
+			return in.one(cmd, strings.TrimSpace(args[0]), allPlatforms)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&reg, "registry", "", "registry URL, or \"local\" for the global store")
+	f.BoolVarP(&global, "global", "g", false, "install into the global store ~/.murmur/artifacts (no lock for a single ARTIFACT)")
+	f.BoolVar(&allPlatforms, "all-platforms", false, "install every platform variant from release sources (not implemented)")
+	return cmd
+}
+
+// installer carries one invocation's choices.
+type installer struct {
+	*app
+	reg    string
+	global bool
+}
+
+// one installs a single reference.
+func (in *installer) one(cmd *cobra.Command, ref string, allPlatforms bool) error {
+	ctx := cmd.Context()
+	switch {
+	case isLocalPackageRef(ref):
+		if allPlatforms {
+			return usagef(cmd, "--all-platforms needs an ARTIFACT of the form name@version")
+		}
+		return in.file(ctx, ref)
+	case strings.Contains(ref, ":") || !strings.Contains(ref, "@"):
+		if err := checkSourceRef(ref); err != nil {
+			return err
+		}
+		return notImplementedSources(fmt.Sprintf("installing '%s' from release sources is not implemented in mur-go yet", ref))
+	}
+	name, version, ok := strings.Cut(ref, "@")
+	if !ok || name == "" || version == "" || strings.Contains(version, "@") {
+		return &artifact.Error{Code: artifact.CodeIO, Msg: "artifact reference must be in the format <name@version>",
+			Hint: "for example: mur install hello-tool@0.1.0"}
+	}
+	if allPlatforms {
+		return notImplementedSources("--all-platforms installs from release sources, which mur-go does not support yet")
+	}
+	wd, err := cwd()
+	if err != nil {
+		return err
+	}
+	dst, root, err := in.store(wd)
+	if err != nil {
+		return err
+	}
+	src, target, err := in.source(wd)
+	if err != nil {
+		return err
+	}
+	var lock *lockfile.Lock
+	lockPath := ""
+	if !in.global {
+		lockPath = filepath.Join(root, lockfile.FileName)
+		if lock, err = lockfile.ReadOrNew(lockPath); err != nil {
+			return err
+		}
+	}
+	prog := in.newProgress()
+	if c, ok := src.(*registry.Client); ok {
+		c.Progress = prog.transfer
+	}
+	res, err := installArtifact(ctx, src, dst, name, version, lock)
+	prog.clear()
+	if errors.Is(err, registry.ErrNotFound) {
+		return notFoundHint(err, target)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(in.stdout, "Installed %s@%s → %s\n", name, version, res.path)
+	if lock != nil {
+		lock.Upsert(lockfile.Entry{Name: name, ResolvedVersion: version, SHA256: lockfile.Hashes{Wasm: res.sha}})
+		if err := lockfile.Write(lockPath, lock); err != nil {
+			return err
+		}
+		fmt.Fprintf(in.stdout, "  pinned in %s (sha256 %s)\n", lockPath, shortSHA(res.sha))
+	}
+	return nil
+}
+
+// file stores a local package as is: no registry, no lock, no checks on
+// name or version beyond what the store needs.
+func (in *installer) file(ctx context.Context, path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		code := artifact.CodeIO
+		if errors.Is(err, fs.ErrNotExist) {
+			code = artifact.CodeNotFound
+		}
+		return &artifact.Error{Code: code, Err: err, Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPath(err)),
+			Hint: "pass the path of a .mur.zip built by 'mur build'"}
+	}
+	m, err := packedManifest(path, data)
+	if err != nil {
+		return err
+	}
+	wd, err := cwd()
+	if err != nil {
+		return err
+	}
+	dst, _, err := in.store(wd)
+	if err != nil {
+		return err
+	}
+	sha := artifact.SHA256Hex(data)
+	p, err := dst.StoreInstalled(ctx, packageMeta(m), data, sha)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(in.stdout, "Installed %s@%s → %s\n", m.Name, m.Version, p)
+	return nil
+}
+
+// store is the destination: the global store with -g, else the project's.
+func (in *installer) store(wd string) (dst *registry.Local, root string, err error) {
+	if in.global {
+		g, err := registry.GlobalRoot(os.Getenv)
+		if err != nil {
+			return nil, "", err
+		}
+		return registry.NewLocal(g, in.log), "", nil
+	}
+	root, err = projectRoot(wd)
+	if err != nil {
+		return nil, "", err
+	}
+	return registry.NewLocal(registry.ProjectRoot(root), in.log), root, nil
+}
+
+// source opens the registry to install from.
+func (in *installer) source(wd string) (registry.Resolver, registry.Target, error) {
+	t, err := registry.Select(in.reg, wd)
+	if err != nil {
+		return nil, t, err
+	}
+	r, err := t.Open(os.Getenv, in.log)
+	return r, t, err
+}
+
+// installed is one successful install.
+type installed struct{ path, sha string }
+
+// installArtifact runs download → verify → lock check → store. Nothing is
+// stored unless the bytes match the registry's sha256 and, when lock is
+// given, the pin.
+func installArtifact(ctx context.Context, src registry.Resolver, dst *registry.Local, name, version string, lock *lockfile.Lock) (*installed, error) {
+	// Murmur resolves installs without a platform, so a native artifact
+	// published only as a platform variant is "not found" by install while
+	// run would find it. mur-go asks for this machine's variant; generic
+	// packages still resolve through the fallback.
+	var platform *artifact.Platform
+	if p, err := artifact.ParsePlatform(artifact.CurrentPlatform()); err == nil {
+		platform = &p
+	}
+	res, err := src.Resolve(ctx, name, version, platform)
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Verify(); err != nil {
+		return nil, err
+	}
+	sha := strings.ToLower(strings.TrimSpace(res.SHA256))
+	if lock != nil {
+		if err := lock.CheckInstall(name, version, sha); err != nil {
+			return nil, err
+		}
+	}
+	m, err := packedManifest(name+"@"+version, res.Data)
+	if err != nil {
+		return nil, err
+	}
+	if l, ok := src.(*registry.Local); ok && samePath(l.Root(), dst.Root()) {
+		return &installed{path: dst.PackagePath(name, version, res.Platform), sha: sha}, nil
+	}
+	meta := packageMeta(m)
+	meta.Name, meta.Version = name, version
+	if res.Platform != nil {
+		meta.Platforms = []artifact.Platform{*res.Platform}
+	}
+	p, err := dst.StoreInstalled(ctx, meta, res.Data, sha)
+	if err != nil {
+		return nil, err
+	}
+	return &installed{path: p, sha: sha}, nil
+}
+
+// packageMeta is the metadata install records: the packaging type and role
+// from the package's own manifest, stored as the generic variant.
+func packageMeta(m *artifact.Manifest) artifact.Meta {
+	return artifact.Meta{Name: m.Name, Version: m.Version, Runtime: m.PackagingType(), ArtifactRuntime: m.Runtime,
+		Platforms: []artifact.Platform{}, Tags: []string{}}
+}
+
+// isLocalPackageRef: starts with ./, ../ or /, or contains / and ends .mur.zip.
+func isLocalPackageRef(ref string) bool {
+	return strings.HasPrefix(ref, "./") || strings.HasPrefix(ref, "../") || strings.HasPrefix(ref, "/") ||
+		(strings.Contains(ref, "/") && strings.HasSuffix(ref, artifact.Ext))
+}
+
+// checkSourceRef validates a release-source reference the way Murmur does,
+// so a typo is reported as such before "not implemented".
+func checkSourceRef(ref string) error {
+	bad := func(msg string) error {
+		return &artifact.Error{Code: artifact.CodeIO, Msg: msg, Hint: "install a published version instead: mur install <name>@<version>"}
+	}
+	if ref == "" {
+		return bad("artifact reference cannot be empty")
+	}
+	prefix, rest, ok := strings.Cut(ref, ":")
+	if !ok {
+		return nil
+	}
+	if prefix != "github" {
+		return bad(fmt.Sprintf("unsupported artifact source prefix '%s'", prefix))
+	}
+	repo, tag, _ := strings.Cut(rest, "@")
+	owner, name, _ := strings.Cut(repo, "/")
+	if strings.TrimSpace(owner) == "" || strings.TrimSpace(name) == "" || strings.TrimSpace(tag) == "" {
+		return bad(fmt.Sprintf("invalid github artifact reference '%s' (expected github:<owner>/<repo>@<tag>)", ref))
+	}
+	return nil
+}
+
+func notImplementedSources(msg string) error {
+	return &registry.Error{Code: registry.CodeNotFound, Err: registry.ErrNotFound, Msg: msg,
+		Hint: "publish the package to a registry and install it by version: mur install <name>@<version>, or install the file: mur install ./<name>-<version>.mur.zip"}
+}
+
+// notFoundHint adds which registry was searched to E-REG-001.
+func notFoundHint(err error, t registry.Target) error {
+	var e *registry.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	c := *e
+	if t.Remote {
+		c.Hint = fmt.Sprintf("searched %s; check the name and version, or publish it there with 'mur publish --registry %s'", t.URL, t.URL)
+	} else {
+		c.Hint = "searched the global store (~/.murmur/artifacts); see what it holds with 'mur list -g', publish with 'mur publish', or pass --registry URL"
+	}
+	return &c
+}
+
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
+}
