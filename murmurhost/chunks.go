@@ -1,0 +1,53 @@
+package murmurhost
+
+import (
+	"context"
+
+	"github.com/mur-go/mur/component"
+)
+
+// TaskIO is what a tool or driver reaches of the A2A task it serves: text
+// chunks streamed to the client and a question put to the user. The A2A
+// server implements it; outside an A2A task there is none (nil), and then
+// chunks are dropped and request-input traps (wit.md §5.3, §5.4).
+type TaskIO interface {
+	// EmitChunk streams a text (or, with thinking, a thinking) chunk. It
+	// cannot fail: a chunk nobody receives is simply lost.
+	EmitChunk(ctx context.Context, text string, thinking bool)
+	// RequestInput moves the task to input-required with prompt and blocks
+	// until the user answers. An error traps the calling guest with its text
+	// (e.g. "request-input: task is not in working state", "input-timeout").
+	RequestInput(ctx context.Context, prompt string) (string, error)
+}
+
+type taskIOKey struct{}
+
+// WithTaskIO returns ctx carrying io for the tool calls made under it; a
+// nil io means "outside an A2A task". WasmTool reads it when it builds a
+// call's store, so one tool serves many tasks.
+func WithTaskIO(ctx context.Context, io TaskIO) context.Context {
+	return context.WithValue(ctx, taskIOKey{}, io)
+}
+
+// TaskIOFrom returns the TaskIO ctx carries, or nil.
+func TaskIOFrom(ctx context.Context) TaskIO {
+	io, _ := ctx.Value(taskIOKey{}).(TaskIO)
+	return io
+}
+
+// registerChunks defines murmur:text/chunks@0.1.0; both functions go into
+// the one instance, since a guest importing it needs both (wit.md §2.2).
+func registerChunks(l *component.Linker, t *witTypes, get func(*component.Store) TaskIO) error {
+	emit := func(thinking bool) func(context.Context, *component.Store, string) error {
+		return func(ctx context.Context, s *component.Store, chunk string) error {
+			if io := get(s); io != nil {
+				io.EmitChunk(ctx, chunk, thinking)
+			}
+			return nil
+		}
+	}
+	if err := l.Define(InstanceChunks, "emit-chunk", t.chunk, emit(false)); err != nil {
+		return err
+	}
+	return l.Define(InstanceChunks, "emit-thinking-chunk", t.chunk, emit(true))
+}
