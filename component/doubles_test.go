@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -198,5 +199,36 @@ func TestCanceledCallStopsGuest(t *testing.T) {
 	var dl *component.DeadlineError
 	if errors.As(err, &dl) {
 		t.Fatal("a cancellation is not a deadline")
+	}
+}
+
+// A guest spinning in a loop must not stall the Go runtime: a garbage
+// collection needs every goroutine at a safe point, and the timer that
+// interrupts the guest must get to run.
+func TestSpinningGuestLetsGCRun(t *testing.T) {
+	inst := instantiate(t, newEngine(t), "hook-spin", &component.Store{Limits: component.Limits{Deadline: 2 * time.Second}})
+	f, err := inst.Func("murmur:hook/lifecycle@0.2.0#on-session-start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gcDone := make(chan time.Duration, 1)
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		start := time.Now()
+		runtime.GC()
+		gcDone <- time.Since(start)
+	}()
+	_, err = f.Call(context.Background(), []any{"capsule", "0.1.0", "ses_1", "model", []any{}})
+	var dl *component.DeadlineError
+	if !errors.As(err, &dl) {
+		t.Fatalf("want DeadlineError, got %v", err)
+	}
+	select {
+	case took := <-gcDone:
+		if took > time.Second {
+			t.Fatalf("garbage collection waited %s for the spinning guest", took)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("garbage collection never finished")
 	}
 }

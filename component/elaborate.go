@@ -320,7 +320,7 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 	if err != nil {
 		return defError(d, "%v", err)
 	}
-	bytes, interruptible, err := coremod.AddInterruptChecks(bytes)
+	bytes, interruptible, err := coremod.AddInterruptChecks(bytes, hostModuleName, yieldFuncName)
 	if err != nil {
 		return defError(d, "%v", err)
 	}
@@ -333,7 +333,11 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 }
 
 // Module names the resolver understands: instances by number, the host.
-const hostModuleName = "$host"
+// The host module also exports the loops' yield function.
+const (
+	hostModuleName = "$host"
+	yieldFuncName  = "yield"
+)
 
 func coreInstName(i int) string { return "$" + strconv.Itoa(i) }
 func hostFuncName(i int) string { return strconv.Itoa(i) }

@@ -89,8 +89,26 @@ func (p *plan) compileHostModule(ctx context.Context, rt wazero.Runtime) (wazero
 		}
 		fb.Export(hostFuncName(i))
 	}
+	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(yield), nil, nil).Export(yieldFuncName)
 	return b.Compile(ctx)
 }
+
+// yield is called by a guest loop every coremod.FuelRefill iterations
+// (see coremod.AddInterruptChecks). Being a trip into Go, it is where the
+// scheduler can preempt a long-running guest; it refills the caller's fuel
+// and traps the guest if the store was interrupted.
+func yield(ctx context.Context, mod api.Module, _ []uint64) {
+	if g, ok := mod.ExportedGlobal(coremod.FuelGlobal).(api.MutableGlobal); ok {
+		g.Set(coremod.FuelRefill)
+	}
+	if s := storeFrom(ctx); s != nil && s.interrupted.Load() {
+		trap(errInterrupted)
+	}
+}
+
+// errInterrupted ends a guest whose call's context ended; the caller
+// reports it as a deadline or a cancellation.
+var errInterrupted = errors.New("guest interrupted")
 
 // trap ends a host function with err: wazero turns the panic into an error
 // returned from the guest call that is running.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -38,11 +39,11 @@ type Store struct {
 	// active marks component instances with a call in progress, so a guest
 	// cannot be re-entered (the canonical ABI forbids it).
 	active []bool
-	// flags are the interrupt flags of the core instances that have loops;
-	// flagValue is what they are set to.
-	flagsMu   sync.Mutex
-	flags     []api.MutableGlobal
-	flagValue uint64
+	// fuel are the loop counters of the core instances that have loops
+	// (coremod.AddInterruptChecks); interrupted makes their yield trap.
+	fuelMu      sync.Mutex
+	fuel        []api.MutableGlobal
+	interrupted atomic.Bool
 }
 
 type storeKey struct{}
@@ -122,8 +123,8 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 			}
 			s.core[st.core] = m
 			if p.coreInsts[st.core].interruptible {
-				if g, ok := m.ExportedGlobal(coremod.InterruptGlobal).(api.MutableGlobal); ok {
-					s.addFlag(g)
+				if g, ok := m.ExportedGlobal(coremod.FuelGlobal).(api.MutableGlobal); ok {
+					s.addFuel(g)
 				}
 			}
 		case stepStart:
@@ -167,39 +168,38 @@ func (s *Store) callContext(ctx context.Context) (context.Context, context.Cance
 	fired := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
 		defer close(fired)
-		s.setFlags(1)
+		s.interrupt()
 	})
 	return ctx, func() {
 		if !stop() && s.poison == nil {
 			// The context ended just as the call finished: the call
-			// stands, so the flags must not trap the next one.
+			// stands, so the interruption must not trap the next one.
 			<-fired
-			s.setFlags(0)
+			s.interrupted.Store(false)
 		}
 		cancel()
 	}
 }
 
-// setFlags sets the interrupt flag of every core instance with loops: at 1,
-// each running loop traps at its next iteration. It may run on another
-// goroutine while the guest runs; the flag is a plain word the compiled
-// code reads each iteration.
-func (s *Store) setFlags(v uint64) {
-	s.flagsMu.Lock()
-	defer s.flagsMu.Unlock()
-	s.flagValue = v
-	for _, g := range s.flags {
-		g.Set(v)
+// interrupt makes every running loop of the store call yield at its next
+// iteration, and yield trap. It may run on another goroutine while the
+// guest runs; the fuel is a plain word the compiled code reads each
+// iteration (a lost race with the guest's own decrement only delays the
+// trap by at most coremod.FuelRefill iterations).
+func (s *Store) interrupt() {
+	s.fuelMu.Lock()
+	defer s.fuelMu.Unlock()
+	s.interrupted.Store(true)
+	for _, g := range s.fuel {
+		g.Set(0)
 	}
 }
 
-// addFlag registers a new core instance's interrupt flag, raised already if
-// the store was interrupted while it was being instantiated.
-func (s *Store) addFlag(g api.MutableGlobal) {
-	s.flagsMu.Lock()
-	defer s.flagsMu.Unlock()
-	g.Set(s.flagValue)
-	s.flags = append(s.flags, g)
+// addFuel registers a new core instance's fuel global.
+func (s *Store) addFuel(g api.MutableGlobal) {
+	s.fuelMu.Lock()
+	defer s.fuelMu.Unlock()
+	s.fuel = append(s.fuel, g)
 }
 
 // Close releases the instance's memory.

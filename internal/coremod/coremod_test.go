@@ -17,7 +17,6 @@ func module(sections ...[]byte) []byte {
 	return out
 }
 
-func name(s string) []byte { return append(uleb(uint64(len(s))), s...) }
 
 func cat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 
@@ -137,7 +136,7 @@ func FuzzCoreModule(f *testing.F) {
 		}
 		_, _ = CapTables(b, 5)
 		_, _ = MinMemoryPages(b)
-		_, _, _ = AddInterruptChecks(b)
+		_, _, _ = AddInterruptChecks(b, "m", "y")
 	})
 }
 
@@ -153,13 +152,15 @@ func TestMinMemoryPages(t *testing.T) {
 }
 
 func TestAddInterruptChecks(t *testing.T) {
-	funcSec := []byte{3, 2, 2, 0, 0} // two functions of type 0
-	// f0: (loop (br 0)); f1: i32.const -1, drop (no loop)
+	// f0: (loop (br 0)); f1: (call 1) — calls itself, index shifts to 2.
 	f0 := []byte{0, 0x03, 0x40, 0x0c, 0x00, 0x0b, 0x0b}
-	f1 := []byte{0, 0x41, 0x7f, 0x1a, 0x0b}
+	f1 := []byte{0, 0x10, 0x01, 0x0b}
 	code := cat([]byte{10}, uleb(uint64(1+1+len(f0)+1+len(f1))), []byte{2}, uleb(uint64(len(f0))), f0, uleb(uint64(len(f1))), f1)
-	in := cat(module(typeSec, importSec, funcSec), code)
-	out, ok, err := AddInterruptChecks(in)
+	exportSec := cat([]byte{7, 1}, name("f1"), []byte{0x00, 0x01})
+	// One imported function (index 0) keeps its index; the yield import is 1.
+	imports := cat([]byte{2, 1}, name("env"), name("f"), []byte{0x00, 0})
+	in := cat(module(typeSec, imports, []byte{3, 2, 0, 0}, exportSec), code)
+	out, ok, err := AddInterruptChecks(in, "$host", "yield")
 	if err != nil || !ok {
 		t.Fatalf("ok=%v err=%v", ok, err)
 	}
@@ -171,21 +172,29 @@ func TestAddInterruptChecks(t *testing.T) {
 	for _, s := range secs {
 		ids = append(ids, s.id)
 	}
-	// A global section and an export section were added in order.
 	if !bytes.Equal(ids, []byte{1, 2, 3, 6, 7, 10}) {
 		t.Fatalf("section ids %v", ids)
 	}
-	// The loop now starts with global.get 0 (no imported globals); if; unreachable; end.
-	wantF0 := []byte{0, 0x03, 0x40, 0x23, 0x00, 0x04, 0x40, 0x00, 0x0b, 0x0c, 0x00, 0x0b, 0x0b}
-	if !bytes.Contains(out, wantF0) || !bytes.Contains(out, f1) {
-		t.Fatalf("bodies not instrumented as expected: %x", out)
+	imps, err := Imports(out)
+	if err != nil || len(imps) != 2 || imps[1].Module != "$host" || imps[1].Name != "yield" {
+		t.Fatalf("imports %+v, %v", imps, err)
 	}
-	if !bytes.Contains(out, []byte(InterruptGlobal)) {
-		t.Fatal("flag not exported")
+	// f0's loop starts with the fuel check (global 0, yield is function 1).
+	check := []byte{0x23, 0x00, 0x45, 0x04, 0x40, 0x10, 0x01, 0x0b, 0x23, 0x00, 0x41, 0x01, 0x6b, 0x24, 0x00}
+	wantF0 := cat([]byte{0, 0x03, 0x40}, check, []byte{0x0c, 0x00, 0x0b, 0x0b})
+	if !bytes.Contains(out, wantF0) {
+		t.Fatalf("loop not instrumented: %x", out)
+	}
+	// f1 now calls function 2 (itself), and its export points at 2.
+	if !bytes.Contains(out, []byte{0, 0x10, 0x02, 0x0b}) || !bytes.Contains(out, cat(name("f1"), []byte{0x00, 0x02})) {
+		t.Fatalf("function indices not shifted: %x", out)
+	}
+	if !bytes.Contains(out, []byte(FuelGlobal)) {
+		t.Fatal("fuel not exported")
 	}
 
 	noLoop := cat(module(typeSec, []byte{3, 1, 0}), []byte{10, byte(2 + len(f1)), 1, byte(len(f1))}, f1)
-	same, ok, err := AddInterruptChecks(noLoop)
+	same, ok, err := AddInterruptChecks(noLoop, "$host", "yield")
 	if err != nil || ok || !bytes.Equal(same, noLoop) {
 		t.Fatalf("a module without loops must come back unchanged: ok=%v err=%v", ok, err)
 	}

@@ -5,47 +5,68 @@ import (
 	"fmt"
 )
 
-// InterruptGlobal is the export name of the flag AddInterruptChecks adds.
-const InterruptGlobal = "mur:interrupt"
+// FuelGlobal is the export name of the counter AddInterruptChecks adds.
+const FuelGlobal = "mur:fuel"
 
 const (
+	typeSectionID   = 1
 	globalSectionID = 6
 	exportSectionID = 7
+	startSectionID  = 8
+	elemSectionID   = 9
 	codeSectionID   = 10
 )
 
-// AddInterruptChecks returns a copy of module in which every loop starts
-// by reading a new mutable i32 global, exported as InterruptGlobal, and
-// traps (unreachable) when it is non-zero. Setting the global from the
-// host stops a running guest at its next loop iteration; calls terminate
-// on their own (the call stack is bounded), so loops are the only place a
-// guest can spin.
+// AddInterruptChecks returns a copy of module in which every loop
+// iteration decrements a new mutable i32 global, exported as FuelGlobal,
+// and calls the imported function yieldModule.yieldName (type func()) when
+// it finds the counter at zero. The host's yield refills the counter, and
+// traps the guest if its call should end.
 //
-// This replaces wazero's WithCloseOnContextDone, whose check leaves the
-// compiled code on every loop iteration. A module without loops is
-// returned unchanged with ok false.
-func AddInterruptChecks(module []byte) (out []byte, ok bool, err error) {
+// This gives a spinning guest two things wazero's compiled code otherwise
+// lacks: a point where it can be interrupted (deadlines, cancellation), and
+// a regular trip into Go, where the Go scheduler can preempt the goroutine
+// (without it a garbage collection's stop-the-world waits for the loop to
+// end). Straight-line code and calls need no check: a call chain is bounded
+// by the stack. wazero's own WithCloseOnContextDone leaves the compiled
+// code on every iteration instead, which made warm calls 4-5x slower.
+//
+// The new import is appended after the existing function imports, so every
+// defined function's index shifts by one; calls, ref.func, element
+// segments, exports and the start function are renumbered, and the "name"
+// custom section, whose indices would be stale, is dropped. A module
+// without loops is returned unchanged with ok false.
+func AddInterruptChecks(module []byte, yieldModule, yieldName string) (out []byte, ok bool, err error) {
 	secs, err := sections(module)
 	if err != nil {
 		return nil, false, err
 	}
-	var importedGlobals, definedGlobals uint32
-	var code *section
+	var (
+		importedFuncs, importedGlobals, definedGlobals, types uint32
+		code                                                   *section
+	)
 	for i := range secs {
 		s := &secs[i]
+		r := &reader{b: module[:s.end], off: s.body}
 		switch s.id {
+		case typeSectionID:
+			if types, err = r.u32(); err != nil {
+				return nil, false, err
+			}
 		case importSectionID:
-			imps, err := parseImports(&reader{b: module[:s.end], off: s.body})
+			imps, err := parseImports(r)
 			if err != nil {
 				return nil, false, err
 			}
 			for _, imp := range imps {
-				if imp.Kind == KindGlobal {
+				switch imp.Kind {
+				case KindFunc:
+					importedFuncs++
+				case KindGlobal:
 					importedGlobals++
 				}
 			}
 		case globalSectionID:
-			r := &reader{b: module[:s.end], off: s.body}
 			if definedGlobals, err = r.u32(); err != nil {
 				return nil, false, err
 			}
@@ -56,51 +77,91 @@ func AddInterruptChecks(module []byte) (out []byte, ok bool, err error) {
 	if code == nil {
 		return module, false, nil
 	}
-	flag := importedGlobals + definedGlobals
-	check := append(append([]byte{0x23}, uleb(uint64(flag))...), 0x04, 0x40, 0x00, 0x0b)
-	newCode, loops, err := instrumentCode(module[code.body:code.end], check)
+	rw := &rewriter{
+		firstDefined: importedFuncs,
+		yield:        importedFuncs,
+		fuel:         importedGlobals + definedGlobals,
+	}
+	newCode, err := rw.code(module[code.body:code.end])
 	if err != nil {
 		return nil, false, err
 	}
-	if loops == 0 {
+	if rw.loops == 0 {
 		return module, false, nil
 	}
 
+	newType := []byte{0x60, 0x00, 0x00}
+	newImport := append(append(name(yieldModule), name(yieldName)...), 0x00)
+	newImport = append(newImport, uleb(uint64(types))...)
 	newGlobal := []byte{0x7f, 0x01, 0x41, 0x00, 0x0b} // (global (mut i32) (i32.const 0))
-	newExport := append(append(uleb(uint64(len(InterruptGlobal))), InterruptGlobal...), 0x03)
-	newExport = append(newExport, uleb(uint64(flag))...)
+	newExport := append(name(FuelGlobal), 0x03)
+	newExport = append(newExport, uleb(uint64(rw.fuel))...)
 
-	out = append(make([]byte, 0, len(module)+len(newCode)-(code.end-code.body)+64), module[:8]...)
-	wroteGlobal, wroteExport := false, false
+	out = make([]byte, 0, len(module)+len(newCode)-(code.end-code.body)+64)
+	out = append(out, module[:8]...)
+	added := map[byte][]byte{typeSectionID: newType, importSectionID: newImport, globalSectionID: newGlobal, exportSectionID: newExport}
+	// Sections the module lacks are created at their place in the order.
 	flush := func(rank int) {
-		if !wroteGlobal && rank > sectionRank(globalSectionID) {
-			out = appendSection(out, globalSectionID, append(uleb(1), newGlobal...))
-			wroteGlobal = true
-		}
-		if !wroteExport && rank > sectionRank(exportSectionID) {
-			out = appendSection(out, exportSectionID, append(uleb(1), newExport...))
-			wroteExport = true
+		for _, id := range []byte{typeSectionID, importSectionID, globalSectionID, exportSectionID} {
+			if entry, missing := added[id]; missing && rank > sectionRank(id) {
+				out = appendSection(out, id, append(uleb(1), entry...))
+				delete(added, id)
+			}
 		}
 	}
 	for _, s := range secs {
 		if s.id != 0 {
 			flush(sectionRank(s.id))
 		}
+		body := module[s.body:s.end]
 		switch s.id {
-		case globalSectionID:
-			out = appendSection(out, s.id, appendEntry(module[s.body:s.end], newGlobal))
-			wroteGlobal = true
+		case typeSectionID, importSectionID, globalSectionID:
+			if s.id == globalSectionID {
+				if body, err = rw.globals(body); err != nil {
+					return nil, false, err
+				}
+			}
+			out = appendSection(out, s.id, appendEntry(body, added[s.id]))
+			delete(added, s.id)
 		case exportSectionID:
-			out = appendSection(out, s.id, appendEntry(module[s.body:s.end], newExport))
-			wroteExport = true
+			if body, err = rw.exports(body); err != nil {
+				return nil, false, err
+			}
+			out = appendSection(out, s.id, appendEntry(body, newExport))
+			delete(added, s.id)
+		case startSectionID:
+			r := &reader{b: body}
+			idx, err := r.u32()
+			if err != nil {
+				return nil, false, err
+			}
+			out = appendSection(out, s.id, uleb(uint64(rw.shift(idx))))
+		case elemSectionID:
+			if body, err = rw.elements(body); err != nil {
+				return nil, false, err
+			}
+			out = appendSection(out, s.id, body)
 		case codeSectionID:
 			out = appendSection(out, s.id, newCode)
+		case 0:
+			if r := (&reader{b: body}); isNameSection(r) {
+				continue
+			}
+			out = append(out, module[s.start:s.end]...)
 		default:
 			out = append(out, module[s.start:s.end]...)
 		}
 	}
+	flush(1 << 30)
 	return out, true, nil
 }
+
+func isNameSection(r *reader) bool {
+	n, err := r.name()
+	return err == nil && n == "name"
+}
+
+func name(s string) []byte { return append(uleb(uint64(len(s))), s...) }
 
 // appendEntry adds one entry to a vector-shaped section body.
 func appendEntry(body, entry []byte) []byte {
@@ -110,72 +171,249 @@ func appendEntry(body, entry []byte) []byte {
 	return append(out, entry...)
 }
 
-// instrumentCode rewrites a code section body, inserting check after the
-// block type of every loop instruction. It returns how many loops it saw.
-func instrumentCode(body, check []byte) ([]byte, int, error) {
+// FuelRefill is how many loop iterations run between calls to yield.
+const FuelRefill = 10_000
+
+// rewriter renumbers function indices and instruments loops.
+type rewriter struct {
+	firstDefined uint32 // indices at or above shift by one
+	yield        uint32 // the new import's function index
+	fuel         uint32 // the new global's index
+	loops        int
+}
+
+func (rw *rewriter) shift(idx uint32) uint32 {
+	if idx >= rw.firstDefined {
+		return idx + 1
+	}
+	return idx
+}
+
+// check is inserted at the start of every loop body:
+//
+//	(if (i32.eqz (global.get $fuel)) (then (call $yield)))
+//	(global.set $fuel (i32.sub (global.get $fuel) (i32.const 1)))
+func (rw *rewriter) check() []byte {
+	g := uleb(uint64(rw.fuel))
+	out := append([]byte{0x23}, g...)
+	out = append(out, 0x45, 0x04, 0x40, 0x10)
+	out = append(out, uleb(uint64(rw.yield))...)
+	out = append(out, 0x0b, 0x23)
+	out = append(out, g...)
+	out = append(out, 0x41, 0x01, 0x6b, 0x24)
+	return append(out, g...)
+}
+
+// instrs copies instructions from r to out until the end of r (until) or,
+// with until false, through the first "end" at depth zero (a constant
+// expression), renumbering function indices and instrumenting loops.
+func (rw *rewriter) instrs(r *reader, out *bytes.Buffer, toEnd bool) error {
+	check := rw.check()
+	for r.off < len(r.b) {
+		start := r.off
+		op, _ := r.byte()
+		switch op {
+		case 0x10, 0xd2: // call, ref.func
+			idx, err := r.u32()
+			if err != nil {
+				return err
+			}
+			out.WriteByte(op)
+			out.Write(uleb(uint64(rw.shift(idx))))
+			continue
+		}
+		if err := r.skipImmediates(op); err != nil {
+			return err
+		}
+		out.Write(r.b[start:r.off])
+		if op == 0x03 {
+			out.Write(check)
+			rw.loops++
+		}
+		if op == 0x0b && !toEnd {
+			return nil
+		}
+	}
+	if !toEnd {
+		return errEOF
+	}
+	return nil
+}
+
+func (rw *rewriter) code(body []byte) ([]byte, error) {
 	r := &reader{b: body}
 	n, err := r.u32()
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	var out bytes.Buffer
+	var out, fn bytes.Buffer
 	out.Grow(len(body) + len(body)/16)
 	out.Write(uleb(uint64(n)))
-	loops := 0
-	var fn bytes.Buffer
 	for i := range n {
 		size, err := r.u32()
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		if int(size) > len(r.b)-r.off {
-			return nil, 0, fmt.Errorf("core module: function %d body overruns the code section", i)
+			return nil, fmt.Errorf("core module: function %d body overruns the code section", i)
 		}
 		fr := &reader{b: r.b[:r.off+int(size)], off: r.off}
 		r.off += int(size)
 		fn.Reset()
-		l, err := instrumentBody(fr, check, &fn)
-		if err != nil {
-			return nil, 0, fmt.Errorf("core module: function %d: %w", i, err)
+		if err := rw.body(fr, &fn); err != nil {
+			return nil, fmt.Errorf("core module: function %d: %w", i, err)
 		}
-		loops += l
 		out.Write(uleb(uint64(fn.Len())))
 		out.Write(fn.Bytes())
 	}
 	if r.off != len(r.b) {
-		return nil, 0, fmt.Errorf("core module: code section has %d trailing bytes", len(r.b)-r.off)
+		return nil, fmt.Errorf("core module: code section has %d trailing bytes", len(r.b)-r.off)
 	}
-	return out.Bytes(), loops, nil
+	return out.Bytes(), nil
 }
 
-func instrumentBody(r *reader, check []byte, out *bytes.Buffer) (int, error) {
+func (rw *rewriter) body(r *reader, out *bytes.Buffer) error {
 	start := r.off
 	groups, err := r.u32()
 	if err != nil {
-		return 0, err
+		return err
 	}
 	for range groups {
 		if _, err := r.u32(); err != nil {
-			return 0, err
+			return err
 		}
 		if err := r.skipValType(); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	loops := 0
-	copied := start
-	for r.off < len(r.b) {
-		op, _ := r.byte()
-		if err := r.skipImmediates(op); err != nil {
-			return 0, err
+	out.Write(r.b[start:r.off])
+	return rw.instrs(r, out, true)
+}
+
+// globals renumbers ref.func in global initialisers.
+func (rw *rewriter) globals(body []byte) ([]byte, error) {
+	r := &reader{b: body}
+	n, err := r.u32()
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	out.Write(uleb(uint64(n)))
+	for range n {
+		start := r.off
+		if err := r.skipValType(); err != nil {
+			return nil, err
 		}
-		if op == 0x03 {
-			out.Write(r.b[copied:r.off])
-			out.Write(check)
-			copied = r.off
-			loops++
+		if _, err := r.byte(); err != nil { // mutability
+			return nil, err
+		}
+		out.Write(r.b[start:r.off])
+		if err := rw.instrs(r, &out, false); err != nil {
+			return nil, err
 		}
 	}
-	out.Write(r.b[copied:r.off])
-	return loops, nil
+	return out.Bytes(), nil
+}
+
+func (rw *rewriter) exports(body []byte) ([]byte, error) {
+	r := &reader{b: body}
+	n, err := r.u32()
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	out.Write(uleb(uint64(n)))
+	for range n {
+		nm, err := r.name()
+		if err != nil {
+			return nil, err
+		}
+		kind, err := r.byte()
+		if err != nil {
+			return nil, err
+		}
+		idx, err := r.u32()
+		if err != nil {
+			return nil, err
+		}
+		if Kind(kind) == KindFunc {
+			idx = rw.shift(idx)
+		}
+		out.Write(name(nm))
+		out.WriteByte(kind)
+		out.Write(uleb(uint64(idx)))
+	}
+	return out.Bytes(), nil
+}
+
+// elements renumbers the function indices of every element segment
+// encoding (flags 0-7 of the binary format).
+func (rw *rewriter) elements(body []byte) ([]byte, error) {
+	r := &reader{b: body}
+	n, err := r.u32()
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	out.Write(uleb(uint64(n)))
+	copyU32 := func() error {
+		v, err := r.u32()
+		out.Write(uleb(uint64(v)))
+		return err
+	}
+	copyByte := func() error {
+		c, err := r.byte()
+		out.WriteByte(c)
+		return err
+	}
+	for range n {
+		flags, err := r.u32()
+		if err != nil {
+			return nil, err
+		}
+		if flags > 7 {
+			return nil, fmt.Errorf("core module: unknown element segment flags %d", flags)
+		}
+		out.Write(uleb(uint64(flags)))
+		if flags == 2 || flags == 6 {
+			if err := copyU32(); err != nil { // table index
+				return nil, err
+			}
+		}
+		if flags&1 == 0 { // active: offset expression
+			if err := rw.instrs(r, &out, false); err != nil {
+				return nil, err
+			}
+		}
+		if flags&3 != 0 { // element kind or reference type
+			if flags&4 == 0 {
+				if err := copyByte(); err != nil {
+					return nil, err
+				}
+			} else {
+				start := r.off
+				if err := r.skipValType(); err != nil {
+					return nil, err
+				}
+				out.Write(r.b[start:r.off])
+			}
+		}
+		count, err := r.u32()
+		if err != nil {
+			return nil, err
+		}
+		out.Write(uleb(uint64(count)))
+		for range count {
+			if flags&4 == 0 {
+				idx, err := r.u32()
+				if err != nil {
+					return nil, err
+				}
+				out.Write(uleb(uint64(rw.shift(idx))))
+			} else if err := rw.instrs(r, &out, false); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out.Bytes(), nil
 }
