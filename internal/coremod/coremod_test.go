@@ -17,7 +17,6 @@ func module(sections ...[]byte) []byte {
 	return out
 }
 
-
 func cat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 
 var (

@@ -43,7 +43,7 @@ func AddInterruptChecks(module []byte, yieldModule, yieldName string) (out []byt
 	}
 	var (
 		importedFuncs, importedGlobals, definedGlobals, types uint32
-		code                                                   *section
+		code                                                  *section
 	)
 	for i := range secs {
 		s := &secs[i]
