@@ -1,0 +1,72 @@
+package stage
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/manifest"
+)
+
+// ceiling validates the capsule-wide block first thing, before any store
+// is read (security.md §10.2 step 1): network rules (E-CAP-001) and the
+// scope (E-CAP-002). Preopen is filled in once the workdir exists.
+func ceiling(c *manifest.Capsule) (Grants, error) {
+	caps := c.Capabilities
+	rules, err := caps.NetworkRules("capabilities")
+	if err != nil {
+		return Grants{}, err
+	}
+	if err := caps.CheckScope("capabilities"); err != nil {
+		return Grants{}, err
+	}
+	g := Grants{Network: rules, Scope: caps.Scope(), Limits: limits(caps.GuestLimits(false)),
+		EnvAllow: caps.EnvAllow(), Resources: caps.SubprocessLimits()}
+	if caps != nil && caps.Shell != nil {
+		g.ShellStripEnv, g.ShellBaselineEnv = caps.Shell.StripEnv, caps.Shell.BaselineEnv
+	}
+	return g, nil
+}
+
+// artifactGrants lowers the operator's per-artifact block against the
+// ceiling (security.md §1, §3.3, §4), after the artifact resolved: WASM
+// tools and drivers narrow the ceiling, hooks get exactly their own grant
+// (default deny), native tools and skills run on the ceiling. Scope is
+// kept relative here; place turns it into a directory.
+func artifactGrants(c *manifest.Capsule, ceil Grants, a *Artifact, index int) (Grants, []manifest.Warning, error) {
+	g := ceil
+	if a.Kind == KindNative || a.Kind == KindSkill {
+		g.InheritsNetwork = a.Kind == KindNative
+		if a.Kind == KindSkill {
+			g.Network = nil
+		}
+		return g, nil, nil
+	}
+	rules, inherit, warns, err := c.ArtifactNetwork(a.Ref)
+	if err != nil {
+		return Grants{}, nil, err
+	}
+	g.Network, g.InheritsNetwork = rules, inherit
+	own := a.Ref.Capabilities
+	if err := own.CheckScope(fmt.Sprintf("artifacts[%d].capabilities", index)); err != nil {
+		return Grants{}, nil, err
+	}
+	// Only the artifact's own scope counts: without one a tool or driver
+	// gets the whole accessible workdir and a hook no directory at all.
+	// (Murmur validates the capsule-wide scope but applies it to nothing.)
+	g.Scope = own.Scope()
+	if a.Role == RoleHook {
+		g.Limits = limits(c.Capabilities.GuestLimits(true))
+	}
+	return g, warns, nil
+}
+
+// limits converts the manifest's effective limits to the engine's.
+func limits(l manifest.EffectiveLimits) component.Limits {
+	return component.Limits{
+		Deadline:         time.Duration(l.DeadlineSeconds) * time.Second,
+		MaxMemoryBytes:   l.MemoryBytes,
+		MaxTableElements: uint32(min(l.TableElements, 1<<32-1)),
+		MaxInstances:     int(min(l.Instances, 1<<31-1)),
+	}
+}

@@ -1,0 +1,113 @@
+package stage
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Interpreters are the shell.allow binaries that take a script with -c;
+// every other binary gets the command split into arguments.
+func Interpreters() []string { return []string{"bash", "sh", "zsh", "fish", "dash", "ksh"} }
+
+// IsInterpreter reports whether bin is one of Interpreters.
+func IsInterpreter(bin string) bool { return slices.Contains(Interpreters(), bin) }
+
+// shellSchema is the input schema of a generated shell-tool manifest.
+const shellSchema = `{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]}`
+
+// checkDirName refuses a declared name that is not one plain path
+// component. Murmur does not check artifact names at run time, so a name
+// such as "../x" would have written outside tools/; mur-go refuses it.
+func checkDirName(name, what string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`+"\x00") {
+		return &Error{Code: CodeIO, Artifact: name,
+			Msg:  fmt.Sprintf("%s '%s' cannot be staged: the name must be a single directory name under tools/", what, name),
+			Hint: "use a plain name such as my-tool (no '/', '\\' or '..')"}
+	}
+	return nil
+}
+
+// writeTools writes tools/ in Murmur's order, so that colliding names end
+// up the same way: every registry manifest, then native binaries, then
+// skill files, then a generated manifest for each shell.allow binary that
+// has none yet (security.md §5.1).
+func writeTools(c *created, toolsDir string, arts []*staged, shellAllow []string) ([]ShellTool, error) {
+	for _, s := range arts {
+		s.Dir = filepath.Join(toolsDir, s.Name)
+		if err := c.mkdirAll(s.Dir); err != nil {
+			return nil, writeErr(s.Name, s.Dir, err)
+		}
+		if s.Local {
+			continue
+		}
+		s.ManifestPath = filepath.Join(s.Dir, "murmur.yaml")
+		if err := c.writeNew(s.ManifestPath, s.manifestYAML, 0o644); err != nil {
+			return nil, writeErr(s.Name, s.ManifestPath, err)
+		}
+	}
+	for _, s := range arts {
+		if s.Kind != KindNative {
+			continue
+		}
+		s.BinaryPath = filepath.Join(s.Dir, s.Name)
+		if err := c.writeNew(s.BinaryPath, s.binary, 0o755); err != nil {
+			return nil, writeErr(s.Name, s.BinaryPath, err)
+		}
+	}
+	for _, s := range arts {
+		if s.Kind != KindSkill {
+			continue
+		}
+		s.SkillPath = filepath.Join(s.Dir, "skill.md")
+		if err := c.writeNew(s.SkillPath, s.skill, 0o644); err != nil {
+			return nil, writeErr(s.Name, s.SkillPath, err)
+		}
+	}
+	shells := make([]ShellTool, 0, len(shellAllow))
+	for _, bin := range shellAllow {
+		st := ShellTool{Name: bin, Interpreter: IsInterpreter(bin)}
+		if checkDirName(bin, "shell binary") != nil {
+			// A path-like entry still works as a shell tool by name; it
+			// just gets no manifest of its own.
+			shells = append(shells, st)
+			continue
+		}
+		path := filepath.Join(toolsDir, bin, "murmur.yaml")
+		if _, err := os.Lstat(path); err == nil {
+			shells = append(shells, st)
+			continue
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, writeErr(bin, path, err)
+		}
+		if err := c.mkdirAll(filepath.Dir(path)); err != nil {
+			return nil, writeErr(bin, path, err)
+		}
+		if err := c.writeNew(path, shellManifest(bin), 0o644); err != nil {
+			return nil, writeErr(bin, path, err)
+		}
+		st.Generated = true
+		shells = append(shells, st)
+	}
+	return shells, nil
+}
+
+// shellManifest is the synthetic tool manifest that makes a shell.allow
+// binary a model-visible tool (session.md §2.2).
+func shellManifest(bin string) []byte {
+	desc := fmt.Sprintf("Runs %s with the arguments in command (the argument list only, without the program name).", bin)
+	if IsInterpreter(bin) {
+		desc = fmt.Sprintf("Runs a %s script: command is passed to %s via -c.", bin, bin)
+	}
+	return fmt.Appendf(nil, "name: %s\nversion: 0.0.0\nruntime: tool\nimplementation: native\ndescription: %s\ninput_schema: %s\n",
+		strconv.Quote(bin), strconv.Quote(desc), strconv.Quote(shellSchema))
+}
+
+func writeErr(name, path string, err error) *Error {
+	return ioError(name, fmt.Sprintf("failed to write %s: %v", path, err), err)
+}
