@@ -141,7 +141,7 @@ func (s *Store) classify(ctx context.Context, name string, err error) error {
 		// Already classified by a nested call.
 		s.poisonWith(err)
 		return err
-	case errors.Is(ctx.Err(), context.DeadlineExceeded) ||
+	case errors.Is(err, errDeadlineReached) || errors.Is(ctx.Err(), context.DeadlineExceeded) ||
 		(errors.As(err, &exit) && exit.ExitCode() == sys.ExitCodeDeadlineExceeded):
 		e := &DeadlineError{Func: name, Deadline: s.Limits.Deadline}
 		s.poisonWith(e)

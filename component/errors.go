@@ -15,6 +15,10 @@ type DeadlineError struct {
 }
 
 func (e *DeadlineError) Error() string {
+	if e.Deadline == 0 {
+		// The caller's context carried the deadline, not the store.
+		return fmt.Sprintf("%s exceeded its execution deadline and was interrupted", e.Func)
+	}
 	return fmt.Sprintf("%s exceeded its %s execution deadline and was interrupted", e.Func, formatSeconds(e.Deadline))
 }
 

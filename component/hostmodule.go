@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -96,19 +97,27 @@ func (p *plan) compileHostModule(ctx context.Context, rt wazero.Runtime) (wazero
 // yield is called by a guest loop every coremod.FuelRefill iterations
 // (see coremod.AddInterruptChecks). Being a trip into Go, it is where the
 // scheduler can preempt a long-running guest; it refills the caller's fuel
-// and traps the guest if the store was interrupted.
+// and traps the guest once its call's context has ended. It reads the
+// deadline itself rather than waiting for the context's timer: that timer
+// may sit on the very processor the spinning guest occupies.
 func yield(ctx context.Context, mod api.Module, _ []uint64) {
 	if g, ok := mod.ExportedGlobal(coremod.FuelGlobal).(api.MutableGlobal); ok {
 		g.Set(coremod.FuelRefill)
 	}
-	if s := storeFrom(ctx); s != nil && s.interrupted.Load() {
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		trap(errDeadlineReached)
+	}
+	if s := storeFrom(ctx); (s != nil && s.interrupted.Load()) || ctx.Err() != nil {
 		trap(errInterrupted)
 	}
 }
 
-// errInterrupted ends a guest whose call's context ended; the caller
-// reports it as a deadline or a cancellation.
-var errInterrupted = errors.New("guest interrupted")
+// errDeadlineReached and errInterrupted end a guest whose call's context
+// ended; the caller reports them as a deadline or a cancellation.
+var (
+	errDeadlineReached = errors.New("guest reached its deadline")
+	errInterrupted     = errors.New("guest interrupted")
+)
 
 // trap ends a host function with err: wazero turns the panic into an error
 // returned from the guest call that is running.
