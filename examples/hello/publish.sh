@@ -17,10 +17,11 @@
 # removed from the registry first and the script can be re-run.
 #
 # --install then installs both packages from that registry into the
-# example's project store (examples/hello/.murmur/artifacts) and removes
-# examples/hello/murmur.lock, so that 'mur run' in examples/hello finds them
-# and pins them afresh. (The capsule component itself, capsule.wasm, is not an
-# artifact: mur run loads it from beside murmur.yaml.)
+# example's project store (examples/hello/.murmur/artifacts) with
+# 'mur install', pinning them afresh in examples/hello/murmur.lock, so that
+# 'mur run' in examples/hello finds exactly those bytes. (The capsule
+# component itself, capsule.wasm, is not an artifact: mur run loads it from
+# beside murmur.yaml.)
 #
 # The WebAssembly components are committed; rebuild them with build.sh
 # after changing capsule/ or tools/word-count/.
@@ -83,33 +84,22 @@ for zip in "${zips[@]}"; do
 done
 
 if $install; then
-	step "mur install (into examples/hello/.murmur/artifacts)"
-	# Each package is installed from the registry directory by path. A plain
-	# 'mur install' (resolve by name@version and pin in murmur.lock) cannot
-	# find the native tool there yet: like Murmur, it resolves without a
-	# platform, and a native package exists only as a platform variant. Path
-	# installs are not pinned, so the stale lock goes too, and the first
-	# 'mur run' pins exactly what it staged.
+	step "mur install (into examples/hello/.murmur/artifacts, pinned in murmur.lock)"
+	# Every artifact murmur.yaml declares is resolved by name@version from
+	# the registry directory (this machine's platform variant for greet),
+	# checked against its sha256 and pinned in murmur.lock. A lock from an
+	# earlier publish may pin other bytes (install would refuse them,
+	# E-REG-005), so it goes first; the project store copies are replaced.
 	rm -f "$here/murmur.lock"
-	store="$registry/.murmur/artifacts"
-	for i in "${!tools[@]}"; do
-		tool="${tools[$i]}"
-		zip="$(basename "${zips[$i]}")"
-		version="${zip#"$tool-"}"
-		version="${version%.mur.zip}"
-		pkgs=("$store/$tool/$version/$tool-$version"*.mur.zip)
-		if [[ ${#pkgs[@]} -ne 1 || ! -f "${pkgs[0]}" ]]; then
-			echo "publish.sh: expected one package for $tool@$version in $store/$tool/$version" >&2
-			exit 1
-		fi
+	for tool in "${tools[@]}"; do
 		rm -rf "$here/.murmur/artifacts/$tool"
-		(cd "$here" && "$mur" install "${pkgs[0]}")
 	done
+	(cd "$here" && HOME="$registry" "$mur" install --registry local)
 	echo
-	echo "Installed. Run the example:"
-	echo "  cd ${here#"$PWD"/} && $mur run"
+	echo "Installed. Run the example (-v prints the session workdir, where out/result.txt is):"
+	echo "  cd ${here#"$PWD"/} && $mur run -v"
 else
 	echo
 	echo "Published to $registry/.murmur/artifacts. To install the example and run it:"
-	echo "  ${BASH_SOURCE[0]} --install && (cd ${here#"$PWD"/} && $mur run)"
+	echo "  ${BASH_SOURCE[0]} --install && (cd ${here#"$PWD"/} && $mur run -v)"
 fi

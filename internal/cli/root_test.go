@@ -25,7 +25,7 @@ func TestUsageErrors(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{[]string{"run"}, "mur: unknown command \"run\" for \"mur\"\nRun 'mur --help' for usage.\n"},
+		{[]string{"fly"}, "mur: unknown command \"fly\" for \"mur\"\nRun 'mur --help' for usage.\n"},
 		{[]string{"wasm", "insect"}, "mur: unknown command \"insect\" for \"mur wasm\"; did you mean inspect?\n"},
 		{[]string{"version", "now"}, "mur: unexpected argument \"now\"\nRun 'mur version --help' for usage.\n"},
 		{[]string{"--log-level", "loud", "version"}, `mur: invalid argument "loud" for "--log-level" flag: want debug, info, warn or error, got "loud"`},

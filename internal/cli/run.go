@@ -1,0 +1,240 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/launch"
+	"github.com/mur-go/mur/lockfile"
+	"github.com/mur-go/mur/manifest"
+	"github.com/mur-go/mur/stage"
+)
+
+const runLong = `Run the capsule described by murmur.yaml (./murmur.yaml unless --manifest
+says otherwise) once, in a fresh session.
+
+A script capsule (no inference: block) is its own WebAssembly component:
+capsule.wasm beside murmur.yaml, else the one *.wasm there. mur stages the
+declared artifacts from the project store (.murmur/artifacts) or the
+global store (~/.murmur/artifacts) — it never downloads; run 'mur install'
+first — and then calls the component's murmur:capsule/run@0.1.0#run in a
+sandbox: it sees the session workdir as ".", only the host variables in
+capabilities.env.allow (plus MURMUR_CAPSULE_NAME, MURMUR_CAPSULE_VERSION
+and MURMUR_SESSION_ID), only the HTTP hosts in capabilities.network.allow,
+and runs under capabilities.limits (600 s and 512 MiB unless declared). It
+may call the tools its manifest declares, and nothing else.
+
+The session workdir is <manifest dir>/workdir/<session id>, or DIR with
+--workdir DIR (bookkeeping then goes to DIR/.murmur/<session id>). The
+first run writes murmur.lock if there was none; an existing lock is never
+changed, and every staged package must match it.
+
+Agent capsules (with inference:) are not implemented in mur-go yet.
+
+Output: "session: ses_…" when the session starts, the capsule's own
+output, then "status:  ok", "status:  failed" or "status:  trapped". With
+--json, one line {"name","pid","session_id","url","version","workdir"}
+after the run and nothing else on stdout (the capsule's output goes to
+stderr). A failed run always exits 1.`
+
+// runOptions are the flags of "mur run".
+type runOptions struct {
+	manifest  string
+	workdir   string
+	task      string
+	json      bool
+	verbose   bool
+	noEnvFile bool
+}
+
+func newRunCommand(a *app) *cobra.Command {
+	var opts runOptions
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run a capsule in a fresh session",
+		Long:  runLong,
+		Example: `  cd examples/hello && mur run -v
+  mur run --manifest path/to/murmur.yaml --workdir ./scratch --task "count these words"`,
+		Args: exactArgs(),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r := &runner{app: a, opts: opts}
+			return r.run(cmd.Context())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.manifest, "manifest", manifest.FileName, "the capsule manifest, relative to the current directory")
+	f.StringVar(&opts.workdir, "workdir", "", "an existing directory to use as the capsule's workdir (default: a new one under <manifest dir>/workdir)")
+	f.StringVar(&opts.task, "task", "", "task input written to task.md in the workdir: a file's contents if it names a file, else the text itself")
+	f.BoolVar(&opts.json, "json", false, "print one JSON line describing the session instead of the human output (wins over -v)")
+	f.BoolVarP(&opts.verbose, "verbose", "v", false, "also print the workdir and the manifest's name and version")
+	f.BoolVar(&opts.noEnvFile, "no-env-file", false, "do not load .env from the manifest's directory or its ancestors")
+	return cmd
+}
+
+// runner is one "mur run".
+type runner struct {
+	*app
+	opts runOptions
+}
+
+// run does the work in a2a-cli.md §6.3's order and prints the status line;
+// every failure is also an error, so the exit status is never 0 for it.
+func (r *runner) run(ctx context.Context) error {
+	sess, err := r.launch(ctx)
+	if r.opts.json {
+		if err == nil {
+			err = r.printLaunchLine(sess)
+		}
+		return err
+	}
+	fmt.Fprintf(r.stdout, "status:  %s\n", launch.StatusOf(err))
+	return err
+}
+
+// launch stages the session and runs the capsule, printing the session
+// line (and with -v the workdir and manifest lines) once it exists.
+func (r *runner) launch(ctx context.Context) (*stage.Session, error) {
+	f, err := r.loadManifest()
+	if err != nil {
+		return nil, err
+	}
+	c := f.Capsule
+	if c.IsAgent() {
+		return nil, launch.AgentNotImplemented()
+	}
+	lock, err := stage.ReadLock(filepath.Join(f.Dir, lockfile.FileName))
+	if err != nil {
+		return nil, err
+	}
+	// Component discovery runs before staging so a capsule without its
+	// component stages nothing. (Murmur checks the lock and the stores
+	// first; both are in stage.Stage, which also writes the workdir.)
+	compPath, err := launch.FindComponent(f.Dir)
+	if err != nil {
+		return nil, err
+	}
+	wasm, err := os.ReadFile(compPath)
+	if err != nil {
+		return nil, fmt.Errorf("reading the capsule component: %w", err)
+	}
+	engine, err := component.NewEngine(ctx, component.Config{CacheDir: os.Getenv(cacheDirEnv)})
+	if err != nil {
+		return nil, fmt.Errorf("starting the engine: %w", err)
+	}
+	defer r.closeEngine(ctx, engine)
+
+	sess, err := stage.Stage(ctx, stage.Options{Manifest: f, Workdir: r.opts.workdir, Task: r.opts.task,
+		Lock: lock, Compiler: engine, CapsuleWasm: wasm, RuntimeVersion: murVersion()})
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range sess.Warnings {
+		fmt.Fprintln(r.stderr, w.String())
+	}
+	for _, n := range sess.Notes {
+		r.log.Warn(n)
+	}
+	if wrote, err := sess.WriteLockIfAbsent(); err != nil {
+		return sess, fmt.Errorf("writing murmur.lock: %w", err)
+	} else if wrote {
+		r.log.Info("wrote murmur.lock", "path", sess.LockPath, "artifacts", len(sess.Pins))
+	}
+	r.printSession(sess)
+
+	capsuleOut := r.stdout
+	if r.opts.json {
+		capsuleOut = r.stderr // nothing but the launch line on stdout
+	}
+	err = launch.Script(ctx, launch.Options{
+		Session:       sess,
+		ComponentPath: compPath,
+		Engine:        engine,
+		Getenv:        f.LookupEnv,
+		Stdout:        capsuleOut,
+		Stderr:        r.stderr,
+		Stores:        launch.Stores(sess.ProjectDir, os.Getenv),
+		Log:           r.log,
+	})
+	return sess, err
+}
+
+// loadManifest resolves --manifest against the working directory and
+// parses it as a capsule manifest, .env layered under the environment.
+func (r *runner) loadManifest() (*manifest.File, error) {
+	path, err := filepath.Abs(r.opts.manifest)
+	if err != nil {
+		return nil, fmt.Errorf("resolving --manifest: %w", err)
+	}
+	f, warns, err := manifest.LoadWith(path, manifest.LoadOptions{Role: manifest.RoleCapsule, NoEnvFile: r.opts.noEnvFile})
+	for _, w := range warns {
+		fmt.Fprintln(r.stderr, w.String())
+	}
+	if err != nil {
+		return nil, err
+	}
+	if f.Capsule == nil {
+		return nil, fmt.Errorf("%s is an artifact manifest, not a capsule manifest", path)
+	}
+	if v, mine := f.Capsule.MurVersion, murVersion(); v != "" && mine != "(devel)" && v != mine {
+		r.log.Warn("the capsule asks for another mur version", "mur_version", v, "running", mine)
+	}
+	return f, nil
+}
+
+// printSession prints the human session lines (nothing in JSON mode).
+func (r *runner) printSession(s *stage.Session) {
+	if r.opts.json {
+		return
+	}
+	fmt.Fprintf(r.stdout, "session: %s\n", s.ID)
+	if r.opts.verbose {
+		fmt.Fprintf(r.stdout, "workdir: %s\n", s.AccessibleDir)
+		fmt.Fprintf(r.stdout, "manifest: %s v%s\n", s.Capsule.Name, s.Capsule.Version)
+	}
+}
+
+// launchLine is the --json line; encoding/json writes struct fields in
+// order, so they are declared alphabetically as Murmur emits them.
+type launchLine struct {
+	Name      string `json:"name"`
+	PID       int    `json:"pid"`
+	SessionID string `json:"session_id"`
+	URL       string `json:"url"`
+	Version   string `json:"version"`
+	Workdir   string `json:"workdir"`
+}
+
+// printLaunchLine writes the --json line of a finished script run: no URL,
+// the workdir the user gave, else the session dir.
+func (r *runner) printLaunchLine(s *stage.Session) error {
+	if s == nil {
+		return errors.New("mur run: no session to describe")
+	}
+	line := launchLine{Name: s.Capsule.Name, PID: os.Getpid(), SessionID: s.ID, Version: s.Capsule.Version, Workdir: s.SessionDir}
+	if s.UserWorkdir {
+		line.Workdir = s.AccessibleDir
+	}
+	b, err := json.Marshal(line)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(r.stdout, "%s\n", b)
+	return err
+}
+
+// murVersion is this binary's module version, "(devel)" for a build from
+// a source tree.
+func murVersion() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+		return info.Main.Version
+	}
+	return "(devel)"
+}

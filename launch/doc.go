@@ -1,0 +1,17 @@
+// Package launch runs a staged script capsule: a murmur.yaml without an
+// inference block, whose own component exports murmur:capsule/run@0.1.0
+// and drives its allowlisted tools through the host.
+//
+// Staging (package stage) has already resolved, verified and compiled the
+// declared artifacts and laid out the workdirs; launch turns that into a
+// running sandbox. The capsule store gets its WASI grants from the
+// manifest alone (the accessible workdir as ".", env.allow plus the
+// runtime's MURMUR_* identity, wasi:http behind capabilities.network.allow,
+// capabilities.limits) and the Murmur host interfaces of package
+// murmurhost, wired to the staged tools. Every failure comes back as an
+// *Error carrying Murmur's wording and E-RUN code, because capsule authors
+// and scripts match on those.
+//
+// Agent capsules (inference:) run the agent loop, which mur-go does not
+// implement yet; launch refuses them rather than pretending.
+package launch

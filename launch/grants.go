@@ -1,0 +1,76 @@
+package launch
+
+import (
+	"github.com/mur-go/mur/murmurhost"
+	"github.com/mur-go/mur/stage"
+	"github.com/mur-go/mur/wasip2"
+)
+
+// identity is the runtime's MURMUR_* pairs a script capsule and its WASM
+// tools see (session.md §1.5). A script capsule binds no A2A port, so
+// MURMUR_CAPSULE_URL is absent rather than empty; an agent capsule's
+// inference vars do not exist on this path.
+func identity(s *stage.Session) [][2]string {
+	return [][2]string{
+		{"MURMUR_CAPSULE_NAME", s.Capsule.Name},
+		{"MURMUR_CAPSULE_VERSION", s.Capsule.Version},
+		{"MURMUR_SESSION_ID", s.ID},
+	}
+}
+
+// guestEnv is a WASM guest's whole environment: the env.allow set (minus
+// credentials and strip_env), then the runtime's pairs, applied last so
+// a manifest cannot shadow them by allowlisting the same name
+// (security.md §8). Nothing else of the host environment gets through.
+func guestEnv(getenv func(string) (string, bool), g stage.Grants, runtime [][2]string) [][2]string {
+	env := murmurhost.GuestEnv(getenv, g.EnvAllow, g.ShellStripEnv)
+	out := make([][2]string, 0, len(env)+len(runtime))
+	for _, kv := range env {
+		if !shadowed(kv[0], runtime) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, runtime...)
+}
+
+func shadowed(key string, runtime [][2]string) bool {
+	for _, kv := range runtime {
+		if kv[0] == key {
+			return true
+		}
+	}
+	return false
+}
+
+// capsuleGrants are the capsule store's WASI grants: the whole accessible
+// workdir as "." (the ceiling, never narrowed), the guest env, and
+// wasi:http behind capabilities.network.allow.
+func capsuleGrants(o *Options) wasip2.Grants {
+	s := o.Session
+	return wasip2.Grants{
+		Dirs:   []wasip2.DirGrant{{Host: s.AccessibleDir, Guest: "."}},
+		Env:    guestEnv(o.Getenv, s.Ceiling, identity(s)),
+		Args:   []string{s.Capsule.Name},
+		Stdout: wasip2.Output{W: o.Stdout},
+		Stderr: wasip2.Output{W: o.Stderr},
+		Net:    s.Ceiling.Network,
+	}
+}
+
+// toolGrants are a WASM tool's own grants: its preopen (the accessible
+// workdir or its filesystem.scope), the guest env and its network rules,
+// already clamped to the ceiling by staging.
+func toolGrants(o *Options, g stage.Grants, name string) wasip2.Grants {
+	var dirs []wasip2.DirGrant
+	if g.Preopen != "" {
+		dirs = []wasip2.DirGrant{{Host: g.Preopen, Guest: "."}}
+	}
+	return wasip2.Grants{
+		Dirs:   dirs,
+		Env:    guestEnv(o.Getenv, g, identity(o.Session)),
+		Args:   []string{name},
+		Stdout: wasip2.Output{W: o.Stdout},
+		Stderr: wasip2.Output{W: o.Stderr},
+		Net:    g.Network,
+	}
+}

@@ -1,0 +1,72 @@
+package launch
+
+import (
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/murmurhost"
+	"github.com/mur-go/mur/registry"
+	"github.com/mur-go/mur/stage"
+)
+
+// Options is one script-capsule launch.
+type Options struct {
+	// Session is what staging produced; launch only reads it.
+	Session *stage.Session
+	// ComponentPath is the capsule's component (see FindComponent),
+	// compiled here unless staging already did (Session.CapsuleComponent).
+	ComponentPath string
+	// Engine compiles the capsule and any artifact pulled at run time. It
+	// must be the engine staging compiled the tools with.
+	Engine *component.Engine
+	// Getenv reads the host environment as the manifest saw it (process
+	// env over .env: manifest.File.LookupEnv). nil means os.LookupEnv.
+	// Only env.allow names and the subprocess baseline are ever read.
+	Getenv func(string) (string, bool)
+	// Stdout and Stderr receive the guests' output; nil discards.
+	Stdout, Stderr io.Writer
+	// Stores are searched, in order, by manage.pull (project store, then
+	// global store; see Stores). Empty refuses runtime pulls.
+	Stores []registry.Resolver
+	// Log receives diagnostics; nil discards them.
+	Log *slog.Logger
+}
+
+// withDefaults fills what the caller may leave out.
+func (o Options) withDefaults() Options {
+	if o.Getenv == nil {
+		o.Getenv = os.LookupEnv
+	}
+	if o.Stdout == nil {
+		o.Stdout = io.Discard
+	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// guestLimits is l with every unset field at Murmur's default: no guest
+// call ever runs without a deadline or a memory cap (spec decision 4),
+// even if a caller forgot to fill one in.
+func guestLimits(l component.Limits) component.Limits {
+	d := murmurhost.DefaultToolLimits()
+	if l.Deadline <= 0 {
+		l.Deadline = d.Deadline
+	}
+	if l.MaxMemoryBytes == 0 {
+		l.MaxMemoryBytes = d.MaxMemoryBytes
+	}
+	if l.MaxTableElements == 0 {
+		l.MaxTableElements = d.MaxTableElements
+	}
+	if l.MaxInstances == 0 {
+		l.MaxInstances = d.MaxInstances
+	}
+	return l
+}

@@ -1,0 +1,155 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/murmurhost"
+	"github.com/mur-go/mur/wasip2"
+)
+
+// capsuleStore is the capsule store's data: its WASI context and the
+// state behind Murmur's host interfaces.
+type capsuleStore struct {
+	wasi *wasip2.Ctx
+	host *murmurhost.Capsule
+}
+
+// Script runs a staged script capsule once: compile its component, build
+// the capsule store (WASI grants from the manifest, Murmur's host
+// interfaces over the staged tools), instantiate, call
+// murmur:capsule/run@0.1.0#run under capabilities.limits, and report how
+// it ended. nil means the run succeeded; any failure is an *Error.
+func Script(ctx context.Context, opts Options) error {
+	o := opts.withDefaults()
+	s := o.Session
+	if s.Capsule.IsAgent() {
+		return AgentNotImplemented()
+	}
+	comp, err := compileCapsule(ctx, &o)
+	if err != nil {
+		return err
+	}
+	toolLinker, err := murmurhost.NewToolLinker()
+	if err != nil {
+		return fmt.Errorf("linking the tool host: %w", err)
+	}
+	tb, err := newToolbox(&o, toolLinker)
+	if err != nil {
+		return &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+	}
+	var sends []murmurhost.SendRecord
+	host := &murmurhost.Capsule{
+		SessionID: s.ID,
+		Allowlist: tb.allowlist,
+		Tools:     tb.tools,
+		Inventory: tb.inventory,
+		Puller:    newPuller(&o, toolLinker, tb),
+		Net:       s.Ceiling.Network,
+		OnSend:    func(r murmurhost.SendRecord) { sends = append(sends, r) },
+	}
+	if err := run(ctx, &o, comp, host); err != nil {
+		return err
+	}
+	// Murmur writes a2a_send records only once the run itself succeeded.
+	if err := writeSendRecords(s.SessionDir, s.ID, sends); err != nil {
+		o.Log.Warn("writing a2a_send trace records", "err", err)
+	}
+	return nil
+}
+
+// compileCapsule returns the component staging compiled, else compiles
+// ComponentPath itself.
+func compileCapsule(ctx context.Context, o *Options) (*component.Component, error) {
+	if c := o.Session.CapsuleComponent; c != nil {
+		return c, nil
+	}
+	wasm, err := os.ReadFile(o.ComponentPath)
+	if err != nil {
+		return nil, &Error{Code: CodeNoComponent, Status: StatusFailed, Err: err,
+			Msg: fmt.Sprintf("failed to read the capsule component %s: %v", o.ComponentPath, err)}
+	}
+	c, err := o.Engine.Compile(ctx, wasm)
+	if err != nil {
+		return nil, &Error{Code: CodeRun, Status: StatusFailed, Err: err,
+			Msg:  fmt.Sprintf("failed to compile the capsule component %s: %v", o.ComponentPath, err),
+			Hint: "the file must be a WebAssembly component exporting murmur:capsule/run@0.1.0"}
+	}
+	return c, nil
+}
+
+// run instantiates the capsule in its own store and calls run. The
+// deadline covers instantiation and, afresh, the call, as in Murmur.
+func run(ctx context.Context, o *Options, comp *component.Component, host *murmurhost.Capsule) error {
+	wasi, err := wasip2.NewCtx(capsuleGrants(o))
+	if err != nil {
+		return &Error{Code: CodeIO, Status: StatusFailed, Err: err,
+			Msg: fmt.Sprintf("failed to grant the capsule its workdir: %v", err)}
+	}
+	defer wasi.Close()
+	l := component.NewLinker()
+	if err := wasip2.Register(l, func(st *component.Store) *wasip2.Ctx { return st.Data.(*capsuleStore).wasi }); err != nil {
+		return fmt.Errorf("linking WASI: %w", err)
+	}
+	if err := murmurhost.RegisterCapsule(l, func(st *component.Store) *murmurhost.Capsule { return st.Data.(*capsuleStore).host }); err != nil {
+		return fmt.Errorf("linking the capsule host: %w", err)
+	}
+	limits := guestLimits(o.Session.Ceiling.Limits)
+	store := &component.Store{Limits: limits, Data: &capsuleStore{wasi: wasi, host: host}}
+	inst, err := l.Instantiate(ctx, comp, store)
+	if err != nil {
+		return outcome(ctx, err, limits, true)
+	}
+	defer func() {
+		if err := inst.Close(context.WithoutCancel(ctx)); err != nil {
+			o.Log.Debug("closing the capsule instance", "err", err)
+		}
+	}()
+	if err := checkRunExport(comp.World()); err != nil {
+		return err
+	}
+	fn, err := inst.Func(murmurhost.CapsuleRunExport)
+	if err != nil {
+		return missingExport(err.Error())
+	}
+	o.Log.Debug("calling the capsule", "export", murmurhost.CapsuleRunExport, "deadline", limits.Deadline)
+	start := time.Now()
+	_, err = fn.Call(ctx)
+	if err != nil {
+		return outcome(ctx, err, limits, false)
+	}
+	// Time blocked in host calls counts against the deadline but cannot
+	// interrupt (wit.md §7.2); a guest with no loop to interrupt may
+	// return after it. Such a run still overran its budget.
+	if took := time.Since(start); took > limits.Deadline {
+		return deadlineExceeded(limits.Deadline, fmt.Errorf("run returned after %s", took.Round(time.Millisecond)))
+	}
+	return nil
+}
+
+// outcome maps a failed instantiation or call: a clean wasi:cli/exit(0)
+// is success, a cancelled run (interrupt, signal) says so, anything else
+// is classified.
+func outcome(ctx context.Context, err error, limits component.Limits, instantiating bool) error {
+	var exit *wasip2.ExitError
+	if errors.As(err, &exit) && exit.Code == 0 {
+		return nil
+	}
+	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &Error{Code: CodeRun, Status: StatusFailed, Err: err,
+			Msg: fmt.Sprintf("capsule run cancelled: %v", context.Cause(ctx))}
+	}
+	return classify(err, limits, instantiating)
+}
+
+// AgentNotImplemented is the refusal for a capsule with an inference:
+// block: its agent loop does not exist in mur-go yet.
+func AgentNotImplemented() *Error {
+	return &Error{Code: CodeRun, Status: StatusFailed,
+		Msg:  "not implemented yet in mur-go: agent capsules (inference:) — the agent loop, drivers and the A2A server are still to come",
+		Hint: "mur-go runs script capsules for now: remove the inference: block and put the capsule's component, exporting murmur:capsule/run@0.1.0, in capsule.wasm beside murmur.yaml"}
+}

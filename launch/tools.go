@@ -1,0 +1,106 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/murmurhost"
+	"github.com/mur-go/mur/stage"
+)
+
+// toolbox is what the capsule's invoke and manage act on.
+type toolbox struct {
+	allowlist []string
+	tools     *murmurhost.ToolSet
+	inventory *murmurhost.StagedInventory
+}
+
+// newToolbox makes every staged artifact callable. The allowlist is the
+// manifest's tool artifacts, in declaration order: invoke refuses any
+// other name before looking anything up (wit.md §5.2).
+func newToolbox(o *Options, linker *component.Linker) (*toolbox, error) {
+	s := o.Session
+	tb := &toolbox{tools: murmurhost.NewToolSet()}
+	var installed []murmurhost.InstalledArtifact
+	for _, a := range s.Artifacts {
+		if a.ManifestPath != "" {
+			installed = append(installed, murmurhost.InstalledArtifact{Name: a.Name, Version: a.Version,
+				Role: string(a.Role), Native: a.Kind == stage.KindNative})
+		}
+		if a.Role != stage.RoleTool {
+			continue
+		}
+		tb.allowlist = append(tb.allowlist, a.Name)
+		t, err := newTool(o, linker, toolSpec{name: a.Name, kind: a.Kind, component: a.Component,
+			binary: a.BinaryPath, skill: a.SkillPath, grants: a.Grants})
+		if err != nil {
+			return nil, err
+		}
+		tb.tools.Add(a.Name, logged{name: a.Name, tool: t, log: o.Log})
+	}
+	tb.inventory = murmurhost.NewStagedInventory(s.ToolsDir, s.Capsule.Capabilities.ShellAllow(), installed)
+	return tb, nil
+}
+
+// toolSpec is one staged or pulled tool, whatever its origin.
+type toolSpec struct {
+	name      string
+	kind      stage.Kind
+	component *component.Component
+	binary    string
+	skill     string
+	grants    stage.Grants
+}
+
+// newTool wraps a tool for its kind: a WASM component in a fresh store
+// per call with its own grants and limits, a native binary in the
+// accessible workdir with a scrubbed environment and the same deadline,
+// or a skill's guidance text.
+func newTool(o *Options, linker *component.Linker, t toolSpec) (murmurhost.Tool, error) {
+	limits := guestLimits(t.grants.Limits)
+	switch t.kind {
+	case stage.KindWasm:
+		wt, err := murmurhost.NewWasmTool(murmurhost.WasmToolConfig{Name: t.name, Component: t.component,
+			Linker: linker, Grants: toolGrants(o, t.grants, t.name), Limits: limits})
+		if err != nil {
+			return nil, fmt.Errorf("preparing tool '%s': %w", t.name, err)
+		}
+		return wt, nil
+	case stage.KindNative:
+		env, err := murmurhost.SubprocessEnv{Getenv: o.Getenv, BaselineEnv: t.grants.ShellBaselineEnv,
+			StripEnv: t.grants.ShellStripEnv, Workdir: o.Session.AccessibleDir}.Build()
+		if err != nil {
+			return nil, fmt.Errorf("preparing native tool '%s': %w", t.name, err)
+		}
+		return &murmurhost.NativeTool{Name: t.name, Path: t.binary, Dir: o.Session.AccessibleDir,
+			Env: env, Deadline: limits.Deadline}, nil
+	case stage.KindSkill:
+		return &murmurhost.SkillTool{Name: t.name, Path: t.skill}, nil
+	}
+	return nil, fmt.Errorf("tool '%s' has unknown kind %q", t.name, t.kind)
+}
+
+// logged reports failed tool calls to the run's diagnostics: the capsule
+// receives the error as a value and may swallow it, but an operator
+// watching a deadline or memory cap being hit should see it.
+type logged struct {
+	name string
+	tool murmurhost.Tool
+	log  *slog.Logger
+}
+
+func (l logged) Invoke(ctx context.Context, in murmurhost.ToolInput) (murmurhost.ToolResult, error) {
+	r, err := l.tool.Invoke(ctx, in)
+	if err != nil {
+		level := slog.LevelInfo
+		var te *murmurhost.ToolError
+		if errors.As(err, &te) && (te.Kind == murmurhost.ToolDeadline || te.Kind == murmurhost.ToolResourceLimit) {
+			level = slog.LevelWarn
+		}
+		l.log.Log(ctx, level, "tool call failed", "tool", l.name, "err", err.Error())
+	}
+	return r, err
+}

@@ -1,0 +1,49 @@
+package launch
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mur-go/mur/murmurhost"
+)
+
+// sendRecord is an a2a_send line of trace.jsonl (a2a-cli.md §7); absent
+// optionals serialize as null.
+type sendRecord struct {
+	EventType   string  `json:"event_type"`
+	SessionID   string  `json:"session_id"`
+	Timestamp   int64   `json:"timestamp"`
+	PeerURL     string  `json:"peer_url"`
+	MessageID   string  `json:"message_id"`
+	TaskID      string  `json:"task_id"`
+	ContextID   string  `json:"context_id"`
+	Traceparent *string `json:"traceparent"`
+}
+
+// writeSendRecords appends one a2a_send record per successful
+// message/send to the session's trace.jsonl.
+func writeSendRecords(sessionDir, sessionID string, sends []murmurhost.SendRecord) error {
+	if len(sends) == 0 {
+		return nil
+	}
+	f, err := os.OpenFile(filepath.Join(sessionDir, "trace.jsonl"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	now := time.Now().UnixMilli()
+	for _, r := range sends {
+		rec := sendRecord{EventType: "a2a_send", SessionID: sessionID, Timestamp: now, PeerURL: r.PeerURL,
+			MessageID: r.MessageID, TaskID: r.TaskID, ContextID: r.ContextID}
+		if r.Traceparent != "" {
+			rec.Traceparent = &r.Traceparent
+		}
+		if err := enc.Encode(rec); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
+}
