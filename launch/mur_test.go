@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,6 +26,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mur-go/mur/registry"
 )
 
 // env is what TestMain prepares for every test.
@@ -235,12 +238,33 @@ func (s *session) steps() []string {
 }
 
 func TestHelloExampleRuns(t *testing.T) {
+	testHelloExample(t, func(t *testing.T) (flag string, env []string) {
+		reg := filepath.Join(t.TempDir(), "registry")
+		return "local", []string{"HOME=" + reg}
+	})
+}
+
+// The same path through a real HTTP registry on loopback: build, publish,
+// install with the lock, stage and run.
+func TestHelloExampleRunsFromHTTPRegistry(t *testing.T) {
+	testHelloExample(t, func(t *testing.T) (flag string, env []string) {
+		const key = "test-key"
+		srv := httptest.NewServer(registry.NewServer(t.TempDir(), registry.WithAPIKey(key)))
+		t.Cleanup(srv.Close)
+		return srv.URL, []string{registry.APIKeyEnv + "=" + key}
+	})
+}
+
+// testHelloExample publishes the example's tools to the registry newReg
+// sets up (its --registry value and the environment mur needs for it),
+// installs them pinned, and runs the example capsule.
+func testHelloExample(t *testing.T, newReg func(t *testing.T) (flag string, env []string)) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the example's native tool is built for unix shells")
 	}
 	hello := filepath.Join(env.repo, "examples", "hello")
 	tmp := t.TempDir()
-	proj, src, reg := filepath.Join(tmp, "hello"), filepath.Join(tmp, "src"), filepath.Join(tmp, "registry")
+	proj, src := filepath.Join(tmp, "hello"), filepath.Join(tmp, "src")
 	for _, f := range []string{"murmur.yaml", "capsule.wasm"} {
 		if err := copyFile(filepath.Join(hello, f), filepath.Join(proj, f)); err != nil {
 			t.Fatal(err)
@@ -260,17 +284,17 @@ func TestHelloExampleRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	regEnv := []string{"HOME=" + reg}
+	regFlag, regEnv := newReg(t)
 	for _, tool := range []string{"word-count", "greet"} {
 		if _, stderr, code := runMur(tmp, nil, "build", filepath.Join(src, tool), "-o", tmp); code != 0 {
 			t.Fatalf("mur build %s: exit %d\n%s", tool, code, stderr)
 		}
-		if _, stderr, code := runMur(tmp, regEnv, "publish", filepath.Join(tmp, tool+"-0.1.0.mur.zip"), "--registry", "local"); code != 0 {
+		if _, stderr, code := runMur(tmp, regEnv, "publish", filepath.Join(tmp, tool+"-0.1.0.mur.zip"), "--registry", regFlag); code != 0 {
 			t.Fatalf("mur publish %s: exit %d\n%s", tool, code, stderr)
 		}
 	}
 	// Install every declared artifact from that registry, pinned.
-	if stdout, stderr, code := runMur(proj, regEnv, "install", "--registry", "local"); code != 0 {
+	if stdout, stderr, code := runMur(proj, regEnv, "install", "--registry", regFlag); code != 0 {
 		t.Fatalf("mur install: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	lock, err := os.ReadFile(filepath.Join(proj, "murmur.lock"))
