@@ -9,7 +9,6 @@ package coremod
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 )
 
@@ -50,7 +49,8 @@ type Import struct {
 
 const importSectionID = 2
 
-var magic = []byte{0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00}
+// magic is the preamble of a core module: magic number and version 1.
+const magic = "\x00asm\x01\x00\x00\x00"
 
 // Imports lists the module's imports in order.
 func Imports(module []byte) ([]Import, error) {
@@ -89,30 +89,15 @@ func RewriteImports(module []byte, rename func(i int, imp Import) (mod, name str
 // (including its id and size), or an empty range at the position where an
 // import section would go.
 func parse(module []byte) (imps []Import, start, end int, err error) {
-	if len(module) < 8 || !bytes.Equal(module[:8], magic) {
-		return nil, 0, 0, errors.New("core module: bad magic or version")
+	secs, err := sections(module)
+	if err != nil {
+		return nil, 0, 0, err
 	}
-	r := &reader{b: module, off: 8}
-	for r.off < len(r.b) {
-		secStart := r.off
-		id, err := r.byte()
-		if err != nil {
-			return nil, 0, 0, err
+	for _, sec := range secs {
+		if sec.id == importSectionID {
+			imps, err := parseImports(&reader{b: module[:sec.end], off: sec.body})
+			return imps, sec.start, sec.end, err
 		}
-		size, err := r.u32()
-		if err != nil {
-			return nil, 0, 0, err
-		}
-		if uint64(size) > uint64(len(r.b)-r.off) {
-			return nil, 0, 0, fmt.Errorf("core module: byte offset %#x: section %d overruns the module", secStart, id)
-		}
-		body := r.off
-		r.off += int(size)
-		if id != importSectionID {
-			continue
-		}
-		imps, err := parseImports(&reader{b: r.b[:r.off], off: body})
-		return imps, secStart, r.off, err
 	}
 	return nil, 8, 8, nil
 }

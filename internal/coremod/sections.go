@@ -1,9 +1,6 @@
 package coremod
 
-import (
-	"bytes"
-	"fmt"
-)
+import "fmt"
 
 // section is one section of a core module: its id and the byte range of
 // its body within the module.
@@ -15,7 +12,7 @@ type section struct {
 
 // sections splits a module into its sections.
 func sections(module []byte) ([]section, error) {
-	if len(module) < 8 || !bytes.Equal(module[:8], magic) {
+	if len(module) < 8 || string(module[:8]) != magic {
 		return nil, fmt.Errorf("core module: bad magic or version")
 	}
 	r := &reader{b: module, off: 8}

@@ -22,38 +22,22 @@ func (e *TableTooLargeError) Error() string {
 // table.grow past the cap fails inside the guest like any refused growth.
 // A table that starts larger than the cap is a *TableTooLargeError.
 func CapTables(module []byte, maxElems uint32) ([]byte, error) {
-	if len(module) < 8 || !bytes.Equal(module[:8], magic) {
-		return nil, fmt.Errorf("core module: bad magic or version")
+	secs, err := sections(module)
+	if err != nil {
+		return nil, err
 	}
-	r := &reader{b: module, off: 8}
-	for r.off < len(r.b) {
-		secStart := r.off
-		id, err := r.byte()
-		if err != nil {
-			return nil, err
-		}
-		size, err := r.u32()
-		if err != nil {
-			return nil, err
-		}
-		if uint64(size) > uint64(len(r.b)-r.off) {
-			return nil, fmt.Errorf("core module: byte offset %#x: section %d overruns the module", secStart, id)
-		}
-		body := r.off
-		r.off += int(size)
-		if id != tableSectionID {
+	for _, sec := range secs {
+		if sec.id != tableSectionID {
 			continue
 		}
-		sec, err := capTableSection(&reader{b: r.b[:r.off], off: body}, uint64(maxElems))
+		body, err := capTableSection(&reader{b: module[:sec.end], off: sec.body}, uint64(maxElems))
 		if err != nil {
 			return nil, err
 		}
-		out := make([]byte, 0, len(module)+len(sec))
-		out = append(out, module[:secStart]...)
-		out = append(out, tableSectionID)
-		out = append(out, uleb(uint64(len(sec)))...)
-		out = append(out, sec...)
-		return append(out, module[r.off:]...), nil
+		out := make([]byte, 0, len(module)+len(body))
+		out = append(out, module[:sec.start]...)
+		out = appendSection(out, tableSectionID, body)
+		return append(out, module[sec.end:]...), nil
 	}
 	return module, nil
 }
