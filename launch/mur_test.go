@@ -5,7 +5,7 @@ package launch_test
 // `mur install` and run with `mur run`, in temporary directories with their
 // own HOME, so nothing outside them is read or written.
 //
-// Most use testdata/capsule-steps (see its .wat): a script capsule that
+// Most use the test guest capsule-steps (guests/wat): a script capsule that
 // calls spin, grow and secret, pulls extra@0.1.0 and sends an A2A message,
 // handing each outcome to the native tool "record" (testdata/record),
 // which appends it to record.txt in the workdir. The test manifest decides
@@ -27,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/registry"
 )
 
@@ -90,7 +91,7 @@ func packTestArtifacts(src string) error {
 	wasmTools := map[string]string{"spin": "tool-spin", "grow": "tool-grow", "extra": "tool-spin"}
 	for name, guest := range wasmTools {
 		dir := filepath.Join(src, name)
-		files := map[string]string{name + ".wasm": filepath.Join(env.repo, "murmurhost", "testdata", guest+".wasm")}
+		files := map[string]string{name + ".wasm": testguest.Path(guest)}
 		if err := artifactDir(dir, name, "", files); err != nil {
 			return err
 		}
@@ -179,7 +180,7 @@ func newProject(t *testing.T, capabilities string, tools []string, install ...st
 	if err := os.WriteFile(filepath.Join(p.dir, "murmur.yaml"), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := copyFile(filepath.Join("testdata", "capsule-steps.wasm"), filepath.Join(p.dir, "capsule.wasm")); err != nil {
+	if err := copyFile(testguest.Path("capsule-steps"), filepath.Join(p.dir, "capsule.wasm")); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range append(append([]string{}, tools...), install...) {

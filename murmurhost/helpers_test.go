@@ -2,8 +2,6 @@ package murmurhost
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -39,8 +37,7 @@ func env(t testing.TB) *testEnv {
 	return &shared
 }
 
-// compile compiles a guest: a name in murmurhost/testdata (without .wasm)
-// or a guests/out fixture.
+// compile compiles a test guest from guests/out, once per test binary.
 func (e *testEnv) compile(t testing.TB, name string) *component.Component {
 	t.Helper()
 	e.mu.Lock()
@@ -48,16 +45,7 @@ func (e *testEnv) compile(t testing.TB, name string) *component.Component {
 	if c, ok := e.compiled[name]; ok {
 		return c
 	}
-	var b []byte
-	local := filepath.Join("testdata", name+".wasm")
-	if _, err := os.Stat(local); err == nil {
-		if b, err = os.ReadFile(local); err != nil {
-			t.Fatal(err)
-		}
-	} else {
-		b = testguest.Bytes(t, name)
-	}
-	c, err := e.engine.Compile(context.Background(), b)
+	c, err := e.engine.Compile(context.Background(), testguest.Bytes(t, name))
 	if err != nil {
 		t.Fatalf("compile %s: %v", name, err)
 	}
