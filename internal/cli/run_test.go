@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/mur-go/mur/internal/testguest"
 )
 
 // runIn runs "mur run args…" in dir, in process, with a HOME and a
@@ -23,35 +24,20 @@ func runIn(t *testing.T, dir string, args ...string) (stdout, stderr string, cod
 	return out.String(), errb.String(), code
 }
 
-// capsuleDir writes murmur.yaml and copies each wasm file (name → source,
-// relative to the repository root) beside it.
+// capsuleDir writes murmur.yaml and, beside it, each file name → the test
+// guest (guests/out) to copy there.
 func capsuleDir(t *testing.T, yaml string, wasm map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "murmur.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for name, src := range wasm {
-		b, err := os.ReadFile(filepath.Join(repoRoot(t), src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+	for name, guest := range wasm {
+		if err := os.WriteFile(filepath.Join(dir, name), testguest.Bytes(t, guest), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return dir
-}
-
-// repoRoot is the repository root, found from this file so that it holds
-// after t.Chdir.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("cannot locate the test source")
-	}
-	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
 const scriptYAML = "name: probe\nversion: \"0.1.0\"\n"
@@ -88,8 +74,8 @@ func TestRunWithoutComponent(t *testing.T) {
 	expectFailure(t, stdout, stderr, code, "failed", "error[E-RUN-004]: script capsule has no component")
 
 	two := capsuleDir(t, scriptYAML, map[string]string{
-		"a.wasm": "murmurhost/testdata/tool-spin.wasm",
-		"b.wasm": "murmurhost/testdata/tool-grow.wasm",
+		"a.wasm": "tool-spin",
+		"b.wasm": "tool-grow",
 	})
 	stdout, stderr, code = runIn(t, two)
 	expectFailure(t, stdout, stderr, code, "failed", "error[E-RUN-004]: script capsule has 2 candidate components", "(a.wasm, b.wasm)")
@@ -97,7 +83,7 @@ func TestRunWithoutComponent(t *testing.T) {
 
 func TestRunMissingRunExport(t *testing.T) {
 	// A tool component: it exports murmur:tool/run, not murmur:capsule/run.
-	dir := capsuleDir(t, scriptYAML, map[string]string{"capsule.wasm": "murmurhost/testdata/tool-spin.wasm"})
+	dir := capsuleDir(t, scriptYAML, map[string]string{"capsule.wasm": "tool-spin"})
 	stdout, stderr, code := runIn(t, dir)
 	expectFailure(t, stdout, stderr, code, "failed",
 		"error[E-RUN-001]: capsule component missing export murmur:capsule/run@0.1.0#run; rebuild the artifact against the versioned WIT (run `mur install` for a default artifact, or rebuild from source otherwise)")
@@ -106,7 +92,14 @@ func TestRunMissingRunExport(t *testing.T) {
 // TestRunGuestExitFailsTheRun: the hello capsule with no tools declared
 // reports the failure and exits with status 1; mur must not say ok.
 func TestRunGuestExitFailsTheRun(t *testing.T) {
-	dir := capsuleDir(t, scriptYAML, map[string]string{"capsule.wasm": "examples/hello/capsule.wasm"})
+	dir := capsuleDir(t, scriptYAML, nil)
+	hello, err := os.ReadFile(filepath.Join("..", "..", "examples", "hello", "capsule.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "capsule.wasm"), hello, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	stdout, stderr, code := runIn(t, dir, "-v")
 	expectFailure(t, stdout, stderr, code, "failed", "error[E-RUN-001]: capsule run failed: the capsule exited with status 1")
 	for _, want := range []string{"session: ses_", "workdir: " + filepath.Join(dir, "workdir", "ses_"), "manifest: probe v0.1.0",
@@ -133,7 +126,7 @@ func TestRunGuestExitFailsTheRun(t *testing.T) {
 func TestRunJSONLaunchLine(t *testing.T) {
 	// A capsule whose run does nothing but fail its first invoke is
 	// still a successful run: capsule-steps swallows every refusal.
-	dir := capsuleDir(t, scriptYAML, map[string]string{"capsule.wasm": "launch/testdata/capsule-steps.wasm"})
+	dir := capsuleDir(t, scriptYAML, map[string]string{"capsule.wasm": "capsule-steps"})
 	stdout, stderr, code := runIn(t, dir, "--json", "-v")
 	if code != exitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
