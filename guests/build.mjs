@@ -41,7 +41,7 @@ for (const file of (await readdir('wat')).filter((f) => f.endsWith('.wat')).sort
 }
 guests.push({
   name: 'toolrun-go',
-  inputs: ['go/toolrun/*', 'wit/*.wit', 'package-lock.json', 'build.mjs', 'build.sh'],
+  inputs: ['go/toolrun/*', 'go/cabi/*', 'wit/*.wit', 'package-lock.json', 'build.mjs', 'build.sh'],
   build: async () => {
     const embedded = await componentEmbed({
       binary: await readFile('build/toolrun-go.core.wasm'),
@@ -57,7 +57,7 @@ guests.push({
 // environment, clocks, random and exit through the adapter.
 guests.push({
   name: 'wasitest-go',
-  inputs: ['go/wasitest/*', 'wit/*.wit', 'package-lock.json', 'build.mjs', 'build.sh'],
+  inputs: ['go/wasitest/*', 'go/cabi/*', 'wit/*.wit', 'package-lock.json', 'build.mjs', 'build.sh'],
   build: async () => {
     const embedded = await componentEmbed({
       binary: await readFile('build/wasitest-go.core.wasm'),

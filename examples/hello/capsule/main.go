@@ -18,6 +18,7 @@ import (
 	"unsafe"
 
 	"github.com/mur-go/mur/examples/hello/internal/cabi"
+	abi "github.com/mur-go/mur/guests/go/cabi"
 )
 
 func main() {}
@@ -85,7 +86,7 @@ func invoke(name, data string) outcome {
 		o.metadata = r.MetadataPairs()
 	}
 	// Everything the host allocated for the result is copied now.
-	cabi.Unpin()
+	abi.Unpin()
 	return o
 }
 

@@ -1,89 +1,16 @@
 //go:build wasip1
 
-// Package cabi is the canonical-ABI plumbing the example's two Go guests
-// share: the allocator the host calls (cabi_realloc), keeping blocks alive
-// while the host still reads or writes them, and the memory layout of
-// murmur:tool@0.1.0's records.
-//
-// The guests are GOOS=wasip1 c-shared reactors wrapped by the preview1
-// reactor adapter. The adapter allocates its own state through cabi_realloc
-// during _initialize, before the Go runtime can allocate, so early requests
-// are served from a static arena.
+// Package cabi is the memory layout of murmur:tool@0.1.0's records as the
+// example's two Go guests lower and lift them. The allocator the host calls
+// (cabi_realloc) and the pinning of blocks handed to the host come from the
+// Go guests' shared package, github.com/mur-go/mur/guests/go/cabi.
 package cabi
 
-import "unsafe"
+import (
+	"unsafe"
 
-// arena serves cabi_realloc until package initialisation has run. It lives
-// in bss, so it costs no file size. The adapter asks for two 64 KiB blocks.
-var (
-	arena     [128<<10 + 64]byte
-	arenaUsed uintptr
+	abi "github.com/mur-go/mur/guests/go/cabi"
 )
-
-// heapReady is set by init, which runs only once the runtime is up.
-var heapReady bool
-
-func init() { heapReady = true }
-
-// pinned holds every heap block handed across the ABI so the collector keeps
-// it. Go never moves heap objects, so holding a pointer is enough.
-var pinned []unsafe.Pointer
-
-// realloc is the canonical ABI allocator. Its arena path runs before the
-// runtime works, so it must neither grow the stack nor allocate.
-//
-//go:wasmexport cabi_realloc
-//go:nosplit
-func realloc(oldPtr unsafe.Pointer, oldLen, align, newLen uint32) unsafe.Pointer {
-	if !heapReady {
-		return arenaAlloc(uintptr(align), uintptr(newLen))
-	}
-	block := make([]byte, newLen+align)
-	base := unsafe.Pointer(unsafe.SliceData(block))
-	pinned = append(pinned, base)
-	p := unsafe.Add(base, pad(uintptr(base), uintptr(align)))
-	if oldPtr != nil {
-		copy(unsafe.Slice((*byte)(p), newLen), unsafe.Slice((*byte)(oldPtr), min(oldLen, newLen)))
-	}
-	return p
-}
-
-//go:nosplit
-func arenaAlloc(align, size uintptr) unsafe.Pointer {
-	off := arenaUsed + pad(uintptr(unsafe.Pointer(&arena[0]))+arenaUsed, align)
-	if off+size > uintptr(len(arena)) {
-		trap() // nothing can be reported this early
-	}
-	arenaUsed = off + size
-	return unsafe.Add(unsafe.Pointer(&arena[0]), off)
-}
-
-// pad is the distance from addr up to the next multiple of align (a power
-// of two, or 0 meaning 1).
-//
-//go:nosplit
-func pad(addr, align uintptr) uintptr {
-	if align == 0 {
-		return 0
-	}
-	return (align - addr%align) % align
-}
-
-// trap executes the wasm unreachable instruction (trap_wasm.s).
-func trap()
-
-// Pin keeps p alive until the next Unpin and returns it.
-func Pin[T any](p *T) *T {
-	pinned = append(pinned, unsafe.Pointer(p))
-	return p
-}
-
-// Unpin releases every pinned block: call it once the host is done with
-// them (after a post-return call, or once an import's results are copied).
-func Unpin() {
-	clear(pinned)
-	pinned = pinned[:0]
-}
 
 // Addr is p as a 32-bit linear-memory offset.
 func Addr(p unsafe.Pointer) uint32 { return uint32(uintptr(p)) }
@@ -110,10 +37,7 @@ type OptString struct {
 
 // Some copies s into a pinned block and returns it as some(s).
 func Some(s string) OptString {
-	b := []byte(s)
-	p := unsafe.Pointer(unsafe.SliceData(b))
-	pinned = append(pinned, p)
-	return OptString{Some: 1, Ptr: Addr(p), Len: uint32(len(b))}
+	return OptString{Some: 1, Ptr: Addr(abi.PinBytes([]byte(s))), Len: uint32(len(s))}
 }
 
 // Get lifts o: the string and whether it was some.
@@ -144,9 +68,7 @@ func Pairs(kv ...string) List {
 		k, v := Some(kv[2*i]), Some(kv[2*i+1])
 		ps[i] = Pair{k.Ptr, k.Len, v.Ptr, v.Len}
 	}
-	p := unsafe.Pointer(unsafe.SliceData(ps))
-	pinned = append(pinned, p)
-	return List{Addr(p), uint32(len(ps))}
+	return List{Addr(unsafe.Pointer(abi.Pin(&ps[0]))), uint32(len(ps))}
 }
 
 // Status values of murmur:tool/run's status enum.

@@ -18,6 +18,7 @@ import (
 	"unsafe"
 
 	"github.com/mur-go/mur/examples/hello/internal/cabi"
+	abi "github.com/mur-go/mur/guests/go/cabi"
 )
 
 func main() {}
@@ -96,9 +97,9 @@ func run(dataSome, dataPtr, dataLen, logSome, logPtr, logLen uint32) unsafe.Poin
 	data, ok := cabi.OptString{Some: uint8(dataSome), Ptr: dataPtr, Len: dataLen}.Get()
 	// The input is copied; earlier results are released even if the host
 	// skipped their post-return call.
-	cabi.Unpin()
+	abi.Unpin()
 
-	res := cabi.Pin(new(cabi.ToolResult))
+	res := abi.Pin(new(cabi.ToolResult))
 	if !ok {
 		res.Status = cabi.Failed
 		res.Summary = cabi.Some("no input: pass the text to count as data")
@@ -116,4 +117,4 @@ func run(dataSome, dataPtr, dataLen, logSome, logPtr, logLen uint32) unsafe.Poin
 // postRun releases what run handed over, once the host has lifted it.
 //
 //go:wasmexport cabi_post_murmur:tool/run@0.1.0#run
-func postRun(unsafe.Pointer) { cabi.Unpin() }
+func postRun(unsafe.Pointer) { abi.Unpin() }
