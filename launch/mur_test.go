@@ -201,13 +201,12 @@ func (p *project) mur(want int, args ...string) (stdout, stderr string) {
 
 // session is one `mur run --json --workdir` of a project.
 type session struct {
-	workdir, id     string
-	stdout, stderr  string
-	record          string // record.txt: one line per capsule step
-	took            time.Duration
-	launchLine      map[string]any
-	sessionDir      string
-	stdoutJSONLines int
+	workdir, id    string
+	stdout, stderr string
+	record         string // record.txt: one line per capsule step
+	took           time.Duration
+	launchLine     map[string]any
+	sessionDir     string
 }
 
 // run runs the capsule with --json in a fresh workdir holding peer.txt.

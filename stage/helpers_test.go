@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"sync/atomic"
 	"testing"
@@ -174,12 +173,4 @@ func mustRead(t *testing.T, path string) string {
 func exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
-}
-
-func names(arts []*Artifact) []string {
-	var out []string
-	for _, a := range arts {
-		out = append(out, a.Name)
-	}
-	return slices.Clip(out)
 }

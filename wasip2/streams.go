@@ -93,11 +93,6 @@ func (s *bytesIn) read(p []byte) (int, error) {
 	return n, nil
 }
 
-// emptyIn is a closed input stream.
-type emptyIn struct{ alwaysReady }
-
-func (emptyIn) read([]byte) (int, error) { return 0, io.EOF }
-
 // readInto reads what s has now into p and returns the filled part; data
 // read takes precedence over an error that came with it.
 func readInto(s inStream, p []byte) ([]byte, error) {
