@@ -144,10 +144,7 @@ func TestSpinningHookStoppedAtDeadline(t *testing.T) {
 	if !strings.Contains(err.Error(), "exceeded its 1s execution deadline") {
 		t.Fatalf("wording: %v", err)
 	}
-	// The bound is loose: under the whole suite on a loaded 2-core CI
-	// machine this call was seen to take about 5 s (it takes 1.0 s alone).
-	t.Logf("stopped after %s", elapsed)
-	if elapsed > 20*time.Second {
+	if elapsed > 5*time.Second {
 		t.Fatalf("stopped after %s", elapsed)
 	}
 	if _, err := call(t, inst, "murmur:hook/lifecycle@0.2.0#on-session-end", ctxArg); !errors.Is(err, component.ErrPoisoned) {

@@ -191,12 +191,17 @@ func (rw *rewriter) shift(idx uint32) uint32 {
 
 // check is inserted at the start of every loop body:
 //
-//	(if (i32.eqz (global.get $fuel)) (then (call $yield)))
+//	(if (i32.le_s (global.get $fuel) (i32.const 0)) (then (call $yield)))
 //	(global.set $fuel (i32.sub (global.get $fuel) (i32.const 1)))
+//
+// The comparison is signed, not eqz: the host zeroes the fuel from another
+// goroutine to interrupt, and a zero written between the guest's test and
+// its decrement becomes -1; with eqz that wraps around and the guest spins
+// for four billion more iterations (seconds) before it next yields.
 func (rw *rewriter) check() []byte {
 	g := uleb(uint64(rw.fuel))
 	out := append([]byte{0x23}, g...)
-	out = append(out, 0x45, 0x04, 0x40, 0x10)
+	out = append(out, 0x41, 0x00, 0x4c, 0x04, 0x40, 0x10)
 	out = append(out, uleb(uint64(rw.yield))...)
 	out = append(out, 0x0b, 0x23)
 	out = append(out, g...)
