@@ -324,6 +324,9 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 	if err != nil {
 		return defError(d, "%v", err)
 	}
+	if bytes, _, _, err = coremod.MergeDataSegments(bytes); err != nil {
+		return defError(d, "%v", err)
+	}
 	idx := len(e.p.coreInsts)
 	e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{bytes: bytes, minMemory: pages << 16, interruptible: interruptible})
 	e.p.minMemory += pages << 16

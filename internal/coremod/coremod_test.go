@@ -136,6 +136,7 @@ func FuzzCoreModule(f *testing.F) {
 		_, _ = CapTables(b, 5)
 		_, _ = MinMemoryPages(b)
 		_, _, _ = AddInterruptChecks(b, "m", "y")
+		_, _, _, _ = MergeDataSegments(b)
 	})
 }
 
@@ -196,5 +197,61 @@ func TestAddInterruptChecks(t *testing.T) {
 	same, ok, err := AddInterruptChecks(noLoop, "$host", "yield")
 	if err != nil || ok || !bytes.Equal(same, noLoop) {
 		t.Fatalf("a module without loops must come back unchanged: ok=%v err=%v", ok, err)
+	}
+}
+
+func TestMergeDataSegments(t *testing.T) {
+	seg := func(off int32, data ...byte) []byte {
+		return cat([]byte{0x00, 0x41}, sleb32(off), []byte{0x0b}, uleb(uint64(len(data))), data)
+	}
+	memSec := []byte{5, 1, 0x00, 1}
+	dataSec := func(segs ...[]byte) []byte {
+		body := cat(append([][]byte{uleb(uint64(len(segs)))}, segs...)...)
+		return cat([]byte{11}, uleb(uint64(len(body))), body)
+	}
+	tests := []struct {
+		name string
+		in   [][]byte
+		want [][]byte // nil: unchanged
+	}{
+		{
+			name: "adjacent and small gaps merge, a far one stays",
+			in:   [][]byte{seg(0, 1, 2), seg(2, 3), seg(10, 4), seg(200, 9)},
+			want: [][]byte{seg(0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 4), seg(200, 9)},
+		},
+		{
+			name: "a gap an earlier segment wrote is not zeroed",
+			in:   [][]byte{seg(2, 7), seg(0, 1, 2), seg(4, 3)},
+		},
+		{
+			name: "overlapping segments keep their order",
+			in:   [][]byte{seg(0, 1, 2, 3), seg(1, 9)},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := append(module(memSec), dataSec(tt.in...)...)
+			out, before, after, err := MergeDataSegments(in)
+			if err != nil || before != len(tt.in) {
+				t.Fatalf("before %d, err %v", before, err)
+			}
+			want := in
+			if tt.want != nil {
+				want = append(module(memSec), dataSec(tt.want...)...)
+			}
+			if !bytes.Equal(out, want) || (tt.want != nil && after != len(tt.want)) {
+				t.Fatalf("after %d\ngot  %x\nwant %x", after, out, want)
+			}
+		})
+	}
+
+	// An imported memory or a data count section: never touched.
+	importsMem := append(module(cat([]byte{2, 1}, name("env"), name("m"), []byte{0x02, 0x00, 1})), dataSec(seg(0, 1), seg(1, 2))...)
+	withCount := append(module(memSec, []byte{12, 2}), dataSec(seg(0, 1), seg(1, 2))...)
+	for _, m := range [][]byte{importsMem, withCount} {
+		got, _, _, err := MergeDataSegments(m)
+		if err != nil || !bytes.Equal(got, m) {
+			t.Fatalf("module changed (%v): %x", err, m)
+		}
 	}
 }
