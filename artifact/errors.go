@@ -1,6 +1,10 @@
 package artifact
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/mur-go/mur/internal/diag"
+)
 
 // Diagnostic codes this package reports. They are Murmur's codes, kept so
 // that scripts and documentation written for Murmur keep working.
@@ -28,26 +32,7 @@ var (
 
 // Error is a failure carrying a Murmur diagnostic code and a hint that tells
 // the user what to do next.
-type Error struct {
-	Code string // e.g. "E-BLD-002"
-	Msg  string // complete message, without the code
-	Hint string // next step for the user; may be empty
-	Err  error  // cause, for errors.Is/As; may be nil
-}
-
-// Error renders Murmur's CLI form, "error[CODE]: message" and, when there
-// is one, a "  hint: …" line, so every caller prints the same thing.
-func (e *Error) Error() string {
-	s := "error[" + e.Code + "]: " + e.Msg
-	if e.Hint != "" {
-		s += "\n  hint: " + e.Hint
-	}
-	return s
-}
-func (e *Error) Unwrap() error { return e.Err }
-
-// Diagnostic returns the code and hint, for printing "error[CODE]: msg".
-func (e *Error) Diagnostic() (code, hint string) { return e.Code, e.Hint }
+type Error = diag.Error
 
 func newError(code, hint string, cause error, msg string) *Error {
 	return &Error{Code: code, Msg: msg, Hint: hint, Err: cause}

@@ -3,6 +3,7 @@ package launch
 import (
 	"errors"
 	"fmt"
+	"github.com/mur-go/mur/internal/diag"
 	"strings"
 	"time"
 
@@ -42,13 +43,7 @@ type Error struct {
 	Err      error
 }
 
-func (e *Error) Error() string {
-	s := "error[" + e.Code + "]: " + e.Msg
-	if e.Hint != "" {
-		s += "\n  hint: " + e.Hint
-	}
-	return s
-}
+func (e *Error) Error() string { return diag.Format(e.Code, e.Msg, e.Hint) }
 
 func (e *Error) Unwrap() error { return e.Err }
 

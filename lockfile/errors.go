@@ -3,6 +3,7 @@ package lockfile
 import (
 	"errors"
 	"fmt"
+	"github.com/mur-go/mur/internal/diag"
 )
 
 // Diagnostic codes reported by this package.
@@ -16,26 +17,7 @@ const (
 var ErrInvalid = errors.New("invalid murmur.lock")
 
 // Error is a failure with a Murmur diagnostic code and a next-step hint.
-type Error struct {
-	Code string
-	Msg  string
-	Hint string
-	Err  error
-}
-
-// Error renders "error[CODE]: message" plus a "  hint: …" line.
-func (e *Error) Error() string {
-	s := "error[" + e.Code + "]: " + e.Msg
-	if e.Hint != "" {
-		s += "\n  hint: " + e.Hint
-	}
-	return s
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// Diagnostic returns the code and hint.
-func (e *Error) Diagnostic() (code, hint string) { return e.Code, e.Hint }
+type Error = diag.Error
 
 // ConflictError is E-REG-005: the registry resolves name@version to bytes
 // other than the ones pinned. Nothing was stored and the lock is untouched.

@@ -3,6 +3,7 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"github.com/mur-go/mur/internal/diag"
 )
 
 // Diagnostic codes reported by this package.
@@ -27,26 +28,7 @@ var (
 )
 
 // Error is a registry failure with its Murmur code and a next-step hint.
-type Error struct {
-	Code string
-	Msg  string
-	Hint string
-	Err  error
-}
-
-// Error renders "error[CODE]: message" plus a "  hint: …" line.
-func (e *Error) Error() string {
-	s := "error[" + e.Code + "]: " + e.Msg
-	if e.Hint != "" {
-		s += "\n  hint: " + e.Hint
-	}
-	return s
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// Diagnostic returns the code and hint.
-func (e *Error) Diagnostic() (code, hint string) { return e.Code, e.Hint }
+type Error = diag.Error
 
 // NotFoundError is E-REG-001 for name@version.
 func NotFoundError(name, version string) *Error {

@@ -3,6 +3,7 @@ package stage
 import (
 	"errors"
 	"fmt"
+	"github.com/mur-go/mur/internal/diag"
 
 	"github.com/mur-go/mur/registry"
 )
@@ -50,13 +51,7 @@ type Error struct {
 
 // Error renders "error[CODE]: message" plus a "  hint: …" line, the form
 // every mur-go package prints.
-func (e *Error) Error() string {
-	s := "error[" + e.Code + "]: " + e.Msg
-	if e.Hint != "" {
-		s += "\n  hint: " + e.Hint
-	}
-	return s
-}
+func (e *Error) Error() string { return diag.Format(e.Code, e.Msg, e.Hint) }
 
 func (e *Error) Unwrap() error { return e.Err }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/mur-go/mur/internal/diag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -216,15 +217,9 @@ func packedManifest(path string, data []byte) (*artifact.Manifest, error) {
 // diagMsg is an error's message without its "error[CODE]: " prefix and
 // hint, for embedding in another message.
 func diagMsg(err error) string {
-	var d interface{ Diagnostic() (string, string) }
-	if !errors.As(err, &d) {
-		return err.Error()
-	}
-	switch e := d.(type) {
-	case *artifact.Error:
-		return e.Msg
-	case *registry.Error:
-		return e.Msg
+	var d *diag.Error
+	if errors.As(err, &d) {
+		return d.Msg
 	}
 	return err.Error()
 }
