@@ -1,0 +1,30 @@
+package component
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mur-go/mur/internal/binary"
+)
+
+// FuzzElaborate feeds decodable but hostile components to elaboration,
+// which must refuse them with an error, never panic or run away.
+func FuzzElaborate(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join("..", "guests", "out", "engine-*.wasm"))
+	more, _ := filepath.Glob(filepath.Join("..", "guests", "out", "hook-*.wasm"))
+	for _, p := range append(paths, more...) {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := binary.DecodeComponent(b)
+		if err != nil {
+			return
+		}
+		if p, err := elaborate(c); err == nil {
+			_ = p.world()
+		}
+	})
+}
