@@ -80,6 +80,48 @@ func get16(m []byte, p uint32) uint16 { return binary.LittleEndian.Uint16(m[p:])
 func get32(m []byte, p uint32) uint32 { return binary.LittleEndian.Uint32(m[p:]) }
 func get64(m []byte, p uint32) uint64 { return binary.LittleEndian.Uint64(m[p:]) }
 
+// getN reads a little-endian integer of size 1, 2, 4 or 8 bytes.
+func getN(m []byte, p, size uint32) uint64 {
+	switch size {
+	case 1:
+		return uint64(m[p])
+	case 2:
+		return uint64(get16(m, p))
+	case 4:
+		return uint64(get32(m, p))
+	}
+	return get64(m, p)
+}
+
+// putN writes v as a little-endian integer of size 1, 2, 4 or 8 bytes.
+func putN(m []byte, p, size uint32, v uint64) {
+	switch size {
+	case 1:
+		m[p] = byte(v)
+	case 2:
+		put16(m, p, uint16(v))
+	case 4:
+		put32(m, p, uint32(v))
+	default:
+		put64(m, p, v)
+	}
+}
+
 func put16(m []byte, p uint32, v uint16) { binary.LittleEndian.PutUint16(m[p:], v) }
 func put32(m []byte, p uint32, v uint32) { binary.LittleEndian.PutUint32(m[p:], v) }
 func put64(m []byte, p uint32, v uint64) { binary.LittleEndian.PutUint64(m[p:], v) }
+
+// loadDisc reads the discriminant of variant-like t at p and traps unless
+// it names a case.
+func (c *call) loadDisc(t *Type, p uint32) (uint32, error) {
+	disc := uint32(getN(c.mem, p, t.discSize))
+	if disc >= uint32(len(t.cases)) {
+		return 0, trap("invalid %s discriminant %d (%d cases)", t.kind, disc, len(t.cases))
+	}
+	return disc, nil
+}
+
+// storeDisc writes the discriminant of variant-like t at p.
+func (c *call) storeDisc(t *Type, p uint32, disc uint32) {
+	putN(c.mem, p, t.discSize, uint64(disc))
+}

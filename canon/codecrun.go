@@ -54,17 +54,7 @@ func (c *call) loadGo(pl *plan, p uint32, dst goRef) error {
 		setUint(dst, pl.goSize, uint64(disc))
 		return nil
 	case opFlags:
-		var bits uint64
-		switch t.size {
-		case 1:
-			bits = uint64(m[p])
-		case 2:
-			bits = uint64(get16(m, p))
-		case 4:
-			bits = uint64(get32(m, p))
-		default:
-			bits = uint64(get32(m, p)) | uint64(get32(m, p+4))<<32
-		}
+		bits := getN(m, p, t.size)
 		set(dst, bits&flagMask(t.n))
 		return nil
 	case opBytes, opList:
@@ -106,24 +96,6 @@ func (c *call) loadGo(pl *plan, p uint32, dst goRef) error {
 	}
 	setDynamic(pl, dst, v)
 	return nil
-}
-
-// loadDisc reads the discriminant of variant-like t at p and traps unless
-// it names a case.
-func (c *call) loadDisc(t *Type, p uint32) (uint32, error) {
-	var disc uint32
-	switch t.discSize {
-	case 1:
-		disc = uint32(c.mem[p])
-	case 2:
-		disc = uint32(get16(c.mem, p))
-	default:
-		disc = get32(c.mem, p)
-	}
-	if disc >= uint32(len(t.cases)) {
-		return 0, trap("invalid %s discriminant %d (%d cases)", t.kind, disc, len(t.cases))
-	}
-	return disc, nil
 }
 
 // loadListGo lifts n elements stored from ptr into the slice at dst, with
@@ -295,16 +267,7 @@ func (c *call) storeGo(pl *plan, src goRef, p uint32) error {
 		if err != nil {
 			return err
 		}
-		switch t.size {
-		case 1:
-			c.mem[p] = byte(bits)
-		case 2:
-			put16(c.mem, p, uint16(bits))
-		case 4:
-			put32(c.mem, p, uint32(bits))
-		default:
-			put64(c.mem, p, bits)
-		}
+		putN(c.mem, p, t.size, bits)
 		return nil
 	case opEnum:
 		disc, err := enumDisc(pl, src)
@@ -318,17 +281,7 @@ func (c *call) storeGo(pl *plan, src goRef, p uint32) error {
 		if err != nil {
 			return err
 		}
-		switch t.size {
-		case 1:
-			c.mem[p] = byte(bits)
-		case 2:
-			put16(c.mem, p, uint16(bits))
-		case 4:
-			put32(c.mem, p, uint32(bits))
-		default:
-			put32(c.mem, p, uint32(bits))
-			put32(c.mem, p+4, uint32(bits>>32))
-		}
+		putN(c.mem, p, t.size, bits)
 		return nil
 	case opBytes, opList:
 		ptr, n, err := c.lowerListGo(pl, src)
@@ -363,18 +316,6 @@ func (c *call) storeGo(pl *plan, src goRef, p uint32) error {
 		return nil
 	}
 	return c.store(t, dynamic(pl, src), p)
-}
-
-// storeDisc writes the discriminant of variant-like t at p.
-func (c *call) storeDisc(t *Type, p uint32, disc uint32) {
-	switch t.discSize {
-	case 1:
-		c.mem[p] = byte(disc)
-	case 2:
-		put16(c.mem, p, uint16(disc))
-	default:
-		put32(c.mem, p, disc)
-	}
 }
 
 // lowerListGo stores the elements of the slice at src into a fresh

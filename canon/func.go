@@ -148,23 +148,36 @@ func (fn *Func) LiftResult(ctx context.Context, opts *Options, results []uint64)
 	if fn.result == nil {
 		return nil, nil
 	}
-	if len(results) < len(fn.lift.Results) {
-		return nil, fmt.Errorf("canon: %d core results, want %d", len(results), len(fn.lift.Results))
-	}
-	c := newCall(ctx, opts)
-	if fn.resultMemory {
-		if err := c.needMemory(); err != nil {
-			return nil, err
-		}
+	c, ptr, err := fn.liftResultCall(ctx, opts, results)
+	if err != nil {
+		return nil, err
 	}
 	if fn.spillResult {
-		ptr := uint32(results[0])
-		if err := c.check(ptr, uint64(fn.result.size), fn.result.align, "result"); err != nil {
-			return nil, err
-		}
 		return c.load(fn.result, ptr)
 	}
 	return c.liftFlat(fn.result, results[:1])
+}
+
+// liftResultCall starts lifting a result from core results: it checks
+// their count and the memory option and, for a result spilled to memory,
+// returns the checked pointer to it.
+func (fn *Func) liftResultCall(ctx context.Context, opts *Options, results []uint64) (c call, ptr uint32, err error) {
+	if len(results) < len(fn.lift.Results) {
+		return c, 0, fmt.Errorf("canon: %d core results, want %d", len(results), len(fn.lift.Results))
+	}
+	c = newCall(ctx, opts)
+	if fn.resultMemory {
+		if err := c.needMemory(); err != nil {
+			return c, 0, err
+		}
+	}
+	if fn.spillResult {
+		ptr = uint32(results[0])
+		if err := c.check(ptr, uint64(fn.result.size), fn.result.align, "result"); err != nil {
+			return c, 0, err
+		}
+	}
+	return c, ptr, nil
 }
 
 // LiftArgs lifts the arguments of a guest's call to the lowered host
@@ -218,24 +231,39 @@ func (fn *Func) LowerResult(ctx context.Context, opts *Options, v any, params, r
 		}
 		return nil
 	}
-	c := newCall(ctx, opts)
-	if fn.resultMemory {
-		if err := c.needMemory(); err != nil {
-			return err
-		}
+	c, ptr, err := fn.lowerResultCall(ctx, opts, params, results)
+	if err != nil {
+		return err
 	}
 	if fn.spillResult {
-		if len(params) < len(fn.lower.Params) {
-			return fmt.Errorf("canon: %d core params, want %d", len(params), len(fn.lower.Params))
-		}
-		ptr := uint32(params[len(fn.lower.Params)-1])
-		if err := c.check(ptr, uint64(fn.result.size), fn.result.align, "return pointer"); err != nil {
-			return err
-		}
 		return at(c.store(fn.result, v, ptr), "result")
 	}
-	if len(results) < 1 {
-		return fmt.Errorf("canon: no room for the core result")
-	}
 	return at(c.lowerFlat(fn.result, v, results[:1]), "result")
+}
+
+// lowerResultCall starts lowering a result for a guest's call: it checks
+// the memory option and, for a result spilled to memory, returns the
+// checked return pointer (the last core param); otherwise it checks there
+// is room for the flat result.
+func (fn *Func) lowerResultCall(ctx context.Context, opts *Options, params, results []uint64) (c call, ptr uint32, err error) {
+	c = newCall(ctx, opts)
+	if fn.resultMemory {
+		if err := c.needMemory(); err != nil {
+			return c, 0, err
+		}
+	}
+	if !fn.spillResult {
+		if len(results) < 1 {
+			return c, 0, fmt.Errorf("canon: no room for the core result")
+		}
+		return c, 0, nil
+	}
+	if len(params) < len(fn.lower.Params) {
+		return c, 0, fmt.Errorf("canon: %d core params, want %d", len(params), len(fn.lower.Params))
+	}
+	ptr = uint32(params[len(fn.lower.Params)-1])
+	if err := c.check(ptr, uint64(fn.result.size), fn.result.align, "return pointer"); err != nil {
+		return c, 0, err
+	}
+	return c, ptr, nil
 }

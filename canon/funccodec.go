@@ -137,20 +137,11 @@ func (fc *FuncCodec) LiftResult(ctx context.Context, opts *Options, results []ui
 	if err != nil {
 		return err
 	}
-	if len(results) < len(fn.lift.Results) {
-		return fmt.Errorf("canon: %d core results, want %d", len(results), len(fn.lift.Results))
-	}
-	c := newCall(ctx, opts)
-	if fn.resultMemory {
-		if err := c.needMemory(); err != nil {
-			return err
-		}
+	c, ptr, err := fn.liftResultCall(ctx, opts, results)
+	if err != nil {
+		return err
 	}
 	if fn.spillResult {
-		ptr := uint32(results[0])
-		if err := c.check(ptr, uint64(fn.result.size), fn.result.align, "result"); err != nil {
-			return err
-		}
 		return c.loadGo(fc.result, ptr, r)
 	}
 	return c.liftFlatGo(fc.result, results[:1], r)
@@ -207,24 +198,12 @@ func (fc *FuncCodec) LowerResult(ctx context.Context, opts *Options, src any, pa
 	if err != nil {
 		return at(err, "result")
 	}
-	c := newCall(ctx, opts)
-	if fn.resultMemory {
-		if err := c.needMemory(); err != nil {
-			return err
-		}
+	c, ptr, err := fn.lowerResultCall(ctx, opts, params, results)
+	if err != nil {
+		return err
 	}
 	if fn.spillResult {
-		if len(params) < len(fn.lower.Params) {
-			return fmt.Errorf("canon: %d core params, want %d", len(params), len(fn.lower.Params))
-		}
-		ptr := uint32(params[len(fn.lower.Params)-1])
-		if err := c.check(ptr, uint64(fn.result.size), fn.result.align, "return pointer"); err != nil {
-			return err
-		}
 		return at(c.storeGo(fc.result, r, ptr), "result")
-	}
-	if len(results) < 1 {
-		return fmt.Errorf("canon: no room for the core result")
 	}
 	return at(c.lowerFlatGo(fc.result, r, results[:1]), "result")
 }

@@ -49,32 +49,14 @@ func (c *call) load(t *Type, p uint32) (any, error) {
 		}
 		return vs, nil
 	case wit.KindFlags:
-		var bits uint64
-		switch t.size {
-		case 1:
-			bits = uint64(m[p])
-		case 2:
-			bits = uint64(get16(m, p))
-		case 4:
-			bits = uint64(get32(m, p))
-		default:
-			bits = uint64(get32(m, p)) | uint64(get32(m, p+4))<<32
-		}
+		bits := getN(m, p, t.size)
 		return bits & flagMask(t.n), nil
 	case wit.KindOwn, wit.KindBorrow:
 		return c.liftHandle(t, get32(m, p))
 	}
-	var disc uint32
-	switch t.discSize {
-	case 1:
-		disc = uint32(m[p])
-	case 2:
-		disc = uint32(get16(m, p))
-	default:
-		disc = get32(m, p)
-	}
-	if disc >= uint32(len(t.cases)) {
-		return nil, trap("invalid %s discriminant %d (%d cases)", t.kind, disc, len(t.cases))
+	disc, err := c.loadDisc(t, p)
+	if err != nil {
+		return nil, err
 	}
 	ct := t.cases[disc]
 	if ct == nil {

@@ -46,14 +46,7 @@ func (c *call) store(t *Type, v any, p uint32) error {
 		if err != nil {
 			return err
 		}
-		switch t.discSize {
-		case 1:
-			c.mem[p] = byte(disc)
-		case 2:
-			put16(c.mem, p, uint16(disc))
-		default:
-			put32(c.mem, p, disc)
-		}
+		c.storeDisc(t, p, disc)
 		if ct := t.cases[disc]; ct != nil {
 			if err := c.store(ct, payload, p+t.payload); err != nil {
 				return at(err, "%s", caseName(t, disc))
@@ -65,17 +58,7 @@ func (c *call) store(t *Type, v any, p uint32) error {
 		if err != nil {
 			return err
 		}
-		switch t.size {
-		case 1:
-			c.mem[p] = byte(bits)
-		case 2:
-			put16(c.mem, p, uint16(bits))
-		case 4:
-			put32(c.mem, p, uint32(bits))
-		default:
-			put32(c.mem, p, uint32(bits))
-			put32(c.mem, p+4, uint32(bits>>32))
-		}
+		putN(c.mem, p, t.size, bits)
 		return nil
 	case wit.KindOwn, wit.KindBorrow:
 		h, err := c.lowerHandle(t, v)
@@ -89,16 +72,7 @@ func (c *call) store(t *Type, v any, p uint32) error {
 	if err != nil {
 		return err
 	}
-	switch t.size {
-	case 1:
-		c.mem[p] = byte(bits)
-	case 2:
-		put16(c.mem, p, uint16(bits))
-	case 4:
-		put32(c.mem, p, uint32(bits))
-	default:
-		put64(c.mem, p, bits)
-	}
+	putN(c.mem, p, t.size, bits)
 	return nil
 }
 
