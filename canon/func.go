@@ -108,22 +108,11 @@ func (fn *Func) LowerArgs(ctx context.Context, opts *Options, args []any, stack 
 	if len(args) != len(fn.params) {
 		return nil, &ValueError{Want: fmt.Sprintf("%d arguments", len(fn.params)), Got: fmt.Sprint(len(args))}
 	}
-	c := newCall(ctx, opts)
-	if fn.paramMemory {
-		if err := c.needMemory(); err != nil {
-			return nil, err
-		}
+	c, stack, ptr, err := fn.lowerArgsCall(ctx, opts, stack)
+	if err != nil {
+		return nil, err
 	}
-	n := max(len(fn.lift.Params), len(fn.lift.Results))
-	if cap(stack) < n {
-		stack = make([]uint64, n)
-	}
-	stack = stack[:n]
 	if fn.spillParams {
-		ptr, err := c.realloc(0, 0, fn.argsAlign, fn.argsSize)
-		if err != nil {
-			return nil, err
-		}
 		for i, p := range fn.params {
 			if err := c.store(p.t, args[i], ptr+p.offset); err != nil {
 				return nil, at(err, "param %q", p.name)
@@ -138,6 +127,30 @@ func (fn *Func) LowerArgs(ctx context.Context, opts *Options, args []any, stack 
 		}
 	}
 	return stack, nil
+}
+
+// lowerArgsCall starts lowering arguments for a call to the lifted guest
+// function: it checks the memory option, sizes stack for CallWithStack
+// and, when the arguments spill to memory, allocates their tuple and
+// returns its address.
+func (fn *Func) lowerArgsCall(ctx context.Context, opts *Options, stack []uint64) (c call, _ []uint64, ptr uint32, err error) {
+	c = newCall(ctx, opts)
+	if fn.paramMemory {
+		if err := c.needMemory(); err != nil {
+			return c, nil, 0, err
+		}
+	}
+	n := max(len(fn.lift.Params), len(fn.lift.Results))
+	if cap(stack) < n {
+		stack = make([]uint64, n)
+	}
+	stack = stack[:n]
+	if fn.spillParams {
+		if ptr, err = c.realloc(0, 0, fn.argsAlign, fn.argsSize); err != nil {
+			return c, nil, 0, err
+		}
+	}
+	return c, stack, ptr, nil
 }
 
 // LiftResult lifts the result of the lifted guest function from its core

@@ -94,22 +94,11 @@ func (fc *FuncCodec) LowerArgs(ctx context.Context, opts *Options, args any, sta
 			return nil, at(err, "arguments")
 		}
 	}
-	c := newCall(ctx, opts)
-	if fn.paramMemory {
-		if err := c.needMemory(); err != nil {
-			return nil, err
-		}
+	c, stack, ptr, err := fn.lowerArgsCall(ctx, opts, stack)
+	if err != nil {
+		return nil, err
 	}
-	n := max(len(fn.lift.Params), len(fn.lift.Results))
-	if cap(stack) < n {
-		stack = make([]uint64, n)
-	}
-	stack = stack[:n]
 	if fn.spillParams {
-		ptr, err := c.realloc(0, 0, fn.argsAlign, fn.argsSize)
-		if err != nil {
-			return nil, err
-		}
 		for _, a := range fc.params {
 			if err := c.storeGo(a.plan, src.field(a.goOff), ptr+a.f.offset); err != nil {
 				return nil, at(err, "param %q", a.f.name)
