@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,16 +149,7 @@ func (in *installer) one(cmd *cobra.Command, ref string, allPlatforms bool) erro
 // file stores a local package as is: no registry, no lock, no checks on
 // name or version beyond what the store needs.
 func (in *installer) file(ctx context.Context, path string) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		code := artifact.CodeIO
-		if errors.Is(err, fs.ErrNotExist) {
-			code = artifact.CodeNotFound
-		}
-		return &artifact.Error{Code: code, Err: err, Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPath(err)),
-			Hint: "pass the path of a .mur.zip built by 'mur build'"}
-	}
-	m, err := packedManifest(path, data)
+	data, m, err := readPackage(path, "pass the path of a .mur.zip built by 'mur build'")
 	if err != nil {
 		return err
 	}

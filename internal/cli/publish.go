@@ -80,16 +80,7 @@ func (a *app) publish(cmd *cobra.Command, path, reg, platform string) error {
 			return err
 		}
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		code := artifact.CodeIO
-		if errors.Is(err, fs.ErrNotExist) {
-			code = artifact.CodeNotFound
-		}
-		return &artifact.Error{Code: code, Err: err, Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPath(err)),
-			Hint: "pass the .mur.zip that 'mur build' wrote"}
-	}
-	m, err := packedManifest(path, data)
+	data, m, err := readPackage(path, "pass the .mur.zip that 'mur build' wrote")
 	if err != nil {
 		return err
 	}
@@ -193,6 +184,24 @@ func defaultPackagePath(wd string) (string, error) {
 }
 
 // packedManifest opens a package and parses its murmur.yaml.
+// readPackage reads the .mur.zip at path and its manifest; hint says what
+// to pass instead when the file can't be read.
+func readPackage(path, hint string) ([]byte, *artifact.Manifest, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		code := artifact.CodeIO
+		if errors.Is(err, fs.ErrNotExist) {
+			code = artifact.CodeNotFound
+		}
+		return nil, nil, &artifact.Error{Code: code, Err: err, Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPath(err)), Hint: hint}
+	}
+	m, err := packedManifest(path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return data, m, nil
+}
+
 func packedManifest(path string, data []byte) (*artifact.Manifest, error) {
 	wrap := func(err error) error {
 		return &artifact.Error{Code: artifact.CodeIO, Err: err,
