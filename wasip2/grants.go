@@ -36,6 +36,13 @@ type DirGrant struct {
 	Host     string
 	Guest    string
 	ReadOnly bool
+	// Hide names entries directly under Host that the guest can neither
+	// see nor reach: they are left out of directory listings, and every
+	// path operation that would resolve to or through them (open, stat,
+	// create, remove, rename, link, readlink, a symlink's target) fails as
+	// if they did not exist. The runtime puts what it later executes or
+	// trusts there (tools/, trace.jsonl, .murmur/).
+	Hide []string
 }
 
 // ParseDirGrant parses the command-line form HOST[::GUEST][:ro|:rw]. GUEST
