@@ -1,6 +1,6 @@
 module github.com/mur-go/mur
 
-go 1.26.8
+go 1.25.0
 
 require (
 	github.com/spf13/cobra v1.10.2

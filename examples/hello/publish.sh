@@ -54,8 +54,8 @@ tools=(word-count greet)
 
 step() { printf '==> %s\n' "$*"; }
 
-step "building mur -> bin/mur"
-(cd "$repo" && go build -o bin/mur ./cmd/mur)
+step "building mur -> bin/mur (static: CGO_ENABLED=0)"
+(cd "$repo" && CGO_ENABLED=0 go build -trimpath -o bin/mur ./cmd/mur)
 
 step "building the native tool greet for $(go env GOOS)/$(go env GOARCH)"
 (cd "$repo" && CGO_ENABLED=0 go build -trimpath -buildvcs=false \
