@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mur-go/mur/internal/manifestio"
 )
 
 // BuildOptions configures Build.
@@ -126,7 +128,11 @@ func readSourceManifest(source string) (abs string, raw []byte, err error) {
 		return "", nil, newError(CodeNotFound, "pass the directory that holds the artifact's murmur.yaml", err,
 			fmt.Sprintf("artifact directory %s not found: %v", source, unwrapPathError(err)))
 	}
-	raw, err = os.ReadFile(filepath.Join(abs, ManifestEntry))
+	raw, err = manifestio.ReadFile(filepath.Join(abs, ManifestEntry))
+	var big *manifestio.SizeError
+	if errors.As(err, &big) {
+		return "", nil, err
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil, newError(CodeNotFound,
 			"run mur build in a directory with murmur.yaml (name, version, runtime and requires_files), or pass that directory",

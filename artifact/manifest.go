@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mur-go/mur/internal/manifestio"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -26,6 +27,9 @@ type Manifest struct {
 
 // ParseManifest reads an artifact manifest from YAML text.
 func ParseManifest(data []byte) (*Manifest, error) {
+	if len(data) > manifestio.MaxSize {
+		return nil, &manifestio.SizeError{File: ManifestEntry, Size: int64(len(data))}
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, newError(CodeSyntax, "fix the YAML syntax in murmur.yaml", err,

@@ -8,6 +8,8 @@ import (
 	"io"
 	"io/fs"
 	"unicode/utf8"
+
+	"github.com/mur-go/mur/internal/manifestio"
 )
 
 // ManifestEntry is the exact archive name of the artifact manifest.
@@ -69,15 +71,9 @@ func (p *Package) Has(name string) bool { _, ok := p.files[name]; return ok }
 // gigabytes costs at most the ceiling. Symlink and directory entries are
 // refused: a fixed-name lookup must never yield a link target as content.
 func (p *Package) ReadEntry(name string) ([]byte, error) {
-	f, ok := p.files[name]
-	if !ok {
-		return nil, newError(CodeIO, "", ErrEntryNotFound, fmt.Sprintf("zip entry '%s' not found", name))
-	}
-	switch mode := f.Mode(); {
-	case mode&fs.ModeSymlink != 0:
-		return nil, newError(CodeIO, "", ErrUnsafeEntry, fmt.Sprintf("zip entry '%s' is a symlink", name))
-	case mode.IsDir():
-		return nil, newError(CodeIO, "", ErrUnsafeEntry, fmt.Sprintf("zip entry '%s' is a directory", name))
+	f, err := p.regularEntry(name)
+	if err != nil {
+		return nil, err
 	}
 	tooLarge := newError(CodeIO, "raise "+MaxDecompressedEnv+" if the artifact is trusted", ErrTooLarge,
 		fmt.Sprintf("zip entry '%s' exceeds the %d-byte decompression ceiling", name, p.maxEntry))
@@ -101,9 +97,30 @@ func (p *Package) ReadEntry(name string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Manifest returns the murmur.yaml entry, which must be UTF-8.
+// regularEntry looks up the entry named exactly name, refusing symlink
+// and directory entries: a fixed-name lookup must never yield a link
+// target as content.
+func (p *Package) regularEntry(name string) (*zip.File, error) {
+	f, ok := p.files[name]
+	if !ok {
+		return nil, newError(CodeIO, "", ErrEntryNotFound, fmt.Sprintf("zip entry '%s' not found", name))
+	}
+	switch mode := f.Mode(); {
+	case mode&fs.ModeSymlink != 0:
+		return nil, newError(CodeIO, "", ErrUnsafeEntry, fmt.Sprintf("zip entry '%s' is a symlink", name))
+	case mode.IsDir():
+		return nil, newError(CodeIO, "", ErrUnsafeEntry, fmt.Sprintf("zip entry '%s' is a directory", name))
+	}
+	return f, nil
+}
+
+// Manifest returns the murmur.yaml entry, which must be UTF-8. It is read
+// through manifestio.ReadLimited: an entry whose header claims more than
+// manifestio.MaxSize is refused unread, and inflating stops one byte past
+// the cap whatever the header said. The *manifestio.SizeError names the
+// entry; callers that know the archive's path can say which one.
 func (p *Package) Manifest() ([]byte, error) {
-	b, err := p.ReadEntry(ManifestEntry)
+	f, err := p.regularEntry(ManifestEntry)
 	if errors.Is(err, ErrEntryNotFound) {
 		return nil, newError(CodeIO, "an artifact needs murmur.yaml at the archive root; rebuild it with 'mur build'",
 			err, "artifact missing required file "+ManifestEntry)
@@ -111,10 +128,33 @@ func (p *Package) Manifest() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	b, err := p.readManifest(f)
+	if err != nil {
+		return nil, err
+	}
 	if !utf8.Valid(b) {
 		return nil, newError(CodeIO, "", nil, fmt.Sprintf("zip entry '%s' is not valid UTF-8", ManifestEntry))
 	}
 	return b, nil
+}
+
+// readManifest inflates the manifest entry under the tighter of the
+// package's decompression ceiling and manifestio.MaxSize.
+func (p *Package) readManifest(f *zip.File) ([]byte, error) {
+	if p.maxEntry < manifestio.MaxSize {
+		return p.ReadEntry(ManifestEntry)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, newError(CodeIO, "", err, fmt.Sprintf("zip entry '%s': %v", ManifestEntry, err))
+	}
+	defer rc.Close()
+	b, err := manifestio.ReadLimited(rc, "murmur.yaml in the package", int64(min(f.UncompressedSize64, 1<<62)))
+	var big *manifestio.SizeError
+	if err != nil && !errors.As(err, &big) {
+		return nil, newError(CodeIO, "", err, fmt.Sprintf("zip entry '%s': %v", ManifestEntry, err))
+	}
+	return b, err
 }
 
 // RootWasm selects the payload (SelectRootWasm) and reads it.

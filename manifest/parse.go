@@ -12,6 +12,8 @@ import (
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mur-go/mur/internal/manifestio"
 )
 
 // ParseOptions controls Parse.
@@ -48,8 +50,12 @@ func Load(path string, env EnvFunc) (*File, []Warning, error) {
 
 // LoadWith is Load with options.
 func LoadWith(path string, opts LoadOptions) (*File, []Warning, error) {
-	data, err := os.ReadFile(path)
+	data, err := manifestio.ReadFile(path)
 	if err != nil {
+		var big *SizeError
+		if errors.As(err, &big) {
+			return nil, nil, err
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil, &Error{Code: CodeNotFound, File: path, Err: err,
 				Msg:  fmt.Sprintf("%s not found at %s", FileName, path),
@@ -94,6 +100,11 @@ func Parse(data []byte, filename string, opts ParseOptions) (*File, []Warning, e
 	display := filename
 	if display == "" {
 		display = FileName
+	}
+	// Callers holding the text already read it bounded; this keeps one
+	// that did not from paying the parse.
+	if len(data) > MaxSize {
+		return nil, nil, &SizeError{File: display, Size: int64(len(data))}
 	}
 	env := opts.Env
 	if env == nil {

@@ -1,8 +1,9 @@
 package murmurhost
 
 import (
+	"crypto/x509"
 	"errors"
-	"net/http"
+	"log/slog"
 	"time"
 
 	"github.com/mur-go/mur/wasip2"
@@ -32,10 +33,14 @@ type Capsule struct {
 	// Net is capabilities.network.allow, parsed; message/send checks the
 	// peer against it before connecting. Empty denies every peer.
 	Net []wasip2.NetRule
-	// HTTPClient sends A2A requests; nil uses a direct (no proxy) client
-	// with the system's TLS roots. Redirects are never followed whatever
-	// the client says, since the policy check covered only the first URL.
-	HTTPClient *http.Client
+	// Resolver looks up peer host names, once per connection, through the
+	// same pinned egress as wasi:http (wasip2.Egress); nil uses
+	// net.DefaultResolver.
+	Resolver wasip2.Resolver
+	// RootCAs verifies https peers; nil uses the system's roots.
+	RootCAs *x509.CertPool
+	// Log receives why a send was refused; nil uses slog.Default().
+	Log *slog.Logger
 	// SendTimeout bounds one message/send; 0 means 30 s.
 	SendTimeout time.Duration
 	// Traceparent, if set, returns the W3C traceparent to send with A2A

@@ -3,6 +3,7 @@ package murmurhost
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -105,7 +106,8 @@ func (c *Capsule) Send(ctx context.Context, peer string, m Message) (TaskResult,
 	if err != nil {
 		return TaskResult{}, err
 	}
-	if !wasip2.Allows(c.Net, t.scheme, t.host, t.port) {
+	egress := wasip2.NewEgress(c.Net, c.Resolver, c.Log)
+	if !egress.Allows(t.scheme, t.host, t.port) {
 		return TaskResult{}, fmt.Errorf("network policy: '%s' not in capabilities.network.allow", peer)
 	}
 	var traceparent string
@@ -137,8 +139,15 @@ func (c *Capsule) Send(ctx context.Context, peer string, m Message) (TaskResult,
 	if traceparent != "" {
 		req.Header.Set("traceparent", traceparent)
 	}
-	resp, err := c.httpClient().Do(req)
+	tr := egress.Transport(&tls.Config{RootCAs: c.RootCAs})
+	tr.DisableKeepAlives = true // one request per send: nothing to pool
+	defer tr.CloseIdleConnections()
+	resp, err := a2aClient(tr).Do(req)
 	if err != nil {
+		var denied *wasip2.EgressDeniedError
+		if errors.As(err, &denied) {
+			err = denied // the policy's reason, without the URL error around it
+		}
 		return TaskResult{}, fmt.Errorf("failed to connect to %s: %w", peer, err)
 	}
 	defer resp.Body.Close()
@@ -156,20 +165,14 @@ func (c *Capsule) Send(ctx context.Context, peer string, m Message) (TaskResult,
 	return res, nil
 }
 
-// httpClient is the configured client with redirects refused, or a direct
-// client: the policy admitted one host, and a redirect or a proxy from the
-// environment would send the message somewhere it did not check.
-func (c *Capsule) httpClient() *http.Client {
-	var cl http.Client
-	if c.HTTPClient != nil {
-		cl = *c.HTTPClient
-	} else {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.Proxy = nil
-		cl.Transport = tr
+// a2aClient sends through tr and never follows a redirect: the policy
+// admitted one host, and a redirect would send the message somewhere it
+// did not check.
+func a2aClient(tr http.RoundTripper) *http.Client {
+	return &http.Client{
+		Transport:     tr,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
-	cl.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &cl
 }
 
 type a2aPart struct {

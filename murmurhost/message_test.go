@@ -2,6 +2,7 @@ package murmurhost
 
 import (
 	"context"
+	"crypto/x509"
 	"encoding/json"
 	"io"
 	"net"
@@ -118,7 +119,9 @@ func TestSendDeniedNeverConnects(t *testing.T) {
 func TestSendHTTPS(t *testing.T) {
 	peer := newPeer(t, true, submitted)
 	hostPort := strings.TrimPrefix(peer.srv.URL, "https://")
-	c := &Capsule{Net: rules(t, "https://"+hostPort), HTTPClient: peer.srv.Client()}
+	roots := x509.NewCertPool()
+	roots.AddCert(peer.srv.Certificate())
+	c := &Capsule{Net: rules(t, "https://"+hostPort), RootCAs: roots}
 	r, err := c.Send(context.Background(), peer.srv.URL, Message{MessageID: "m", Text: "over tls"})
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +134,7 @@ func TestSendHTTPS(t *testing.T) {
 		t.Fatalf("contextId sent although the capsule gave none: %v", msg)
 	}
 	// Without the test CA the handshake fails: TLS is real.
-	c.HTTPClient = nil
+	c.RootCAs = nil
 	if _, err := c.Send(context.Background(), peer.srv.URL, Message{}); err == nil || !strings.HasPrefix(err.Error(), "failed to connect to "+peer.srv.URL+": ") {
 		t.Fatalf("untrusted certificate: %v", err)
 	}

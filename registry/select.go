@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mur-go/mur/internal/manifestio"
 )
 
 // Target says which registry a command talks to.
@@ -38,10 +39,14 @@ func Select(flag, cwd string) (Target, error) {
 		return Target{Remote: true, URL: strings.TrimRight(v, "/"), Why: "--registry"}, nil
 	}
 	path := filepath.Join(cwd, "murmur.yaml")
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, err := manifestio.ReadFile(path)
+	var big *manifestio.SizeError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return Target{Why: "default"}, nil
-	} else if err != nil {
+	case errors.As(err, &big):
+		return Target{}, err
+	case err != nil:
 		return Target{}, &Error{Code: CodeIO, Err: err, Msg: fmt.Sprintf("failed to read %s: %v", path, err)}
 	}
 	var doc struct {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"sync"
 )
@@ -29,6 +30,11 @@ type Grants struct {
 	// Net lists the HTTP destinations the guest may reach (Murmur rules,
 	// see ParseNetRule). Empty: no network at all.
 	Net []NetRule
+	// Resolver looks up the host names of allowed requests, once per
+	// connection; nil uses net.DefaultResolver.
+	Resolver Resolver
+	// Log receives why a request was refused; nil uses slog.Default().
+	Log *slog.Logger
 }
 
 // DirGrant preopens host directory Host for the guest as Guest.

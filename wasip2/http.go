@@ -426,7 +426,7 @@ func (c *Ctx) startRequest(r *outRequest, o *reqOptions) (*futureResponse, any) 
 	}
 	// The rule check comes first: a denied request never resolves a name
 	// or opens a connection.
-	if !Allows(c.rules, scheme, host, port) {
+	if !c.egress.Allows(scheme, host, port) {
 		return nil, httpErr(httpRequestDenied, nil)
 	}
 	method := "GET"
@@ -560,6 +560,7 @@ func (e *httpError) Unwrap() error { return e.err }
 // false for errors that are not about HTTP (so http-error-code says none).
 func httpErrValue(err error) (any, bool) {
 	var he *httpError
+	var denied *EgressDeniedError
 	var dnsErr *net.DNSError
 	var alert tls.AlertError
 	var certErr *tls.CertificateVerificationError
@@ -571,6 +572,8 @@ func httpErrValue(err error) (any, bool) {
 	switch {
 	case errors.As(err, &he):
 		return httpErr(he.code, nil), true
+	case errors.As(err, &denied):
+		return httpErr(httpRequestDenied, nil), true
 	case errors.As(err, &dnsErr):
 		if dnsErr.IsTimeout {
 			return httpErr(httpDNSTimeout, nil), true
@@ -601,25 +604,20 @@ func httpErrValue(err error) (any, bool) {
 	return httpErr(httpInternalError, wit.Some(err.Error())), true
 }
 
-// transport is the store's HTTP client: its own connection pool, no proxy
-// from the environment (that would route around the rules), HTTP/2 when
-// the server offers it, and a per-request connect timeout.
+// transport is the store's HTTP client: its own connection pool, every
+// connection made by the store's egress, with the guest's connect timeout.
 func (c *Ctx) transport() *http.Transport {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.tr == nil {
-		c.tr = &http.Transport{
-			Proxy:             nil,
-			ForceAttemptHTTP2: true,
-			DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-				d := net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
-				if t, ok := ctx.Value(connectTimeoutKey{}).(time.Duration); ok {
-					d.Timeout = t
-				}
-				return d.DialContext(ctx, network, addr)
-			},
-			TLSHandshakeTimeout: 30 * time.Second,
-			MaxIdleConnsPerHost: 16,
+		c.tr = c.egress.Transport(nil)
+		c.tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if t, ok := ctx.Value(connectTimeoutKey{}).(time.Duration); ok {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, t)
+				defer cancel()
+			}
+			return c.egress.DialContext(ctx, network, addr)
 		}
 	}
 	return c.tr

@@ -38,10 +38,10 @@ func (e *ExitError) Error() string { return fmt.Sprintf("guest exited with statu
 // resource handles refer to. Create it with NewCtx; Close it when the store
 // is done.
 type Ctx struct {
-	g     Grants
-	rules []NetRule
-	start time.Time // zero point of the monotonic clock
-	seed  [2]uint64 // insecure-seed: fixed for the store's lifetime
+	g      Grants
+	egress *Egress
+	start  time.Time // zero point of the monotonic clock
+	seed   [2]uint64 // insecure-seed: fixed for the store's lifetime
 
 	stdout, stderr *cappedWriter
 	stdin          *bytesIn
@@ -63,7 +63,7 @@ type Ctx struct {
 func NewCtx(g Grants) (*Ctx, error) {
 	c := &Ctx{
 		g:      g,
-		rules:  append([]NetRule(nil), g.Net...),
+		egress: NewEgress(g.Net, g.Resolver, g.Log),
 		start:  time.Now(),
 		stdout: newCappedWriter(g.Stdout),
 		stderr: newCappedWriter(g.Stderr),

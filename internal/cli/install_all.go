@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/internal/manifestio"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/registry"
 )
@@ -125,7 +125,11 @@ func capsuleArtifacts(path string) ([]declared, error) {
 		return &artifact.Error{Code: artifact.CodeIO, Msg: "failed to load manifest: " + msg,
 			Hint: "fix " + path + "; each artifacts entry needs name and version (or source for a local skill)"}
 	}
-	data, err := os.ReadFile(path)
+	data, err := manifestio.ReadFile(path)
+	var big *manifestio.SizeError
+	if errors.As(err, &big) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fail(err.Error())
 	}

@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/internal/manifestio"
 	"github.com/mur-go/mur/registry"
 )
 
@@ -159,7 +160,11 @@ func (a *app) publishPlatform(m *artifact.Manifest, flag string) (artifact.Runti
 
 // defaultPackagePath is ./<name>-<version>.mur.zip from ./murmur.yaml.
 func defaultPackagePath(wd string) (string, error) {
-	raw, err := os.ReadFile(filepath.Join(wd, artifact.ManifestEntry))
+	raw, err := manifestio.ReadFile(filepath.Join(wd, artifact.ManifestEntry))
+	var big *manifestio.SizeError
+	if errors.As(err, &big) {
+		return "", err
+	}
 	if err != nil {
 		return "", &artifact.Error{Code: artifact.CodeNotFound, Err: err,
 			Msg:  fmt.Sprintf("no artifact path given and no murmur.yaml in %s", wd),
@@ -213,6 +218,10 @@ func packedManifest(path string, data []byte) (*artifact.Manifest, error) {
 		return nil, wrap(err)
 	}
 	raw, err := pkg.Manifest()
+	var big *manifestio.SizeError
+	if errors.As(err, &big) {
+		return nil, &manifestio.SizeError{File: "murmur.yaml in " + path, Size: big.Size}
+	}
 	if err != nil {
 		return nil, wrap(err)
 	}
