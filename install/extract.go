@@ -69,6 +69,6 @@ func unreadable(r *Resolved, entry string, p Payload, cause, what error) *Error 
 	e := &Error{Step: StepExtract, Name: r.Name, Version: r.Version, Source: r.Source.Name, Entry: entry, Payload: p}
 	e.Code, e.Err = registry.CodeIO, cause
 	e.Msg = fmt.Sprintf("failed to read artifact archive for %s@%s: %v", r.Name, r.Version, diag.Text(what))
-	e.Hint = "the package is well-formed but not usable; rebuild it with `mur build` and publish a new version"
+	e.Hint = "rebuild the package with `mur build` and publish a new version"
 	return e
 }

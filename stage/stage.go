@@ -83,12 +83,12 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 // manifest order, entirely in memory.
 func prepare(ctx context.Context, s *Session, opts *Options) ([]*staged, error) {
 	c := s.Capsule
-	f := &install.Fetcher{Sources: opts.Stores, Lock: opts.Lock, Mode: install.Frozen, Getenv: opts.Getenv}
-	ws, err := applyLock(c, f)
+	fetcher := &install.Fetcher{Sources: opts.Stores, Lock: opts.Lock, Mode: install.Frozen, Getenv: opts.Getenv}
+	ws, err := applyLock(c, fetcher)
 	if err != nil {
 		return nil, err
 	}
-	got, err := resolveAll(ctx, f, ws, opts.Platform)
+	got, err := resolveAll(ctx, fetcher, ws, opts.Platform)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func prepare(ctx context.Context, s *Session, opts *Options) ([]*staged, error) 
 				return nil, err
 			}
 		} else {
-			if st, err = extract(ctx, f, byRef[i], opts.Compiler); err != nil {
+			if st, err = extract(ctx, fetcher, byRef[i], opts.Compiler); err != nil {
 				return nil, err
 			}
 		}
