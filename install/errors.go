@@ -47,7 +47,8 @@ type Error struct {
 	Err             error
 	Step            Step
 	Name, Version   string
-	// Source is the source involved ("" when none was).
+	// Source is the source involved, or for StepStore and StepPin the
+	// destination ("" when none was).
 	Source string
 	// Entry is the archive entry an extract failed on: "" for the archive
 	// itself, else the entry name (for a root wasm that could not be

@@ -23,8 +23,9 @@ type PulledArtifact struct {
 }
 
 // RegistryPuller is the Puller over the registry and murmur.lock, in the
-// order wit.md §5.5 requires: resolve, verify, check the lock, and only
-// then write anything; the lock is updated last, atomically.
+// order wit.md §5.5 requires, which is install's pipeline: resolve,
+// verify, check the lock, extract, and only then write anything; the lock
+// is updated last, atomically.
 type RegistryPuller struct {
 	Registry registry.Resolver
 	// LockPath is murmur.lock beside the capsule's murmur.yaml.
