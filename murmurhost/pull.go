@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/install"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/registry"
 )
@@ -23,8 +23,9 @@ type PulledArtifact struct {
 }
 
 // RegistryPuller is the Puller over the registry and murmur.lock, in the
-// order wit.md §5.5 requires: resolve, verify, check the lock, and only
-// then write anything; the lock is updated last, atomically.
+// order wit.md §5.5 requires, which is install's pipeline: resolve,
+// verify, check the lock, extract, and only then write anything; the lock
+// is updated last, atomically.
 type RegistryPuller struct {
 	Registry registry.Resolver
 	// LockPath is murmur.lock beside the capsule's murmur.yaml.
@@ -56,71 +57,33 @@ func (p *RegistryPuller) Pull(ctx context.Context, name, version string) (Instal
 			plat = &cur
 		}
 	}
-	res, err := p.Registry.Resolve(ctx, name, version, plat)
+	f := &install.Fetcher{Sources: []install.Source{{Name: "registry", Resolver: p.Registry}}, Mode: install.Guard}
+	res, err := f.Resolve(ctx, install.Request{Name: name, Version: version, Platform: plat, Payload: pullPayload})
 	if err != nil {
-		return InstalledArtifact{}, fmt.Errorf("failed to resolve %s: %w", ref, err)
-	}
-	if err := res.Verify(); err != nil {
-		return InstalledArtifact{}, fmt.Errorf("artifact integrity check failed for %s: registry-reported hash does not match downloaded bytes", ref)
+		return InstalledArtifact{}, fmt.Errorf("failed to resolve %s: %w", ref, cause(err))
 	}
 	lock, err := lockfile.ReadOrNew(p.LockPath)
 	if err != nil {
 		return InstalledArtifact{}, fmt.Errorf("failed to read murmur.lock: %w", err)
 	}
-	sha := artifact.SHA256Hex(res.Data)
-	if err := lock.CheckInstall(name, res.Version, sha); err != nil {
-		var conflict *lockfile.ConflictError
-		if errors.As(err, &conflict) {
-			return InstalledArtifact{}, fmt.Errorf("%s — refusing to override a pinned artifact at runtime", conflict.Message())
-		}
-		return InstalledArtifact{}, err
+	f.Lock = lock
+	got, err := f.Accept(ctx, res)
+	if err != nil {
+		return InstalledArtifact{}, pullError(ref, err)
 	}
 
-	// Everything is read into memory before the first write.
-	pkg, err := artifact.Open(res.Data, artifact.MaxDecompressedBytes(os.Getenv))
-	if err != nil {
-		return InstalledArtifact{}, fmt.Errorf("failed to open %s: %w", ref, err)
-	}
-	manifest, err := pkg.Manifest()
-	if err != nil {
-		return InstalledArtifact{}, fmt.Errorf("failed to read the manifest of %s: %w", ref, err)
-	}
-	a := PulledArtifact{InstalledArtifact: InstalledArtifact{Name: name, Version: res.Version, Role: "tool"},
+	a := PulledArtifact{InstalledArtifact: InstalledArtifact{Name: name, Version: res.Package.Version, Role: "tool"},
 		Dir: filepath.Join(p.ToolsDir, name)}
-	type file struct {
-		name string
-		data []byte
-		perm os.FileMode
-	}
-	files := []file{{"murmur.yaml", manifest, 0o644}}
-	switch res.Meta.Runtime {
-	case artifact.Native:
+	switch got.Payload {
+	case install.PayloadNative:
 		a.Native = true
-		bin, err := pkg.NativeBinary(name)
-		if err != nil {
-			return InstalledArtifact{}, fmt.Errorf("failed to read the binary of %s: %w", ref, err)
-		}
-		files = append(files, file{name, bin, 0o755})
-	case artifact.Static:
+	case install.PayloadSkill:
 		a.Role = "skill"
-		md, err := pkg.Skill()
-		if err != nil {
-			return InstalledArtifact{}, fmt.Errorf("failed to read the skill of %s: %w", ref, err)
-		}
-		files = append(files, file{"skill.md", md, 0o644})
 	default:
-		if _, a.Wasm, err = pkg.RootWasm(); err != nil {
-			return InstalledArtifact{}, fmt.Errorf("failed to read the component of %s: %w", ref, err)
-		}
+		a.Wasm = got.PayloadData
 	}
-
-	if err := os.MkdirAll(a.Dir, 0o755); err != nil {
-		return InstalledArtifact{}, fmt.Errorf("failed to stage %s: %w", ref, err)
-	}
-	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(a.Dir, f.name), f.data, f.perm); err != nil {
-			return InstalledArtifact{}, fmt.Errorf("failed to stage %s: %w", ref, err)
-		}
+	if err := install.Place(a.Dir, got); err != nil {
+		return InstalledArtifact{}, fmt.Errorf("failed to stage %s: %w", ref, cause(err))
 	}
 	var tool Tool
 	if p.NewTool != nil {
@@ -128,9 +91,8 @@ func (p *RegistryPuller) Pull(ctx context.Context, name, version string) (Instal
 			return InstalledArtifact{}, fmt.Errorf("failed to load %s: %w", ref, err)
 		}
 	}
-	lock.Upsert(lockfile.Entry{Name: name, ResolvedVersion: res.Version, SHA256: lockfile.Hashes{Wasm: sha}})
-	if err := lockfile.Write(p.LockPath, lock); err != nil {
-		return InstalledArtifact{}, fmt.Errorf("failed to update murmur.lock: %w", err)
+	if err := install.Pin(p.LockPath, lock, got.Pin()); err != nil {
+		return InstalledArtifact{}, fmt.Errorf("failed to update murmur.lock: %w", cause(err))
 	}
 	if p.Inventory != nil {
 		p.Inventory.Add(a.InstalledArtifact)
@@ -139,4 +101,53 @@ func (p *RegistryPuller) Pull(ctx context.Context, name, version string) (Instal
 		p.Tools.Add(name, tool)
 	}
 	return a.InstalledArtifact, nil
+}
+
+// pullPayload extracts by the registry's packaging type, as Murmur's
+// manage.pull does: native → bin/<name>, static → skill.md, else the root
+// component.
+func pullPayload(a *install.Artifact) (install.Payload, error) {
+	switch a.Meta.Runtime {
+	case artifact.Native:
+		return install.PayloadNative, nil
+	case artifact.Static:
+		return install.PayloadSkill, nil
+	}
+	return install.PayloadWasm, nil
+}
+
+// pullError words a refused pull for the capsule, one line each.
+func pullError(ref string, err error) error {
+	var ie *install.Error
+	if !errors.As(err, &ie) {
+		return err
+	}
+	var conflict *lockfile.ConflictError
+	switch {
+	case ie.Step == install.StepVerify:
+		return fmt.Errorf("artifact integrity check failed for %s: registry-reported hash does not match downloaded bytes", ref)
+	case errors.As(err, &conflict):
+		return fmt.Errorf("%s — refusing to override a pinned artifact at runtime", conflict.Message())
+	case ie.Step != install.StepExtract:
+		return ie.Err
+	case ie.Payload == install.PayloadNative:
+		return fmt.Errorf("failed to read the binary of %s: %w", ref, ie.Err)
+	case ie.Payload == install.PayloadSkill:
+		return fmt.Errorf("failed to read the skill of %s: %w", ref, ie.Err)
+	case ie.Payload == install.PayloadWasm:
+		return fmt.Errorf("failed to read the component of %s: %w", ref, ie.Err)
+	case ie.Entry == artifact.ManifestEntry:
+		return fmt.Errorf("failed to read the manifest of %s: %w", ref, ie.Err)
+	}
+	return fmt.Errorf("failed to open %s: %w", ref, ie.Err)
+}
+
+// cause is the error a pipeline step failed with, as the registry or the
+// file system reported it.
+func cause(err error) error {
+	var ie *install.Error
+	if errors.As(err, &ie) && ie.Err != nil {
+		return ie.Err
+	}
+	return err
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"github.com/mur-go/mur/internal/diag"
 
+	"github.com/mur-go/mur/install"
+	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/registry"
 )
 
@@ -25,10 +27,10 @@ const (
 // Sentinels for errors.Is, one per failure class a caller may branch on.
 var (
 	// ErrLockMissingEntry: a registry artifact has no murmur.lock entry.
-	ErrLockMissingEntry = errors.New("murmur.lock missing artifact entry")
+	ErrLockMissingEntry = install.ErrLockMissingEntry
 	// ErrLockVersionMismatch: the manifest asks for another version than
 	// the lock pins.
-	ErrLockVersionMismatch = errors.New("lockfile version mismatch")
+	ErrLockVersionMismatch = install.ErrLockVersionMismatch
 	// ErrIntegrity is registry.ErrIntegrity: bytes, sidecar and lock
 	// disagree.
 	ErrIntegrity = registry.ErrIntegrity
@@ -58,24 +60,23 @@ func (e *Error) Unwrap() error { return e.Err }
 // Diagnostic returns the code and hint.
 func (e *Error) Diagnostic() (code, hint string) { return e.Code, e.Hint }
 
-func lockMissingEntry(name string) *Error {
-	return &Error{Code: CodeLock, Artifact: name, Err: ErrLockMissingEntry,
-		Msg:  fmt.Sprintf("murmur.lock missing artifact entry for '%s'", name),
-		Hint: "run `mur install` in the project to resolve it and pin it in murmur.lock"}
-}
-
-func lockVersionMismatch(name, requested, pinned string) *Error {
-	return &Error{Code: CodeLock, Artifact: name, Err: ErrLockVersionMismatch,
-		Msg: fmt.Sprintf("lockfile version mismatch for '%s': manifest requested %s, lock pinned %s", name, requested, pinned),
-		Hint: fmt.Sprintf("to upgrade, delete the '%s' entry from murmur.lock and run `mur install`; to keep the pin, declare version %q in murmur.yaml",
-			name, pinned)}
-}
-
-func lockIntegrity(name, version, pinned, recorded, store string) *Error {
-	return &Error{Code: CodeIntegrity, Artifact: name, Err: ErrIntegrity,
-		Msg: fmt.Sprintf("artifact integrity check failed for %s@%s", name, version),
-		Hint: fmt.Sprintf("murmur.lock pins sha256 %s but %s holds %s: reinstall the pinned bytes with `mur install`, or delete the '%s' entry from murmur.lock if the new package is intended",
-			pinned, store, recorded, name)}
+// fetchError is a failure of install's pipeline in staging's words: the
+// lock and extract diagnostics keep their code and message (a refused
+// archive gets a hint naming the entry's role), a store's corrupted
+// package names the store. Anything else passes through.
+func fetchError(ref *manifest.ArtifactRef, err error) error {
+	var ie *install.Error
+	if !errors.As(err, &ie) {
+		return err
+	}
+	switch ie.Step {
+	case install.StepVerify:
+		return storeIntegrity(ie.Name, ie.Version, ie.Source, ie)
+	case install.StepExtract:
+		return &Error{Code: CodeIO, Artifact: ref.Name, Err: ie, Msg: ie.Msg,
+			Hint: fmt.Sprintf("the package is well-formed but not usable as a %s; rebuild it with `mur build` and publish a new version", ref.Runtime)}
+	}
+	return &Error{Code: ie.Code, Artifact: ref.Name, Err: ie, Msg: ie.Msg, Hint: ie.Hint}
 }
 
 func storeIntegrity(name, version, store string, cause error) *Error {

@@ -1,43 +1,36 @@
 package stage
 
 import (
+	"github.com/mur-go/mur/install"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/manifest"
 )
 
-// want is what staging asks the stores for: the version to resolve and
-// the digest the lock pins ("" without a lock).
+// want is what staging asks the stores for: the version to resolve.
 type want struct {
 	ref     *manifest.ArtifactRef
 	version string
-	pinned  string
 }
 
 // applyLock is §9.5 steps 2–3 and 6: every registry artifact needs an entry,
-// and the entry must pin the version the manifest asks for. Murmur's CLI
-// silently substitutes the pinned version instead (artifacts.md §12 #1);
-// mur-go reports the mismatch, as Murmur's docs and `mur doctor` do, so a
-// manifest edit is never ignored without a word. The first failure, in
-// manifest order, is returned; nothing has been read or written yet.
-func applyLock(c *manifest.Capsule, lock *lockfile.Lock) ([]want, error) {
+// and the entry must pin the version the manifest asks for (the frozen
+// lock check of install, run for all artifacts before any is resolved).
+// Murmur's CLI silently substitutes the pinned version instead
+// (artifacts.md §12 #1); mur-go reports the mismatch, as Murmur's docs and
+// `mur doctor` do, so a manifest edit is never ignored without a word. The
+// first failure, in manifest order, is returned; nothing has been read or
+// written yet.
+func applyLock(c *manifest.Capsule, f *install.Fetcher) ([]want, error) {
 	var ws []want
 	for i := range c.Artifacts {
 		ref := &c.Artifacts[i]
 		if ref.IsLocal() {
 			continue
 		}
-		w := want{ref: ref, version: ref.Version}
-		if lock != nil {
-			e, ok := lock.Find(ref.Name)
-			if !ok {
-				return nil, lockMissingEntry(ref.Name)
-			}
-			if e.ResolvedVersion != ref.Version {
-				return nil, lockVersionMismatch(ref.Name, ref.Version, e.ResolvedVersion)
-			}
-			w.pinned = e.SHA256.Wasm
+		if err := f.CheckPinned(ref.Name, ref.Version); err != nil {
+			return nil, fetchError(ref, err)
 		}
-		ws = append(ws, w)
+		ws = append(ws, want{ref: ref, version: ref.Version})
 	}
 	return ws, nil
 }
@@ -63,11 +56,7 @@ func (s *Session) WriteLockIfAbsent() (bool, error) {
 	if s.Lock != nil {
 		return false, nil
 	}
-	l := lockfile.New()
-	for _, e := range s.Pins {
-		l.Upsert(e)
-	}
-	if err := lockfile.Write(s.LockPath, l); err != nil {
+	if err := install.Pin(s.LockPath, nil, s.Pins...); err != nil {
 		return false, err
 	}
 	return true, nil

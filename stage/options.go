@@ -11,6 +11,7 @@ import (
 
 	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/install"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/registry"
@@ -24,10 +25,7 @@ type Compiler interface {
 
 // Store is one place artifacts resolve from, tried in Options.Stores
 // order. Name is how messages refer to it (its directory for a local store).
-type Store struct {
-	Name     string
-	Resolver registry.Resolver
-}
+type Store = install.Source
 
 // Options says what to stage and where. Only Manifest is required; the
 // rest default as `mur run` would.

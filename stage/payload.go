@@ -3,10 +3,10 @@ package stage
 import (
 	"context"
 	"fmt"
-	"strings"
 
-	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/install"
+	"github.com/mur-go/mur/internal/diag"
 	"github.com/mur-go/mur/manifest"
 )
 
@@ -19,66 +19,51 @@ type staged struct {
 	skill        []byte // KindSkill
 }
 
-// extract opens a verified package and reads what the entry's role needs
-// (artifacts.md §1): the manifest always, then the native binary, the root
-// wasm (compiled here, before any directory exists) or skill.md. Only
-// fixed entry names are read, each through the decompression ceiling.
-func extract(ctx context.Context, f fetched, sha string, maxEntry int64, comp Compiler) (*staged, error) {
-	name, ver := f.ref.Name, f.version
-	archiveErr := func(err error) error {
-		return &Error{Code: CodeIO, Artifact: name, Err: err,
-			Msg:  fmt.Sprintf("failed to read artifact archive for %s@%s: %v", name, ver, diagText(err)),
-			Hint: fmt.Sprintf("the package is well-formed but not usable as a %s; rebuild it with `mur build` and publish a new version", f.ref.Runtime)}
+// extract accepts a resolved package (install's verify, lock check and
+// extract steps) and reads what the entry's role needs (artifacts.md §1):
+// the manifest always, then the native binary, the root wasm (compiled
+// here, before any directory exists) or skill.md.
+func extract(ctx context.Context, f *install.Fetcher, fe fetched, comp Compiler) (*staged, error) {
+	ref, role := fe.ref, Role(fe.ref.Runtime)
+	var hook *manifest.HookContract
+	fe.res.Payload = func(a *install.Artifact) (install.Payload, error) {
+		switch role {
+		case RoleSkill:
+			return install.PayloadSkill, nil
+		case RoleTool:
+			if a.Manifest.IsNative() {
+				return install.PayloadNative, nil
+			}
+		case RoleHook:
+			hc, err := a.Manifest.HookContract()
+			if err != nil {
+				return install.PayloadNone, &Error{Code: CodeIO, Artifact: ref.Name, Err: err,
+					Msg:  fmt.Sprintf("hook %s@%s invalid config: %v", ref.Name, fe.version, diag.Text(err)),
+					Hint: "fix binding, execution_mode or commit_policy in the hook's own murmur.yaml and publish a new version"}
+			}
+			hook = &hc
+		}
+		return install.PayloadWasm, nil
 	}
-	pkg, err := artifact.Open(f.res.Data, maxEntry)
+	got, err := f.Accept(ctx, fe.res)
 	if err != nil {
-		return nil, archiveErr(err)
-	}
-	raw, err := pkg.Manifest()
-	if err != nil {
-		return nil, archiveErr(fmt.Errorf("missing or unreadable murmur.yaml in artifact archive: %w", err))
-	}
-	mf, _, err := manifest.Parse(raw, artifact.ManifestEntry, manifest.ParseOptions{Role: manifest.RoleArtifact})
-	if err != nil {
-		return nil, archiveErr(fmt.Errorf("invalid murmur.yaml in artifact archive: %w", err))
+		return nil, fetchError(ref, err)
 	}
 	a := &Artifact{
-		Name: name, Version: ver, Role: Role(f.ref.Runtime), Ref: f.ref,
-		Manifest: mf.Artifact, SHA256: sha, Store: f.store, Platform: f.res.Platform,
+		Name: ref.Name, Version: fe.version, Role: role, Ref: ref, Hook: hook,
+		Manifest: got.Manifest, SHA256: got.SHA256, Store: got.Source, Platform: got.Platform,
 	}
-	s := &staged{Artifact: a, manifestYAML: raw}
-	switch a.Role {
-	case RoleSkill:
-		a.Kind = KindSkill
-		if s.skill, err = pkg.Skill(); err != nil {
-			return nil, archiveErr(fmt.Errorf("skill.md not found or unreadable at archive root: %w", err))
+	s := &staged{Artifact: a, manifestYAML: got.ManifestYAML}
+	switch got.Payload {
+	case install.PayloadSkill:
+		a.Kind, s.skill = KindSkill, got.PayloadData
+	case install.PayloadNative:
+		a.Kind, s.binary = KindNative, got.PayloadData
+	default:
+		a.Kind, a.WasmEntry = KindWasm, got.PayloadEntry
+		if a.Component, err = compile(ctx, comp, ref.Name+"@"+fe.version, got.PayloadData); err != nil {
+			return nil, err
 		}
-		return s, nil
-	case RoleTool:
-		if mf.Artifact.IsNative() {
-			a.Kind = KindNative
-			if s.binary, err = pkg.NativeBinary(name); err != nil {
-				return nil, archiveErr(fmt.Errorf("failed to read native binary at 'bin/%s' from archive (ensure the binary is at bin/%s inside the .mur.zip): %w", name, name, err))
-			}
-			return s, nil
-		}
-	case RoleHook:
-		hc, err := mf.Artifact.HookContract()
-		if err != nil {
-			return nil, &Error{Code: CodeIO, Artifact: name, Err: err,
-				Msg:  fmt.Sprintf("hook %s@%s invalid config: %v", name, ver, diagText(err)),
-				Hint: "fix binding, execution_mode or commit_policy in the hook's own murmur.yaml and publish a new version"}
-		}
-		a.Hook = &hc
-	}
-	a.Kind = KindWasm
-	entry, wasm, err := pkg.RootWasm()
-	if err != nil {
-		return nil, archiveErr(err)
-	}
-	a.WasmEntry = entry
-	if a.Component, err = compile(ctx, comp, name+"@"+ver, wasm); err != nil {
-		return nil, err
 	}
 	return s, nil
 }
@@ -96,25 +81,4 @@ func compile(ctx context.Context, comp Compiler, what string, wasm []byte) (*com
 			Hint: "the payload must be a WebAssembly component (not a core module) built for WASI 0.2; rebuild it"}
 	}
 	return c, nil
-}
-
-// diagText is an error's text without "error[CODE]: " prefixes or hint
-// lines, for embedding one diagnostic in another.
-func diagText(err error) string {
-	var lines []string
-	for _, l := range strings.Split(err.Error(), "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "hint:") {
-			continue
-		}
-		for {
-			i := strings.Index(l, "error[")
-			j := strings.Index(l, "]: ")
-			if i < 0 || j < i {
-				break
-			}
-			l = l[:i] + l[j+3:]
-		}
-		lines = append(lines, l)
-	}
-	return strings.Join(lines, "; ")
 }

@@ -18,7 +18,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/install"
 	"github.com/mur-go/mur/manifest"
 )
 
@@ -83,11 +83,12 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 // manifest order, entirely in memory.
 func prepare(ctx context.Context, s *Session, opts *Options) ([]*staged, error) {
 	c := s.Capsule
-	ws, err := applyLock(c, opts.Lock)
+	fetcher := &install.Fetcher{Sources: opts.Stores, Lock: opts.Lock, Mode: install.Frozen, Getenv: opts.Getenv}
+	ws, err := applyLock(c, fetcher)
 	if err != nil {
 		return nil, err
 	}
-	got, err := resolveAll(ctx, opts.Stores, ws, opts.Platform)
+	got, err := resolveAll(ctx, fetcher, ws, opts.Platform)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +96,6 @@ func prepare(ctx context.Context, s *Session, opts *Options) ([]*staged, error) 
 	for _, f := range got {
 		byRef[indexOf(c, f.ref)] = f
 	}
-	maxEntry := artifact.MaxDecompressedBytes(opts.Getenv)
 	arts := make([]*staged, 0, len(c.Artifacts))
 	for i := range c.Artifacts {
 		ref := &c.Artifacts[i]
@@ -105,12 +105,7 @@ func prepare(ctx context.Context, s *Session, opts *Options) ([]*staged, error) 
 				return nil, err
 			}
 		} else {
-			f := byRef[i]
-			sha, err := verify(f)
-			if err != nil {
-				return nil, err
-			}
-			if st, err = extract(ctx, f, sha, maxEntry, opts.Compiler); err != nil {
+			if st, err = extract(ctx, fetcher, byRef[i], opts.Compiler); err != nil {
 				return nil, err
 			}
 		}

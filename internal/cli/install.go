@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/install"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/registry"
 )
@@ -127,7 +128,8 @@ func (in *installer) one(cmd *cobra.Command, ref string, allPlatforms bool) erro
 	if c, ok := src.(*registry.Client); ok {
 		c.Progress = prog.transfer
 	}
-	res, err := installArtifact(ctx, src, dst, name, version, lock)
+	f := &install.Fetcher{Sources: []install.Source{{Name: target.String(), Resolver: src}}, Lock: lock, Mode: install.Guard}
+	res, err := installArtifact(ctx, f, dst, name, version)
 	prog.clear()
 	if errors.Is(err, registry.ErrNotFound) {
 		return notFoundHint(err, target)
@@ -137,11 +139,10 @@ func (in *installer) one(cmd *cobra.Command, ref string, allPlatforms bool) erro
 	}
 	fmt.Fprintf(in.stdout, "Installed %s@%s → %s\n", name, version, res.path)
 	if lock != nil {
-		lock.Upsert(lockfile.Entry{Name: name, ResolvedVersion: version, SHA256: lockfile.Hashes{Wasm: res.sha}})
-		if err := lockfile.Write(lockPath, lock); err != nil {
+		if err := install.Pin(lockPath, lock, res.pin); err != nil {
 			return err
 		}
-		fmt.Fprintf(in.stdout, "  pinned in %s (sha256 %s)\n", lockPath, shortSHA(res.sha))
+		fmt.Fprintf(in.stdout, "  pinned in %s (sha256 %s)\n", lockPath, shortSHA(res.pin.SHA256.Wasm))
 	}
 	return nil
 }
@@ -196,13 +197,17 @@ func (in *installer) source(wd string) (registry.Resolver, registry.Target, erro
 	return r, t, err
 }
 
-// installed is one successful install.
-type installed struct{ path, sha string }
+// installed is one successful install: where it is stored and its pin.
+type installed struct {
+	path string
+	pin  lockfile.Entry
+}
 
-// installArtifact runs download → verify → lock check → store. Nothing is
-// stored unless the bytes match the registry's sha256 and, when lock is
-// given, the pin.
-func installArtifact(ctx context.Context, src registry.Resolver, dst *registry.Local, name, version string, lock *lockfile.Lock) (*installed, error) {
+// installArtifact fetches name@version through install's pipeline
+// (download, verify, lock check, manifest) and stores it. Nothing is
+// stored unless the bytes match the registry's sha256 and, when the
+// fetcher has a lock, the pin.
+func installArtifact(ctx context.Context, f *install.Fetcher, dst *registry.Local, name, version string) (*installed, error) {
 	// Murmur resolves installs without a platform, so a native artifact
 	// published only as a platform variant is "not found" by install while
 	// run would find it. mur-go asks for this machine's variant; generic
@@ -211,36 +216,21 @@ func installArtifact(ctx context.Context, src registry.Resolver, dst *registry.L
 	if p, err := artifact.ParsePlatform(artifact.CurrentPlatform()); err == nil {
 		platform = &p
 	}
-	res, err := src.Resolve(ctx, name, version, platform)
+	a, err := f.Fetch(ctx, install.Request{Name: name, Version: version, Platform: platform})
+	var ie *install.Error
+	if errors.As(err, &ie) && ie.Step == install.StepExtract {
+		return nil, &artifact.Error{Code: artifact.CodeIO, Err: ie.Err,
+			Msg:  fmt.Sprintf("failed to parse murmur.yaml in %s@%s: %s", name, version, diagMsg(ie.Err)),
+			Hint: "rebuild the package with 'mur build'"}
+	}
 	if err != nil {
 		return nil, err
 	}
-	if err := res.Verify(); err != nil {
-		return nil, err
-	}
-	sha := strings.ToLower(strings.TrimSpace(res.SHA256))
-	if lock != nil {
-		if err := lock.CheckInstall(name, version, sha); err != nil {
-			return nil, err
-		}
-	}
-	m, err := packedManifest(name+"@"+version, res.Data)
+	p, err := install.Store(ctx, dst, a)
 	if err != nil {
 		return nil, err
 	}
-	if l, ok := src.(*registry.Local); ok && samePath(l.Root(), dst.Root()) {
-		return &installed{path: dst.PackagePath(name, version, res.Platform), sha: sha}, nil
-	}
-	meta := packageMeta(m)
-	meta.Name, meta.Version = name, version
-	if res.Platform != nil {
-		meta.Platforms = []artifact.Platform{*res.Platform}
-	}
-	p, err := dst.StoreInstalled(ctx, meta, res.Data, sha)
-	if err != nil {
-		return nil, err
-	}
-	return &installed{path: p, sha: sha}, nil
+	return &installed{path: p, pin: a.Pin()}, nil
 }
 
 // packageMeta is the metadata install records: the packaging type and role
@@ -298,10 +288,4 @@ func notFoundHint(err error, t registry.Target) error {
 		c.Hint = "searched the global store (~/.murmur/artifacts); see what it holds with 'mur list -g', publish with 'mur publish', or pass --registry URL"
 	}
 	return &c
-}
-
-func samePath(a, b string) bool {
-	aa, err1 := filepath.Abs(a)
-	bb, err2 := filepath.Abs(b)
-	return err1 == nil && err2 == nil && aa == bb
 }

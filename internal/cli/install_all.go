@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/install"
 	"github.com/mur-go/mur/internal/manifestio"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/registry"
@@ -56,20 +57,20 @@ func (in *installer) all(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	results, errs := in.fetchAll(ctx, src, dst, want, lock)
-	pinned := 0
+	f := &install.Fetcher{Sources: []install.Source{{Name: target.String(), Resolver: src}}, Lock: lock, Mode: install.Guard}
+	results, errs := in.fetchAll(ctx, f, dst, want)
+	var pins []lockfile.Entry
 	for i, d := range want {
 		if r := results[i]; r != nil {
 			fmt.Fprintf(in.stdout, "Installed %s@%s → %s\n", d.name, d.version, r.path)
-			lock.Upsert(lockfile.Entry{Name: d.name, ResolvedVersion: d.version, SHA256: lockfile.Hashes{Wasm: r.sha}})
-			pinned++
+			pins = append(pins, r.pin)
 		}
 	}
-	if pinned > 0 {
-		if err := lockfile.Write(lockPath, lock); err != nil {
+	if len(pins) > 0 {
+		if err := install.Pin(lockPath, lock, pins...); err != nil {
 			return err
 		}
-		fmt.Fprintf(in.stdout, "installed %d artifact(s) into %s; pinned in %s\n", pinned, dst.Root(), lockPath)
+		fmt.Fprintf(in.stdout, "installed %d artifact(s) into %s; pinned in %s\n", len(pins), dst.Root(), lockPath)
 	}
 	var failed []string
 	for i, d := range want {
@@ -88,7 +89,7 @@ func (in *installer) all(ctx context.Context) error {
 
 // fetchAll installs each artifact with bounded parallelism, showing which
 // ones are in flight on a terminal. Results and errors are by index.
-func (in *installer) fetchAll(ctx context.Context, src registry.Resolver, dst *registry.Local, want []declared, lock *lockfile.Lock) ([]*installed, []error) {
+func (in *installer) fetchAll(ctx context.Context, f *install.Fetcher, dst *registry.Local, want []declared) ([]*installed, []error) {
 	results, errs := make([]*installed, len(want)), make([]error, len(want))
 	prog := in.newProgress()
 	var mu sync.Mutex
@@ -101,7 +102,7 @@ func (in *installer) fetchAll(ctx context.Context, src registry.Resolver, dst *r
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			r, err := installArtifact(ctx, src, dst, d.name, d.version, lock)
+			r, err := installArtifact(ctx, f, dst, d.name, d.version)
 			mu.Lock()
 			results[i], errs[i] = r, err
 			done++
