@@ -12,6 +12,7 @@ import (
 
 	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/install"
+	"github.com/mur-go/mur/internal/manifestio"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/registry"
 )
@@ -217,7 +218,13 @@ func installArtifact(ctx context.Context, f *install.Fetcher, dst *registry.Loca
 		platform = &p
 	}
 	a, err := f.Fetch(ctx, install.Request{Name: name, Version: version, Platform: platform})
-	var ie *install.Error
+	var (
+		ie  *install.Error
+		big *manifestio.SizeError
+	)
+	if errors.As(err, &big) {
+		return nil, &manifestio.SizeError{File: "murmur.yaml in " + name + "@" + version, Size: big.Size}
+	}
 	if errors.As(err, &ie) && ie.Step == install.StepExtract {
 		return nil, &artifact.Error{Code: artifact.CodeIO, Err: ie.Err,
 			Msg:  fmt.Sprintf("failed to parse murmur.yaml in %s@%s: %s", name, version, diagMsg(ie.Err)),
