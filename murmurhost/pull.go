@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/internal/confined"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/registry"
 )
@@ -20,6 +21,11 @@ type PulledArtifact struct {
 	Dir string
 	// Wasm is the root component of a wasm artifact, nil otherwise.
 	Wasm []byte
+	// Skill is a skill's guidance text and BinarySHA256 the hex digest of
+	// a native tool's binary, both from the verified package: the tool
+	// made of them never trusts the copies written under Dir.
+	Skill        string
+	BinarySHA256 string
 }
 
 // RegistryPuller is the Puller over the registry and murmur.lock, in the
@@ -85,13 +91,8 @@ func (p *RegistryPuller) Pull(ctx context.Context, name, version string) (Instal
 	if err != nil {
 		return InstalledArtifact{}, fmt.Errorf("failed to read the manifest of %s: %w", ref, err)
 	}
-	a := PulledArtifact{InstalledArtifact: InstalledArtifact{Name: name, Version: res.Version, Role: "tool"},
+	a := PulledArtifact{InstalledArtifact: InstalledArtifact{Name: name, Version: res.Version, Role: "tool", Manifest: manifest},
 		Dir: filepath.Join(p.ToolsDir, name)}
-	type file struct {
-		name string
-		data []byte
-		perm os.FileMode
-	}
 	files := []file{{"murmur.yaml", manifest, 0o644}}
 	switch res.Meta.Runtime {
 	case artifact.Native:
@@ -101,6 +102,7 @@ func (p *RegistryPuller) Pull(ctx context.Context, name, version string) (Instal
 			return InstalledArtifact{}, fmt.Errorf("failed to read the binary of %s: %w", ref, err)
 		}
 		files = append(files, file{name, bin, 0o755})
+		a.BinarySHA256 = artifact.SHA256Hex(bin)
 	case artifact.Static:
 		a.Role = "skill"
 		md, err := pkg.Skill()
@@ -108,19 +110,15 @@ func (p *RegistryPuller) Pull(ctx context.Context, name, version string) (Instal
 			return InstalledArtifact{}, fmt.Errorf("failed to read the skill of %s: %w", ref, err)
 		}
 		files = append(files, file{"skill.md", md, 0o644})
+		a.Skill = string(md)
 	default:
 		if _, a.Wasm, err = pkg.RootWasm(); err != nil {
 			return InstalledArtifact{}, fmt.Errorf("failed to read the component of %s: %w", ref, err)
 		}
 	}
 
-	if err := os.MkdirAll(a.Dir, 0o755); err != nil {
+	if err := p.write(name, files); err != nil {
 		return InstalledArtifact{}, fmt.Errorf("failed to stage %s: %w", ref, err)
-	}
-	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(a.Dir, f.name), f.data, f.perm); err != nil {
-			return InstalledArtifact{}, fmt.Errorf("failed to stage %s: %w", ref, err)
-		}
 	}
 	var tool Tool
 	if p.NewTool != nil {
@@ -139,4 +137,34 @@ func (p *RegistryPuller) Pull(ctx context.Context, name, version string) (Instal
 		p.Tools.Add(name, tool)
 	}
 	return a.InstalledArtifact, nil
+}
+
+// file is one file a pull stages under tools/<name>/.
+type file struct {
+	name string
+	data []byte
+	perm os.FileMode
+}
+
+// write stages files under ToolsDir/name without following a link that
+// a guest or tool planted there (confined to ToolsDir, last element never
+// followed).
+func (p *RegistryPuller) write(name string, files []file) error {
+	if err := os.MkdirAll(p.ToolsDir, 0o755); err != nil {
+		return err
+	}
+	root, err := os.OpenRoot(p.ToolsDir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if err := root.MkdirAll(name, 0o755); err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := confined.WriteFile(root, filepath.Join(name, f.name), f.data, f.perm, os.O_CREATE|os.O_TRUNC); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -59,12 +59,12 @@ func TestRegistryPuller(t *testing.T) {
 	}
 	before, _ := os.ReadFile(lockPath)
 	data := skillZip(t, "style", "# guidance")
-	inv := NewStagedInventory(tools, nil, nil)
+	inv := NewStagedInventory(nil, nil, nil)
 	set := NewToolSet()
 	newPuller := func(reg registry.Resolver) *RegistryPuller {
 		return &RegistryPuller{Registry: reg, LockPath: lockPath, ToolsDir: tools, Inventory: inv, Tools: set,
 			NewTool: func(_ context.Context, a PulledArtifact) (Tool, error) {
-				return &SkillTool{Name: a.Name, Path: filepath.Join(a.Dir, "skill.md")}, nil
+				return &SkillTool{Name: a.Name, Text: a.Skill}, nil
 			}}
 	}
 	unchanged := func(t *testing.T) {

@@ -14,9 +14,7 @@ import (
 // first write: everything that can fail has failed by then.
 type staged struct {
 	*Artifact
-	manifestYAML []byte // verbatim, for tools/<name>/murmur.yaml
-	binary       []byte // KindNative
-	skill        []byte // KindSkill
+	binary []byte // KindNative
 }
 
 // extract opens a verified package and reads what the entry's role needs
@@ -44,15 +42,17 @@ func extract(ctx context.Context, f fetched, sha string, maxEntry int64, comp Co
 	}
 	a := &Artifact{
 		Name: name, Version: ver, Role: Role(f.ref.Runtime), Ref: f.ref,
-		Manifest: mf.Artifact, SHA256: sha, Store: f.store, Platform: f.res.Platform,
+		Manifest: mf.Artifact, ManifestYAML: raw, SHA256: sha, Store: f.store, Platform: f.res.Platform,
 	}
-	s := &staged{Artifact: a, manifestYAML: raw}
+	s := &staged{Artifact: a}
 	switch a.Role {
 	case RoleSkill:
 		a.Kind = KindSkill
-		if s.skill, err = pkg.Skill(); err != nil {
+		md, err := pkg.Skill()
+		if err != nil {
 			return nil, archiveErr(fmt.Errorf("skill.md not found or unreadable at archive root: %w", err))
 		}
+		a.SkillText = string(md)
 		return s, nil
 	case RoleTool:
 		if mf.Artifact.IsNative() {
@@ -60,6 +60,7 @@ func extract(ctx context.Context, f fetched, sha string, maxEntry int64, comp Co
 			if s.binary, err = pkg.NativeBinary(name); err != nil {
 				return nil, archiveErr(fmt.Errorf("failed to read native binary at 'bin/%s' from archive (ensure the binary is at bin/%s inside the .mur.zip): %w", name, name, err))
 			}
+			a.BinarySHA256 = artifact.SHA256Hex(s.binary)
 			return s, nil
 		}
 	case RoleHook:

@@ -114,7 +114,7 @@ func prepare(ctx context.Context, s *Session, opts *Options) ([]*staged, error) 
 				return nil, err
 			}
 		}
-		g, warns, err := artifactGrants(c, s.Ceiling, st.Artifact, i)
+		g, warns, err := artifactGrants(c, s.Ceiling, st.Artifact, i, opts.Workdir != "")
 		if err != nil {
 			return nil, err
 		}
@@ -166,17 +166,33 @@ func (s *Session) write(made *created, arts []*staged, userDir string, opts *Opt
 	if _, err := os.Lstat(s.SessionDir); err == nil {
 		return ioError("", fmt.Sprintf("session directory %s already exists", s.SessionDir), os.ErrExist)
 	}
-	for _, dir := range []string{s.ToolsDir, s.OutDir, s.LogsDir} {
-		if err := made.mkdirAll(dir); err != nil {
+	// Only the session dir itself is made by path; everything below it is
+	// created through a Root, so a link planted in a reused --workdir can
+	// redirect nothing.
+	if err := made.mkdirAll(s.SessionDir); err != nil {
+		return ioError("", fmt.Sprintf("failed to create workdir %s: %v", s.SessionDir, err), err)
+	}
+	root, err := os.OpenRoot(s.SessionDir)
+	if err != nil {
+		return ioError("", fmt.Sprintf("failed to open workdir %s: %v", s.SessionDir, err), err)
+	}
+	defer root.Close()
+	for _, dir := range []string{"tools", "out", "logs"} {
+		if err := made.mkdirIn(root, dir); err != nil {
 			return ioError("", fmt.Sprintf("failed to create workdir %s: %v", s.SessionDir, err), err)
 		}
 	}
-	shells, err := writeTools(made, s.ToolsDir, arts, s.Capsule.Capabilities.ShellAllow())
+	shells, err := writeTools(made, root, s.ToolsDir, arts, s.Capsule.Capabilities.ShellAllow())
 	if err != nil {
 		return err
 	}
 	s.ShellTools = shells
-	if err := s.placeGrants(made); err != nil {
+	acc, err := os.OpenRoot(s.AccessibleDir)
+	if err != nil {
+		return ioError("", fmt.Sprintf("failed to open workdir %s: %v", s.AccessibleDir, err), err)
+	}
+	defer acc.Close()
+	if err := s.placeGrants(made, acc, root); err != nil {
 		return err
 	}
 	if s.Capsule.IsAgent() {
@@ -186,7 +202,7 @@ func (s *Session) write(made *created, arts []*staged, userDir string, opts *Opt
 		}
 	}
 	if s.UserWorkdir {
-		s.copyManifest()
+		s.copyManifest(acc)
 	}
-	return s.writeTask(made, opts.Task, opts.Cwd)
+	return s.writeTask(made, acc, opts.Task, opts.Cwd)
 }
