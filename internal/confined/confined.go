@@ -28,7 +28,8 @@ func (e *SymlinkError) Unwrap() error { return ErrSymlink }
 
 // OpenFile opens name (relative to root) with flag and perm like
 // os.OpenFile; earlier elements are confined to root by os.Root, the last
-// is not followed. A file it creates gets exactly perm (no umask).
+// is not followed. A file created with O_CREATE|O_EXCL gets exactly perm
+// (no umask); otherwise an existing file keeps its mode.
 func OpenFile(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File, error) {
 	dir, err := root.Open(filepath.Dir(name))
 	if err != nil {
@@ -42,7 +43,7 @@ func OpenFile(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File,
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: filepath.Join(root.Name(), name), Err: err}
 	}
-	if flag&os.O_CREATE != 0 {
+	if flag&(os.O_CREATE|os.O_EXCL) == os.O_CREATE|os.O_EXCL {
 		if err := f.Chmod(perm); err != nil {
 			f.Close()
 			return nil, err
