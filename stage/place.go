@@ -49,6 +49,9 @@ func (s *Session) placeGrants(made *created, acc, sess *os.Root) error {
 		scopeErr := func(err error) error {
 			return ioError(a.Name, fmt.Sprintf("failed to create granted filesystem scope '%s': %v", g.Scope, err), err)
 		}
+		if err := noLinks(root, rel); err != nil {
+			return scopeErr(err)
+		}
 		if err := made.mkdirIn(root, rel); err != nil {
 			return scopeErr(err)
 		}
@@ -60,12 +63,16 @@ func (s *Session) placeGrants(made *created, acc, sess *os.Root) error {
 	return nil
 }
 
-// noLinks refuses rel if any of its elements under root is a symbolic link.
+// noLinks refuses rel if any of its existing elements under root is a
+// symbolic link (checked before creating it, for a clear error, and after).
 func noLinks(root *os.Root, rel string) error {
 	parts := strings.Split(rel, string(filepath.Separator))
 	for i := range parts {
 		p := filepath.Join(parts[:i+1]...)
 		fi, err := root.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}

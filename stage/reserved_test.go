@@ -111,9 +111,27 @@ artifacts:
 `))
 			opts.Workdir = work
 			_, err := Stage(context.Background(), opts)
-			if err == nil || !strings.Contains(err.Error(), "failed to create granted filesystem scope 'data/in'") {
+			if err == nil || !strings.Contains(err.Error(), "failed to create granted filesystem scope 'data/in'") || !strings.Contains(err.Error(), "is a symbolic link") {
 				t.Fatalf("err = %v, want the linked scope refused", err)
 			}
 		})
+	}
+}
+
+// A .murmur link left in a reused --workdir does not move the session's
+// bookkeeping (tools/ included) to wherever it points.
+func TestMurmurDirLinkIsRefused(t *testing.T) {
+	f := newFixture(t)
+	work, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(work, ".murmur")); err != nil {
+		t.Fatal(err)
+	}
+	opts := f.options(f.capsule("name: demo\nversion: \"1.0.0\"\n"))
+	opts.Workdir = work
+	if _, err := Stage(context.Background(), opts); err == nil || codeOf(err) != CodeIO || !strings.Contains(err.Error(), "is a symbolic link") {
+		t.Fatalf("err = %v, want the linked .murmur refused", err)
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+		t.Fatalf("staging wrote through the link: %v", ents)
 	}
 }

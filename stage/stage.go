@@ -166,10 +166,11 @@ func (s *Session) write(made *created, arts []*staged, userDir string, opts *Opt
 	if _, err := os.Lstat(s.SessionDir); err == nil {
 		return ioError("", fmt.Sprintf("session directory %s already exists", s.SessionDir), os.ErrExist)
 	}
-	// Only the session dir itself is made by path; everything below it is
-	// created through a Root, so a link planted in a reused --workdir can
-	// redirect nothing.
-	if err := made.mkdirAll(s.SessionDir); err != nil {
+	// Only the fresh <project>/workdir/<id> is made by path; everything
+	// in a --workdir and below the session dir is created through a Root
+	// and must contain no link, so a link an earlier session's guest left
+	// in a reused --workdir (.murmur itself, say) redirects nothing.
+	if err := s.makeSessionDir(made); err != nil {
 		return ioError("", fmt.Sprintf("failed to create workdir %s: %v", s.SessionDir, err), err)
 	}
 	root, err := os.OpenRoot(s.SessionDir)
@@ -205,4 +206,25 @@ func (s *Session) write(made *created, arts []*staged, userDir string, opts *Opt
 		s.copyManifest(acc)
 	}
 	return s.writeTask(made, acc, opts.Task, opts.Cwd)
+}
+
+// makeSessionDir creates the session dir: by path beside murmur.yaml, or
+// as .murmur/<id> inside the --workdir through a Root, refusing links.
+func (s *Session) makeSessionDir(made *created) error {
+	if !s.UserWorkdir {
+		return made.mkdirAll(s.SessionDir)
+	}
+	acc, err := os.OpenRoot(s.AccessibleDir)
+	if err != nil {
+		return err
+	}
+	defer acc.Close()
+	rel := filepath.Join(".murmur", s.ID)
+	if err := noLinks(acc, rel); err != nil {
+		return err
+	}
+	if err := made.mkdirIn(acc, rel); err != nil {
+		return err
+	}
+	return noLinks(acc, rel)
 }

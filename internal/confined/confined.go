@@ -21,7 +21,7 @@ var ErrSymlink = errors.New("is a symbolic link")
 type SymlinkError struct{ Path string }
 
 func (e *SymlinkError) Error() string {
-	return fmt.Sprintf("refusing to follow %s: it is a symbolic link (something in the session replaced the file; remove the link)", e.Path)
+	return fmt.Sprintf("refusing to follow %s: it is a symbolic link, and guests can write here, so mur follows no links (remove it)", e.Path)
 }
 
 func (e *SymlinkError) Unwrap() error { return ErrSymlink }
