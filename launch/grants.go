@@ -42,13 +42,20 @@ func shadowed(key string, runtime [][2]string) bool {
 	return false
 }
 
+// preopen grants dir as the guest's "." with the runtime's own entries
+// under it hidden (tools/, trace.jsonl, .murmur/): nothing a guest can
+// write is later executed or trusted by the host.
+func preopen(s *stage.Session, dir string) wasip2.DirGrant {
+	return wasip2.DirGrant{Host: dir, Guest: ".", Hide: s.HiddenUnder(dir)}
+}
+
 // capsuleGrants are the capsule store's WASI grants: the whole accessible
 // workdir as "." (the ceiling, never narrowed), the guest env, and
 // wasi:http behind capabilities.network.allow.
 func capsuleGrants(o *Options) wasip2.Grants {
 	s := o.Session
 	return wasip2.Grants{
-		Dirs:   []wasip2.DirGrant{{Host: s.AccessibleDir, Guest: "."}},
+		Dirs:   []wasip2.DirGrant{preopen(s, s.AccessibleDir)},
 		Env:    guestEnv(o.Getenv, s.Ceiling, identity(s)),
 		Args:   []string{s.Capsule.Name},
 		Stdout: wasip2.Output{W: o.Stdout},
@@ -63,7 +70,7 @@ func capsuleGrants(o *Options) wasip2.Grants {
 func toolGrants(o *Options, g stage.Grants, name string) wasip2.Grants {
 	var dirs []wasip2.DirGrant
 	if g.Preopen != "" {
-		dirs = []wasip2.DirGrant{{Host: g.Preopen, Guest: "."}}
+		dirs = []wasip2.DirGrant{preopen(o.Session, g.Preopen)}
 	}
 	return wasip2.Grants{
 		Dirs:   dirs,

@@ -66,6 +66,9 @@ func setup(m *testing.M) (int, error) {
 	if err := packTestArtifacts(filepath.Join(tmp, "src")); err != nil {
 		return 0, err
 	}
+	if err := packHostileArtifacts(filepath.Join(tmp, "src")); err != nil {
+		return 0, err
+	}
 	return m.Run(), nil
 }
 

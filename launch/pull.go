@@ -63,7 +63,7 @@ func newPuller(o *Options, linker *component.Linker, tb *toolbox) murmurhost.Pul
 		Tools:     tb.tools,
 		NewTool: func(ctx context.Context, a murmurhost.PulledArtifact) (murmurhost.Tool, error) {
 			spec := toolSpec{name: a.Name, grants: ceilingGrants(s),
-				binary: filepath.Join(a.Dir, a.Name), skill: filepath.Join(a.Dir, "skill.md")}
+				binary: filepath.Join(a.Dir, a.Name), binarySHA256: a.BinarySHA256, skill: a.Skill}
 			switch {
 			case a.Role == "skill":
 				spec.kind = stage.KindSkill

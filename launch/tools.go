@@ -28,31 +28,39 @@ func newToolbox(o *Options, linker *component.Linker) (*toolbox, error) {
 	for _, a := range s.Artifacts {
 		if a.ManifestPath != "" {
 			installed = append(installed, murmurhost.InstalledArtifact{Name: a.Name, Version: a.Version,
-				Role: string(a.Role), Native: a.Kind == stage.KindNative})
+				Role: string(a.Role), Native: a.Kind == stage.KindNative, Manifest: a.ManifestYAML})
 		}
 		if a.Role != stage.RoleTool {
 			continue
 		}
 		tb.allowlist = append(tb.allowlist, a.Name)
 		t, err := newTool(o, linker, toolSpec{name: a.Name, kind: a.Kind, component: a.Component,
-			binary: a.BinaryPath, skill: a.SkillPath, grants: a.Grants})
+			binary: a.BinaryPath, binarySHA256: a.BinarySHA256, skill: a.SkillText, grants: a.Grants})
 		if err != nil {
 			return nil, err
 		}
 		tb.tools.Add(a.Name, logged{name: a.Name, tool: t, log: o.Log})
 	}
-	tb.inventory = murmurhost.NewStagedInventory(s.ToolsDir, s.Capsule.Capabilities.ShellAllow(), installed)
+	shellMF := map[string][]byte{}
+	for _, st := range s.ShellTools {
+		if st.Generated {
+			shellMF[st.Name] = st.ManifestYAML
+		}
+	}
+	tb.inventory = murmurhost.NewStagedInventory(s.Capsule.Capabilities.ShellAllow(), shellMF, installed)
 	return tb, nil
 }
 
-// toolSpec is one staged or pulled tool, whatever its origin.
+// toolSpec is one staged or pulled tool, whatever its origin: what
+// staging or the pull verified, never what is in tools/ now.
 type toolSpec struct {
-	name      string
-	kind      stage.Kind
-	component *component.Component
-	binary    string
-	skill     string
-	grants    stage.Grants
+	name         string
+	kind         stage.Kind
+	component    *component.Component
+	binary       string
+	binarySHA256 string
+	skill        string // the guidance text
+	grants       stage.Grants
 }
 
 // newTool wraps a tool for its kind: a WASM component in a fresh store
@@ -75,10 +83,10 @@ func newTool(o *Options, linker *component.Linker, t toolSpec) (murmurhost.Tool,
 		if err != nil {
 			return nil, fmt.Errorf("preparing native tool '%s': %w", t.name, err)
 		}
-		return &murmurhost.NativeTool{Name: t.name, Path: t.binary, Dir: o.Session.AccessibleDir,
+		return &murmurhost.NativeTool{Name: t.name, Path: t.binary, SHA256: t.binarySHA256, Dir: o.Session.AccessibleDir,
 			Env: env, Deadline: limits.Deadline}, nil
 	case stage.KindSkill:
-		return &murmurhost.SkillTool{Name: t.name, Path: t.skill}, nil
+		return &murmurhost.SkillTool{Name: t.name, Text: t.skill}, nil
 	}
 	return nil, fmt.Errorf("tool '%s' has unknown kind %q", t.name, t.kind)
 }

@@ -3,10 +3,11 @@ package launch
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/mur-go/mur/internal/confined"
 	"github.com/mur-go/mur/murmurhost"
+	"github.com/mur-go/mur/stage"
 )
 
 // sendRecord is an a2a_send line of trace.jsonl (a2a-cli.md §7); absent
@@ -23,12 +24,19 @@ type sendRecord struct {
 }
 
 // writeSendRecords appends one a2a_send record per successful
-// message/send to the session's trace.jsonl.
+// message/send to the session's trace.jsonl, refusing a trace.jsonl link
+// (the capsule could have planted one to make the runtime append
+// elsewhere).
 func writeSendRecords(sessionDir, sessionID string, sends []murmurhost.SendRecord) error {
 	if len(sends) == 0 {
 		return nil
 	}
-	f, err := os.OpenFile(filepath.Join(sessionDir, "trace.jsonl"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	root, err := os.OpenRoot(sessionDir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	f, err := confined.OpenFile(root, stage.TraceFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}

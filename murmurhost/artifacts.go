@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -23,18 +23,22 @@ type InstalledArtifact struct {
 	Role string
 	// Native is implementation: native (a tool run as a subprocess).
 	Native bool
+	// Manifest is the artifact's murmur.yaml as staging verified it (nil
+	// for local-source skills, which have none). manage.describe reads
+	// this, never tools/<name>/murmur.yaml, which guests can rewrite.
+	Manifest []byte
 }
 
 // Inventory is the staged-manifest view behind manage.list and
-// manage.describe. The staging layer provides it.
+// manage.describe. The staging layer provides it, from memory.
 type Inventory interface {
 	// Installed lists the staged artifacts of every role, in staging order.
 	Installed() []InstalledArtifact
 	// ShellAllow is capabilities.shell.allow.
 	ShellAllow() []string
-	// ToolsDir is <session workdir>/tools, where each artifact's
-	// murmur.yaml was staged.
-	ToolsDir() string
+	// ShellManifest is the manifest staging generated for a shell.allow
+	// binary (false when it generated none).
+	ShellManifest(name string) ([]byte, bool)
 }
 
 // Puller installs an artifact while the capsule runs (manage.pull). An
@@ -54,14 +58,16 @@ type Puller interface {
 // artifact visible.
 type StagedInventory struct {
 	mu         sync.RWMutex
-	toolsDir   string
 	shellAllow []string
+	shellMF    map[string][]byte
 	installed  []InstalledArtifact
 }
 
-// NewStagedInventory returns an inventory over toolsDir.
-func NewStagedInventory(toolsDir string, shellAllow []string, installed []InstalledArtifact) *StagedInventory {
-	return &StagedInventory{toolsDir: toolsDir, shellAllow: slices.Clone(shellAllow), installed: slices.Clone(installed)}
+// NewStagedInventory returns an inventory of the staged artifacts and
+// shell.allow binaries, with the manifests staging generated for the
+// latter (by binary name).
+func NewStagedInventory(shellAllow []string, shellManifests map[string][]byte, installed []InstalledArtifact) *StagedInventory {
+	return &StagedInventory{shellAllow: slices.Clone(shellAllow), shellMF: maps.Clone(shellManifests), installed: slices.Clone(installed)}
 }
 
 // Add records a, replacing an artifact of the same name.
@@ -85,8 +91,11 @@ func (s *StagedInventory) Installed() []InstalledArtifact {
 // ShellAllow implements Inventory.
 func (s *StagedInventory) ShellAllow() []string { return slices.Clone(s.shellAllow) }
 
-// ToolsDir implements Inventory.
-func (s *StagedInventory) ToolsDir() string { return s.toolsDir }
+// ShellManifest implements Inventory.
+func (s *StagedInventory) ShellManifest(name string) ([]byte, bool) {
+	b, ok := s.shellMF[name]
+	return b, ok
+}
 
 func (a InstalledArtifact) runtimeType() RuntimeType {
 	if a.Native && a.Role != "skill" {
@@ -122,7 +131,7 @@ func (c *Capsule) List() []ArtifactSummary {
 
 // Describe is manage.describe: any staged artifact (drivers and hooks
 // included) or a shell.allow binary, with description, tags and schemas
-// read from its staged tools/<name>/murmur.yaml.
+// from the manifest staging verified or generated.
 func (c *Capsule) Describe(name string) (ArtifactInfo, error) {
 	notInstalled := fmt.Errorf("artifact '%s' is not installed", name)
 	if c.Inventory == nil {
@@ -136,17 +145,17 @@ func (c *Capsule) Describe(name string) (ArtifactInfo, error) {
 		}
 	}
 	if found == nil && slices.Contains(c.Inventory.ShellAllow(), name) {
-		found = &InstalledArtifact{Name: name, Version: "0.0.0", Role: "tool", Native: true}
+		mf, _ := c.Inventory.ShellManifest(name)
+		found = &InstalledArtifact{Name: name, Version: "0.0.0", Role: "tool", Native: true, Manifest: mf}
 	}
 	if found == nil {
 		return ArtifactInfo{}, notInstalled
 	}
-	path := filepath.Join(c.Inventory.ToolsDir(), name, "murmur.yaml")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return ArtifactInfo{}, fmt.Errorf("failed to read %s: %w", path, err)
+	path := filepath.Join("tools", name, "murmur.yaml")
+	if found.Manifest == nil {
+		return ArtifactInfo{}, fmt.Errorf("failed to read %s: artifact '%s' was staged without a manifest", path, name)
 	}
-	info, err := artifactInfoFrom(data)
+	info, err := artifactInfoFrom(found.Manifest)
 	if err != nil {
 		return ArtifactInfo{}, fmt.Errorf("failed to parse %s: %w", path, err)
 	}

@@ -3,7 +3,6 @@ package murmurhost
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -28,16 +27,7 @@ func (p *fakePuller) Pull(_ context.Context, name, version string) (InstalledArt
 
 func TestArtifactManager(t *testing.T) {
 	e := env(t)
-	dir := t.TempDir()
-	write := func(name, yaml string) {
-		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name, "murmur.yaml"), []byte(yaml), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("echo", `name: echo
+	echo := []byte(`name: echo
 version: 1.2.0
 runtime: tool
 description: Reverses text
@@ -47,14 +37,13 @@ output_schema:
   type: object
   required: [data]
 `)
-	write("bash", "name: bash\nversion: 0.0.0\nruntime: tool\nimplementation: native\n")
-	write("broken", "description: [unclosed\n")
-	inv := NewStagedInventory(dir, []string{"bash", "echo"}, []InstalledArtifact{
-		{Name: "echo", Version: "1.2.0", Role: "tool"},
+	bash := []byte("name: bash\nversion: 0.0.0\nruntime: tool\nimplementation: native\n")
+	inv := NewStagedInventory([]string{"bash", "echo"}, map[string][]byte{"bash": bash}, []InstalledArtifact{
+		{Name: "echo", Version: "1.2.0", Role: "tool", Manifest: echo},
 		{Name: "fmt", Version: "0.3.0", Role: "tool", Native: true},
 		{Name: "guide", Version: "0.1.0", Role: "skill"},
 		{Name: "drv", Version: "1.0.0", Role: "driver"},
-		{Name: "broken", Version: "1.0.0", Role: "hook"},
+		{Name: "broken", Version: "1.0.0", Role: "hook", Manifest: []byte("description: [unclosed\n")},
 	})
 	puller := &fakePuller{inv: inv}
 	call := e.probe(t, &Capsule{SessionID: "ses_1", Inventory: inv, Puller: puller})
@@ -81,11 +70,11 @@ output_schema:
 	if got := call("describe", "nope"); !reflect.DeepEqual(got, wit.Err("artifact 'nope' is not installed")) {
 		t.Fatalf("describe nope = %#v", got)
 	}
-	path := filepath.Join(dir, "fmt", "murmur.yaml")
+	path := filepath.Join("tools", "fmt", "murmur.yaml")
 	if got := call("describe", "fmt").(wit.ResultValue); !got.Err || got.Value.(string)[:len("failed to read "+path)] != "failed to read "+path {
 		t.Fatalf("describe fmt (no manifest) = %#v", got)
 	}
-	path = filepath.Join(dir, "broken", "murmur.yaml")
+	path = filepath.Join("tools", "broken", "murmur.yaml")
 	if got := call("describe", "broken").(wit.ResultValue); !got.Err || got.Value.(string)[:len("failed to parse "+path)] != "failed to parse "+path {
 		t.Fatalf("describe broken = %#v", got)
 	}

@@ -14,4 +14,9 @@
 // stdin/stdout with a scrubbed environment (NativeTool), and a skill returns
 // its guidance text (SkillTool). Failures carry Murmur's exact wording
 // (ToolError), because capsule authors match on those strings.
+//
+// Nothing here trusts the session's tools/ directory, which guests and
+// native tools can write: skills and manifests are served from what staging
+// verified, and a native binary runs only if it still has its staged
+// sha256, from a sealed copy of the bytes that were hashed.
 package murmurhost

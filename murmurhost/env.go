@@ -1,7 +1,9 @@
 package murmurhost
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,9 +123,9 @@ func (o SubprocessEnv) Build() ([]string, error) {
 			set(k, v)
 		}
 	}
-	home := filepath.Join(o.Workdir, ".capsule-home")
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		return nil, fmt.Errorf("failed to create synthetic home directory %s: %w", home, err)
+	home, err := syntheticHome(o.Workdir)
+	if err != nil {
+		return nil, err
 	}
 	set("HOME", home)
 	set("USERPROFILE", home)
@@ -135,4 +137,38 @@ func (o SubprocessEnv) Build() ([]string, error) {
 		env = append(env, k+"="+vals[k])
 	}
 	return env, nil
+}
+
+// syntheticHome creates Workdir/.capsule-home, refusing a link in its
+// place: a guest of an earlier session in a reused --workdir could have
+// pointed it at the user's real home for the tools to write into.
+func syntheticHome(workdir string) (string, error) {
+	home := filepath.Join(workdir, ".capsule-home")
+	fail := func(err error) (string, error) {
+		return "", fmt.Errorf("failed to create synthetic home directory %s: %w", home, err)
+	}
+	if err := os.MkdirAll(workdir, 0o755); err != nil {
+		return fail(err)
+	}
+	root, err := os.OpenRoot(workdir)
+	if err != nil {
+		return fail(err)
+	}
+	defer root.Close()
+	if err := root.Mkdir(".capsule-home", 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fail(err)
+	}
+	if fi, err := root.Lstat(".capsule-home"); err != nil {
+		return fail(err)
+	} else if !fi.IsDir() {
+		return fail(fmt.Errorf("it is a %s, not a directory (remove it)", fileKind(fi.Mode())))
+	}
+	return home, nil
+}
+
+func fileKind(m fs.FileMode) string {
+	if m&fs.ModeSymlink != 0 {
+		return "symbolic link"
+	}
+	return "file"
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -25,8 +26,13 @@ const DefaultNativeOutputBytes = 16 << 20
 // workdir-size guard.
 type NativeTool struct {
 	Name string
-	// Path is the binary.
+	// Path is the binary (tools/<name>/<name>).
 	Path string
+	// SHA256 is the hex digest of the binary's bytes as staging extracted
+	// them from the verified package. Every call re-hashes Path and runs
+	// only a matching binary: tools/ is the user's to look at, not the
+	// runtime's to trust. Required.
+	SHA256 string
 	// Dir is the working directory: the accessible workdir.
 	Dir string
 	// Env is the whole environment (SubprocessEnv.Build); nothing else is
@@ -61,8 +67,22 @@ func (t *NativeTool) Invoke(ctx context.Context, in ToolInput) (ToolResult, erro
 	if max <= 0 {
 		max = DefaultNativeOutputBytes
 	}
+	if t.SHA256 == "" {
+		return ToolResult{}, errFailed(name, fmt.Sprintf("native tool '%s' was not run: no staged digest to check its binary against", name), ErrBinaryChanged)
+	}
+	bin, err := pinBinary(name, t.Path, t.SHA256)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	defer bin.Close()
 	stdout, stderr := &capBuffer{max: max}, &capBuffer{max: max}
-	cmd := exec.CommandContext(ctx, t.Path)
+	cmd := exec.CommandContext(ctx, bin.Path)
+	cmd.Args = []string{t.Path} // argv[0] as staged, whatever is executed
+	if bin.File != nil {
+		// fd 3 stays open in the tool so that a #! script can be read by
+		// its interpreter through /proc/self/fd/3.
+		cmd.ExtraFiles = []*os.File{bin.File}
+	}
 	cmd.Dir = t.Dir
 	cmd.Env = append([]string{}, t.Env...) // non-nil: never the host's environment
 	cmd.Stdin = bytes.NewReader(input)

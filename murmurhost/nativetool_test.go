@@ -2,6 +2,8 @@ package murmurhost
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"os"
@@ -49,7 +51,7 @@ func TestNativeTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tool := &NativeTool{Name: "nt", Path: bin, Dir: workdir, Env: env, Deadline: time.Minute}
+	tool := &NativeTool{Name: "nt", Path: bin, SHA256: fileSHA256(t, bin), Dir: workdir, Env: env, Deadline: time.Minute}
 	ctx := context.Background()
 
 	t.Run("env, home and protocol", func(t *testing.T) {
@@ -141,6 +143,16 @@ func TestNativeTool(t *testing.T) {
 			t.Fatalf("error = %v", err)
 		}
 	})
+}
+
+func fileSHA256(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 func sameResult(a, b ToolResult) bool {

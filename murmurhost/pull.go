@@ -20,6 +20,11 @@ type PulledArtifact struct {
 	Dir string
 	// Wasm is the root component of a wasm artifact, nil otherwise.
 	Wasm []byte
+	// Skill is a skill's guidance text and BinarySHA256 the hex digest of
+	// a native tool's binary, both from the verified package: the tool
+	// made of them never trusts the copies written under Dir.
+	Skill        string
+	BinarySHA256 string
 }
 
 // RegistryPuller is the Puller over the registry and murmur.lock, in the
@@ -72,13 +77,18 @@ func (p *RegistryPuller) Pull(ctx context.Context, name, version string) (Instal
 		return InstalledArtifact{}, pullError(ref, err)
 	}
 
-	a := PulledArtifact{InstalledArtifact: InstalledArtifact{Name: name, Version: res.Package.Version, Role: "tool"},
-		Dir: filepath.Join(p.ToolsDir, name)}
+	// What the runtime later trusts (describe, the skill text, the digest a
+	// native call is checked against) comes from the verified bytes, never
+	// from the copies placed under tools/.
+	a := PulledArtifact{InstalledArtifact: InstalledArtifact{Name: name, Version: res.Package.Version, Role: "tool",
+		Manifest: got.ManifestYAML}, Dir: filepath.Join(p.ToolsDir, name)}
 	switch got.Payload {
 	case install.PayloadNative:
 		a.Native = true
+		a.BinarySHA256 = artifact.SHA256Hex(got.PayloadData)
 	case install.PayloadSkill:
 		a.Role = "skill"
+		a.Skill = string(got.PayloadData)
 	default:
 		a.Wasm = got.PayloadData
 	}

@@ -59,12 +59,12 @@ func TestRegistryPuller(t *testing.T) {
 	}
 	before, _ := os.ReadFile(lockPath)
 	data := skillZip(t, "style", "# guidance")
-	inv := NewStagedInventory(tools, nil, nil)
+	inv := NewStagedInventory(nil, nil, nil)
 	set := NewToolSet()
 	newPuller := func(reg registry.Resolver) *RegistryPuller {
 		return &RegistryPuller{Registry: reg, LockPath: lockPath, ToolsDir: tools, Inventory: inv, Tools: set,
 			NewTool: func(_ context.Context, a PulledArtifact) (Tool, error) {
-				return &SkillTool{Name: a.Name, Path: filepath.Join(a.Dir, "skill.md")}, nil
+				return &SkillTool{Name: a.Name, Text: a.Skill}, nil
 			}}
 	}
 	unchanged := func(t *testing.T) {
@@ -113,6 +113,17 @@ func TestRegistryPuller(t *testing.T) {
 		if _, ok := lock.Find("other"); !ok {
 			t.Fatal("existing pin lost")
 		}
+		// What the pull verified is what describe and invoke serve, even
+		// after the staged files are replaced by links to other files.
+		for _, f := range []string{"skill.md", "murmur.yaml"} {
+			path := filepath.Join(tools, "style", f)
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("/etc/passwd", path); err != nil {
+				t.Fatal(err)
+			}
+		}
 		info, err := c.Describe("style")
 		if err != nil || info.Description != "How to write" {
 			t.Fatalf("describe = %+v, %v", info, err)
@@ -120,6 +131,26 @@ func TestRegistryPuller(t *testing.T) {
 		r, err := c.Invoke(context.Background(), "style", ToolInput{})
 		if err != nil || *r.Data != "# guidance" {
 			t.Fatalf("invoke = %+v, %v", r, err)
+		}
+	})
+	t.Run("a pull does not write through a planted link", func(t *testing.T) {
+		outside := filepath.Join(t.TempDir(), "precious")
+		if err := os.WriteFile(outside, []byte("precious"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(tools, "style2"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(outside, filepath.Join(tools, "style2", "skill.md")); err != nil {
+			t.Fatal(err)
+		}
+		reg := &fakeRegistry{data: skillZip(t, "style2", "# other"), rt: artifact.Static}
+		reg.sha = artifact.SHA256Hex(reg.data)
+		if _, err := newPuller(reg).Pull(context.Background(), "style2", "1.0.0"); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+			t.Fatalf("pull = %v, want the planted link refused", err)
+		}
+		if b, _ := os.ReadFile(outside); string(b) != "precious" {
+			t.Fatalf("the pull wrote through the link: %q", b)
 		}
 	})
 }

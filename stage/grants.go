@@ -33,7 +33,7 @@ func ceiling(c *manifest.Capsule) (Grants, error) {
 // tools and drivers narrow the ceiling, hooks get exactly their own grant
 // (default deny), native tools and skills run on the ceiling. Scope is
 // kept relative here; place turns it into a directory.
-func artifactGrants(c *manifest.Capsule, ceil Grants, a *Artifact, index int) (Grants, []manifest.Warning, error) {
+func artifactGrants(c *manifest.Capsule, ceil Grants, a *Artifact, index int, userWorkdir bool) (Grants, []manifest.Warning, error) {
 	g := ceil
 	if a.Kind == KindNative || a.Kind == KindSkill {
 		g.InheritsNetwork = a.Kind == KindNative
@@ -48,7 +48,12 @@ func artifactGrants(c *manifest.Capsule, ceil Grants, a *Artifact, index int) (G
 	}
 	g.Network, g.InheritsNetwork = rules, inherit
 	own := a.Ref.Capabilities
-	if err := own.CheckScope(fmt.Sprintf("artifacts[%d].capabilities", index)); err != nil {
+	where := fmt.Sprintf("artifacts[%d].capabilities", index)
+	if err := own.CheckScope(where); err != nil {
+		return Grants{}, nil, err
+	}
+	onStage := a.Role == RoleHook && a.Hook != nil && a.Hook.Binding == "on-stage"
+	if err := checkReservedScope(own.Scope(), where, onStage, userWorkdir); err != nil {
 		return Grants{}, nil, err
 	}
 	// Only the artifact's own scope counts: without one a tool or driver

@@ -54,6 +54,6 @@ func localSkill(projectDir string, ref *manifest.ArtifactRef) (*staged, error) {
 		return nil, ioError(ref.Name, fmt.Sprintf("failed to read skill source %s: %v", file, err), err)
 	}
 	a := &Artifact{Name: ref.Name, Version: ref.Version, Role: Role(ref.Runtime), Kind: KindSkill,
-		Ref: ref, Local: true, SourcePath: file}
-	return &staged{Artifact: a, skill: data}, nil
+		Ref: ref, Local: true, SourcePath: file, SkillText: string(data)}
+	return &staged{Artifact: a}, nil
 }

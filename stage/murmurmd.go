@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mur-go/mur/internal/confined"
 	"github.com/mur-go/mur/manifest"
 )
 
@@ -22,12 +23,16 @@ const maxDescription = 200
 // writes it with an empty Capsule URL; the agent launcher calls it again
 // with the URL once the A2A server is bound. It lists what is in tools/
 // at the time of the call, so files an on-stage hook added are included.
+//
+// The write stays inside the session dir and never follows a MURMUR.md
+// link a guest planted there.
 func (s *Session) WriteMurmurMD(capsuleURL string) error {
-	path := s.MurmurMDPath
-	if path == "" {
-		path = filepath.Join(s.SessionDir, MurmurMD)
+	root, err := os.OpenRoot(s.SessionDir)
+	if err != nil {
+		return err
 	}
-	return os.WriteFile(path, []byte(s.RenderMurmurMD(capsuleURL)), 0o644)
+	defer root.Close()
+	return confined.WriteFile(root, MurmurMD, []byte(s.RenderMurmurMD(capsuleURL)), 0o644, os.O_CREATE|os.O_TRUNC)
 }
 
 // RenderMurmurMD is the text WriteMurmurMD writes.
@@ -172,8 +177,14 @@ type skillLine struct {
 // listing reads tools/ the way the tool inventory does (session.md §2.1):
 // subdirectories sorted by name; those with a parseable murmur.yaml whose
 // runtime is not driver or hook are tools (a skill bound as the system
-// prompt is left out); every skill.md is a skill.
+// prompt is left out); every skill.md is a skill. Links are not followed:
+// this text goes to the model, and must not carry files from elsewhere.
 func (s *Session) listing() ([]toolLine, []skillLine) {
+	root, err := os.OpenRoot(s.ToolsDir)
+	if err != nil {
+		return nil, nil
+	}
+	defer root.Close()
 	ents, err := os.ReadDir(s.ToolsDir)
 	if err != nil {
 		return nil, nil
@@ -188,11 +199,10 @@ func (s *Session) listing() ([]toolLine, []skillLine) {
 		if !e.IsDir() {
 			continue
 		}
-		dir := filepath.Join(s.ToolsDir, e.Name())
-		if _, err := os.Stat(filepath.Join(dir, "skill.md")); err == nil {
+		if fi, err := root.Lstat(filepath.Join(e.Name(), "skill.md")); err == nil && fi.Mode().IsRegular() {
 			skills = append(skills, skillLine{name: e.Name(), bound: e.Name() == bound})
 		}
-		raw, err := os.ReadFile(filepath.Join(dir, "murmur.yaml"))
+		raw, err := confined.ReadFile(root, filepath.Join(e.Name(), "murmur.yaml"))
 		if err != nil {
 			continue
 		}

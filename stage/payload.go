@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/install"
 	"github.com/mur-go/mur/internal/diag"
@@ -14,9 +15,7 @@ import (
 // first write: everything that can fail has failed by then.
 type staged struct {
 	*Artifact
-	manifestYAML []byte // verbatim, for tools/<name>/murmur.yaml
-	binary       []byte // KindNative
-	skill        []byte // KindSkill
+	binary []byte // KindNative
 }
 
 // extract accepts a resolved package (install's verify, lock check and
@@ -51,14 +50,15 @@ func extract(ctx context.Context, f *install.Fetcher, fe fetched, comp Compiler)
 	}
 	a := &Artifact{
 		Name: ref.Name, Version: fe.version, Role: role, Ref: ref, Hook: hook,
-		Manifest: got.Manifest, SHA256: got.SHA256, Store: got.Source, Platform: got.Platform,
+		Manifest: got.Manifest, ManifestYAML: got.ManifestYAML, SHA256: got.SHA256, Store: got.Source, Platform: got.Platform,
 	}
-	s := &staged{Artifact: a, manifestYAML: got.ManifestYAML}
+	s := &staged{Artifact: a}
 	switch got.Payload {
 	case install.PayloadSkill:
-		a.Kind, s.skill = KindSkill, got.PayloadData
+		a.Kind, a.SkillText = KindSkill, string(got.PayloadData)
 	case install.PayloadNative:
 		a.Kind, s.binary = KindNative, got.PayloadData
+		a.BinarySHA256 = artifact.SHA256Hex(s.binary)
 	default:
 		a.Kind, a.WasmEntry = KindWasm, got.PayloadEntry
 		if a.Component, err = compile(ctx, comp, ref.Name+"@"+fe.version, got.PayloadData); err != nil {

@@ -267,8 +267,12 @@ capabilities:
 		t.Fatalf("shell tools = %+v", s.ShellTools)
 	}
 	for i, w := range want {
-		if s.ShellTools[i] != w {
-			t.Fatalf("shell tool %d = %+v, want %+v", i, s.ShellTools[i], w)
+		got := s.ShellTools[i]
+		if got.Name != w.Name || got.Interpreter != w.Interpreter || got.Generated != w.Generated || (got.ManifestYAML != nil) != w.Generated {
+			t.Fatalf("shell tool %d = %+v, want %+v", i, got, w)
+		}
+		if w.Generated && mustRead(t, filepath.Join(s.ToolsDir, w.Name, "murmur.yaml")) != string(got.ManifestYAML) {
+			t.Fatalf("shell tool %d: ManifestYAML is not what was written", i)
 		}
 	}
 	if !strings.Contains(mustRead(t, filepath.Join(s.ToolsDir, "jq", "murmur.yaml")), "jq as a wasm tool") {

@@ -6,18 +6,24 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/mur-go/mur/internal/confined"
 )
 
 // placeGrants turns scopes into directories now that the workdir exists:
 // a tool or driver preopens <accessible>/<scope> (created if missing,
 // never falling back to the whole workdir) or the accessible workdir; a
 // hook preopens its scope or nothing, an on-stage hook relative to the
-// session workdir (security.md §4).
-func (s *Session) placeGrants(made *created) error {
+// session workdir (security.md §4). acc and sess are Roots of the two
+// workdirs: a scope is created inside its Root and must contain no
+// symbolic link, or an earlier session's guest could have pointed a tool's
+// preopen anywhere.
+func (s *Session) placeGrants(made *created, acc, sess *os.Root) error {
 	s.Ceiling.Preopen = s.AccessibleDir
 	for _, a := range s.Artifacts {
 		g := &a.Grants
-		base := s.AccessibleDir
+		base, root := s.AccessibleDir, acc
 		switch {
 		case a.Kind == KindSkill:
 			g.Preopen = ""
@@ -29,41 +35,73 @@ func (s *Session) placeGrants(made *created) error {
 			g.Preopen = ""
 			continue
 		case a.Role == RoleHook && a.Hook != nil && a.Hook.Binding == "on-stage":
-			base = s.SessionDir
+			base, root = s.SessionDir, sess
 		}
 		if g.Scope == "" {
 			g.Preopen = base
 			continue
 		}
-		dir := filepath.Join(base, filepath.FromSlash(g.Scope))
-		if err := made.mkdirAll(dir); err != nil {
+		rel := filepath.Clean(filepath.FromSlash(g.Scope))
+		if rel == "." {
+			g.Preopen = base
+			continue
+		}
+		scopeErr := func(err error) error {
 			return ioError(a.Name, fmt.Sprintf("failed to create granted filesystem scope '%s': %v", g.Scope, err), err)
 		}
-		g.Preopen = dir
+		if err := noLinks(root, rel); err != nil {
+			return scopeErr(err)
+		}
+		if err := made.mkdirIn(root, rel); err != nil {
+			return scopeErr(err)
+		}
+		if err := noLinks(root, rel); err != nil {
+			return scopeErr(err)
+		}
+		g.Preopen = filepath.Join(base, rel)
+	}
+	return nil
+}
+
+// noLinks refuses rel if any of its existing elements under root is a
+// symbolic link (checked before creating it, for a clear error, and after).
+func noLinks(root *os.Root, rel string) error {
+	parts := strings.Split(rel, string(filepath.Separator))
+	for i := range parts {
+		p := filepath.Join(parts[:i+1]...)
+		fi, err := root.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return &confined.SymlinkError{Path: filepath.Join(root.Name(), p)}
+		}
 	}
 	return nil
 }
 
 // copyManifest puts murmur.yaml into a --workdir that has none, so the
 // agent can read its own manifest at ./murmur.yaml. Best-effort, as in
-// Murmur: a failure is a note, not an error.
-func (s *Session) copyManifest() {
-	dst := filepath.Join(s.AccessibleDir, "murmur.yaml")
-	if _, err := os.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
-		return
-	}
+// Murmur: a failure is a note, not an error. Anything already there (a
+// file or a link) is left alone.
+func (s *Session) copyManifest(acc *os.Root) {
 	data, err := os.ReadFile(s.ManifestPath)
 	if err == nil {
-		err = os.WriteFile(dst, data, 0o644)
+		err = confined.WriteFile(acc, "murmur.yaml", data, 0o644, os.O_CREATE|os.O_EXCL)
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrExist) {
 		s.Notes = append(s.Notes, "failed to copy murmur.yaml to the workdir: "+err.Error())
 	}
 }
 
 // writeTask writes --task to <accessible>/task.md: a copy when the value
-// names an existing file (relative to cwd), else the value itself.
-func (s *Session) writeTask(made *created, task, cwd string) error {
+// names an existing file (relative to cwd), else the value itself. A
+// task.md that is a symbolic link (a reused --workdir) is refused, never
+// written through.
+func (s *Session) writeTask(made *created, acc *os.Root, task, cwd string) error {
 	if task == "" {
 		return nil
 	}
@@ -78,10 +116,14 @@ func (s *Session) writeTask(made *created, task, cwd string) error {
 		}
 	}
 	dst := filepath.Join(s.AccessibleDir, "task.md")
-	_, statErr := os.Lstat(dst)
+	_, statErr := acc.Lstat("task.md")
 	existed := statErr == nil
-	if err := os.WriteFile(dst, data, 0o644); err != nil {
-		return ioError("", fmt.Sprintf("failed to write %s: %v", dst, err), err)
+	if err := confined.WriteFile(acc, "task.md", data, 0o644, os.O_CREATE|os.O_TRUNC); err != nil {
+		e := ioError("", fmt.Sprintf("failed to write %s: %v", dst, err), err)
+		if errors.Is(err, confined.ErrSymlink) {
+			e.Hint = "task.md in the workdir is a symbolic link (left by an earlier session?); remove it and run again"
+		}
+		return e
 	}
 	if !existed {
 		made.paths = append(made.paths, dst)

@@ -16,6 +16,10 @@ import (
 // agent loop); nothing in it needs re-reading from disk.
 //
 // Stage fills every field; the launcher treats a Session as read-only.
+// What Stage verified (manifests, skill text, binary digests) is kept here
+// and is the only version the runtime trusts: the copies under tools/ are
+// for people and tools to look at, and guests or native tools may change
+// them while the session runs.
 type Session struct {
 	// ID is the session id, "ses_" + 32 lowercase hex of a UUIDv7. It is
 	// the session dir's name and the trace's session_id.
@@ -139,15 +143,23 @@ type Artifact struct {
 	// Manifest is the artifact's own murmur.yaml, parsed (nil for local
 	// source). Its capabilities are never read: only Ref's grant counts.
 	Manifest *manifest.Artifact
+	// ManifestYAML is that murmur.yaml verbatim, as read from the verified
+	// package (nil for local source).
+	ManifestYAML []byte
 
 	// Component is the compiled root wasm (KindWasm), WasmEntry its archive
 	// entry name.
 	Component *component.Component
 	WasmEntry string
-	// BinaryPath is Dir/<Name>, mode 0755 (KindNative).
-	BinaryPath string
-	// SkillPath is Dir/skill.md (KindSkill).
+	// BinaryPath is Dir/<Name>, mode 0755 (KindNative); BinarySHA256 the
+	// hex digest of the bytes written there, taken from the verified
+	// package, which the native runner checks before every exec.
+	BinaryPath   string
+	BinarySHA256 string
+	// SkillPath is Dir/skill.md (KindSkill); SkillText what was written
+	// there, which the skill tool serves.
 	SkillPath string
+	SkillText string
 	// Hook is the validated hook contract (RoleHook only).
 	Hook *manifest.HookContract
 
@@ -200,4 +212,6 @@ type ShellTool struct {
 	// Generated is true when staging wrote tools/<Name>/murmur.yaml; false
 	// when a staged artifact already provided one.
 	Generated bool
+	// ManifestYAML is the generated manifest (nil when not Generated).
+	ManifestYAML []byte
 }

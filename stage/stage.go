@@ -109,7 +109,7 @@ func prepare(ctx context.Context, s *Session, opts *Options) ([]*staged, error) 
 				return nil, err
 			}
 		}
-		g, warns, err := artifactGrants(c, s.Ceiling, st.Artifact, i)
+		g, warns, err := artifactGrants(c, s.Ceiling, st.Artifact, i, opts.Workdir != "")
 		if err != nil {
 			return nil, err
 		}
@@ -161,17 +161,34 @@ func (s *Session) write(made *created, arts []*staged, userDir string, opts *Opt
 	if _, err := os.Lstat(s.SessionDir); err == nil {
 		return ioError("", fmt.Sprintf("session directory %s already exists", s.SessionDir), os.ErrExist)
 	}
-	for _, dir := range []string{s.ToolsDir, s.OutDir, s.LogsDir} {
-		if err := made.mkdirAll(dir); err != nil {
+	// Only the fresh <project>/workdir/<id> is made by path; everything
+	// in a --workdir and below the session dir is created through a Root
+	// and must contain no link, so a link an earlier session's guest left
+	// in a reused --workdir (.murmur itself, say) redirects nothing.
+	if err := s.makeSessionDir(made); err != nil {
+		return ioError("", fmt.Sprintf("failed to create workdir %s: %v", s.SessionDir, err), err)
+	}
+	root, err := os.OpenRoot(s.SessionDir)
+	if err != nil {
+		return ioError("", fmt.Sprintf("failed to open workdir %s: %v", s.SessionDir, err), err)
+	}
+	defer root.Close()
+	for _, dir := range []string{"tools", "out", "logs"} {
+		if err := made.mkdirIn(root, dir); err != nil {
 			return ioError("", fmt.Sprintf("failed to create workdir %s: %v", s.SessionDir, err), err)
 		}
 	}
-	shells, err := writeTools(made, s.ToolsDir, arts, s.Capsule.Capabilities.ShellAllow())
+	shells, err := writeTools(made, root, s.ToolsDir, arts, s.Capsule.Capabilities.ShellAllow())
 	if err != nil {
 		return err
 	}
 	s.ShellTools = shells
-	if err := s.placeGrants(made); err != nil {
+	acc, err := os.OpenRoot(s.AccessibleDir)
+	if err != nil {
+		return ioError("", fmt.Sprintf("failed to open workdir %s: %v", s.AccessibleDir, err), err)
+	}
+	defer acc.Close()
+	if err := s.placeGrants(made, acc, root); err != nil {
 		return err
 	}
 	if s.Capsule.IsAgent() {
@@ -181,7 +198,28 @@ func (s *Session) write(made *created, arts []*staged, userDir string, opts *Opt
 		}
 	}
 	if s.UserWorkdir {
-		s.copyManifest()
+		s.copyManifest(acc)
 	}
-	return s.writeTask(made, opts.Task, opts.Cwd)
+	return s.writeTask(made, acc, opts.Task, opts.Cwd)
+}
+
+// makeSessionDir creates the session dir: by path beside murmur.yaml, or
+// as .murmur/<id> inside the --workdir through a Root, refusing links.
+func (s *Session) makeSessionDir(made *created) error {
+	if !s.UserWorkdir {
+		return made.mkdirAll(s.SessionDir)
+	}
+	acc, err := os.OpenRoot(s.AccessibleDir)
+	if err != nil {
+		return err
+	}
+	defer acc.Close()
+	rel := filepath.Join(".murmur", s.ID)
+	if err := noLinks(acc, rel); err != nil {
+		return err
+	}
+	if err := made.mkdirIn(acc, rel); err != nil {
+		return err
+	}
+	return noLinks(acc, rel)
 }

@@ -36,18 +36,20 @@ func checkDirName(name, what string) error {
 // writeTools writes tools/ in Murmur's order, so that colliding names end
 // up the same way: every registry manifest, then native binaries, then
 // skill files, then a generated manifest for each shell.allow binary that
-// has none yet (security.md §5.1).
-func writeTools(c *created, toolsDir string, arts []*staged, shellAllow []string) ([]ShellTool, error) {
+// has none yet (security.md §5.1). root is the session dir; every write
+// stays inside it and refuses a planted link.
+func writeTools(c *created, root *os.Root, toolsDir string, arts []*staged, shellAllow []string) ([]ShellTool, error) {
+	rel := func(parts ...string) string { return filepath.Join(append([]string{"tools"}, parts...)...) }
 	for _, s := range arts {
 		s.Dir = filepath.Join(toolsDir, s.Name)
-		if err := c.mkdirAll(s.Dir); err != nil {
+		if err := c.mkdirIn(root, rel(s.Name)); err != nil {
 			return nil, writeErr(s.Name, s.Dir, err)
 		}
 		if s.Local {
 			continue
 		}
 		s.ManifestPath = filepath.Join(s.Dir, "murmur.yaml")
-		if err := c.writeNew(s.ManifestPath, s.manifestYAML, 0o644); err != nil {
+		if err := c.writeNew(root, rel(s.Name, "murmur.yaml"), s.ManifestYAML, 0o644); err != nil {
 			return nil, writeErr(s.Name, s.ManifestPath, err)
 		}
 	}
@@ -56,7 +58,7 @@ func writeTools(c *created, toolsDir string, arts []*staged, shellAllow []string
 			continue
 		}
 		s.BinaryPath = filepath.Join(s.Dir, s.Name)
-		if err := c.writeNew(s.BinaryPath, s.binary, 0o755); err != nil {
+		if err := c.writeNew(root, rel(s.Name, s.Name), s.binary, 0o755); err != nil {
 			return nil, writeErr(s.Name, s.BinaryPath, err)
 		}
 	}
@@ -65,7 +67,7 @@ func writeTools(c *created, toolsDir string, arts []*staged, shellAllow []string
 			continue
 		}
 		s.SkillPath = filepath.Join(s.Dir, "skill.md")
-		if err := c.writeNew(s.SkillPath, s.skill, 0o644); err != nil {
+		if err := c.writeNew(root, rel(s.Name, "skill.md"), []byte(s.SkillText), 0o644); err != nil {
 			return nil, writeErr(s.Name, s.SkillPath, err)
 		}
 	}
@@ -79,19 +81,20 @@ func writeTools(c *created, toolsDir string, arts []*staged, shellAllow []string
 			continue
 		}
 		path := filepath.Join(toolsDir, bin, "murmur.yaml")
-		if _, err := os.Lstat(path); err == nil {
+		if _, err := root.Lstat(rel(bin, "murmur.yaml")); err == nil {
 			shells = append(shells, st)
 			continue
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return nil, writeErr(bin, path, err)
 		}
-		if err := c.mkdirAll(filepath.Dir(path)); err != nil {
+		if err := c.mkdirIn(root, rel(bin)); err != nil {
 			return nil, writeErr(bin, path, err)
 		}
-		if err := c.writeNew(path, shellManifest(bin), 0o644); err != nil {
+		mf := shellManifest(bin)
+		if err := c.writeNew(root, rel(bin, "murmur.yaml"), mf, 0o644); err != nil {
 			return nil, writeErr(bin, path, err)
 		}
-		st.Generated = true
+		st.Generated, st.ManifestYAML = true, mf
 		shells = append(shells, st)
 	}
 	return shells, nil

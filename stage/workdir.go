@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/mur-go/mur/internal/confined"
 )
 
 // dirs are the two workdirs of session.md §7.1, decided before anything
@@ -69,14 +71,36 @@ func (c *created) mkdirAll(dir string) error {
 	return nil
 }
 
-// writeNew writes a file that did not exist before and remembers it.
-func (c *created) writeNew(path string, data []byte, perm fs.FileMode) error {
-	if err := os.WriteFile(path, data, perm); err != nil {
+// mkdirIn creates the directory rel (and its parents) inside root and
+// remembers the topmost one it made.
+func (c *created) mkdirIn(root *os.Root, rel string) error {
+	top := ""
+	for d := rel; d != "." && d != string(filepath.Separator); d = filepath.Dir(d) {
+		if _, err := root.Lstat(d); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		top = d
+	}
+	if err := root.MkdirAll(rel, 0o755); err != nil {
 		return err
 	}
-	c.paths = append(c.paths, path)
-	// WriteFile's mode is filtered by the umask; executables must be 0755.
-	return os.Chmod(path, perm)
+	if top != "" {
+		c.paths = append(c.paths, filepath.Join(root.Name(), top))
+	}
+	return nil
+}
+
+// writeNew writes a file under root that must not exist yet (a planted
+// file or link makes it fail rather than be followed), with exactly perm,
+// and remembers it.
+func (c *created) writeNew(root *os.Root, rel string, data []byte, perm fs.FileMode) error {
+	if err := confined.WriteFile(root, rel, data, perm, os.O_CREATE|os.O_EXCL); err != nil {
+		return err
+	}
+	c.paths = append(c.paths, filepath.Join(root.Name(), rel))
+	return nil
 }
 
 // undo removes everything recorded, newest first.

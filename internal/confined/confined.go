@@ -1,0 +1,79 @@
+// Package confined reads and writes files of a workdir that guests and
+// native tools can also write: every path stays inside an os.Root, and the
+// last element is never followed if it is a symbolic link, so a planted
+// link can neither redirect a runtime write outside the directory nor
+// make the runtime read a file it did not mean to.
+package confined
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// ErrSymlink is wrapped by every refusal of a symbolic link.
+var ErrSymlink = errors.New("is a symbolic link")
+
+// SymlinkError reports a path whose last element is a symbolic link.
+type SymlinkError struct{ Path string }
+
+func (e *SymlinkError) Error() string {
+	return fmt.Sprintf("refusing to follow %s: it is a symbolic link, and guests can write here, so mur follows no links (remove it)", e.Path)
+}
+
+func (e *SymlinkError) Unwrap() error { return ErrSymlink }
+
+// OpenFile opens name (relative to root) with flag and perm like
+// os.OpenFile; earlier elements are confined to root by os.Root, the last
+// is not followed. A file created with O_CREATE|O_EXCL gets exactly perm
+// (no umask); otherwise an existing file keeps its mode.
+func OpenFile(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File, error) {
+	dir, err := root.Open(filepath.Dir(name))
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	f, err := openat(dir, filepath.Base(name), flag, perm)
+	if errors.Is(err, ErrSymlink) {
+		return nil, &SymlinkError{Path: filepath.Join(root.Name(), name)}
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: filepath.Join(root.Name(), name), Err: err}
+	}
+	if flag&(os.O_CREATE|os.O_EXCL) == os.O_CREATE|os.O_EXCL {
+		if err := f.Chmod(perm); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// WriteFile writes data to name, opened with os.O_WRONLY|flag; pass
+// os.O_CREATE|os.O_EXCL for a file that must be new, os.O_CREATE|
+// os.O_TRUNC to replace the contents, os.O_CREATE|os.O_APPEND to append.
+func WriteFile(root *os.Root, name string, data []byte, perm fs.FileMode, flag int) error {
+	f, err := OpenFile(root, name, os.O_WRONLY|flag, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	return errors.Join(err, f.Close())
+}
+
+// ReadFile reads name, refusing a symbolic link or anything but a
+// regular file.
+func ReadFile(root *os.Root, name string) ([]byte, error) {
+	f, err := OpenFile(root, name, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", filepath.Join(root.Name(), name))
+	}
+	return io.ReadAll(f)
+}

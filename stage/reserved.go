@@ -1,0 +1,62 @@
+package stage
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// TraceFile is the session's trace, in the session workdir.
+const TraceFile = "trace.jsonl"
+
+// reserved are the runtime's own entries directly under a guest-visible
+// directory: what it executes or trusts later must be out of every WASM
+// guest's reach (security.md §4, §8). Under the session workdir that is
+// tools/ and trace.jsonl; under a --workdir it is all of .murmur/, every
+// session's bookkeeping.
+func reserved(sessionBase, userWorkdir bool) []string {
+	if userWorkdir && !sessionBase {
+		return []string{".murmur"}
+	}
+	return []string{"tools", TraceFile}
+}
+
+// checkReservedScope refuses a filesystem.scope that names or lies inside
+// a reserved entry: such a preopen would hand a guest what hiding keeps
+// from it. The scope is already validated (relative, no escape).
+func checkReservedScope(scope, where string, sessionBase, userWorkdir bool) error {
+	if scope == "" {
+		return nil
+	}
+	first, _, _ := strings.Cut(path.Clean(filepath.ToSlash(scope)), "/")
+	if !slices.Contains(reserved(sessionBase, userWorkdir), first) {
+		return nil
+	}
+	return &Error{Code: CodeScope,
+		Msg:  fmt.Sprintf("invalid filesystem scope '%s' in %s: '%s' is reserved for the runtime (staged tools and the trace) and hidden from guests", scope, where, first),
+		Hint: "scope the artifact to a directory of its own (for example 'data'); tools/, trace.jsonl and .murmur/ belong to the runtime"}
+}
+
+// HiddenUnder lists the entries directly under dir (a directory a WASM
+// guest gets as a preopen) that the guest must neither see nor reach:
+// the first element of every reserved path below dir (wasip2.DirGrant.Hide).
+func (s *Session) HiddenUnder(dir string) []string {
+	protected := []string{s.ToolsDir, filepath.Join(s.SessionDir, TraceFile)}
+	if s.UserWorkdir {
+		protected = append(protected, filepath.Join(s.AccessibleDir, ".murmur"))
+	}
+	var hide []string
+	for _, p := range protected {
+		rel, err := filepath.Rel(dir, p)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+		if !slices.Contains(hide, first) {
+			hide = append(hide, first)
+		}
+	}
+	return hide
+}
