@@ -51,6 +51,10 @@ func openPreopen(d DirGrant, fds *fdBudget) (*preopen, error) {
 	if err != nil {
 		return nil, fmt.Errorf("granted directory %s: %w", d.Host, err)
 	}
+	// A FIFO granted by mistake would block os.OpenRoot.
+	if fi, err := os.Stat(d.Host); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("granted directory %s is not a directory", d.Host)
+	}
 	r, err := os.OpenRoot(d.Host)
 	if err != nil {
 		return nil, fmt.Errorf("opening granted directory %s: %w", d.Host, err)
@@ -394,7 +398,7 @@ func (d *descriptor) openDir(p string) (*descriptor, error) {
 	if err := d.pre.fds.take(); err != nil {
 		return nil, err
 	}
-	sub, err := d.dir.OpenRoot(p)
+	sub, err := openSubRoot(d.dir, p)
 	if err != nil {
 		d.pre.fds.put()
 		return nil, err

@@ -65,14 +65,18 @@ func onlyDots(rest []string) bool {
 // the rest is checked lexically, which can only refuse more. create
 // marks operations that make an entry at p: a hidden final name is then
 // access (it is reserved whether or not it exists), otherwise no-entry.
+//
+// Each prefix is looked up from the root with Lstat, which opens only
+// directories (O_DIRECTORY) on the way, so no FIFO can block it and no
+// descriptor is held between steps; paths are short, so the repeated
+// walk costs about as much as keeping directories open would.
 func (h hideSet) reachIn(root *os.Root, p string, follow, create bool) error {
 	if len(h) == 0 {
 		return nil
 	}
-	w := &walk{root: root, cur: root}
-	defer w.release()
 	todo := splitPath(p)
-	hops := 0
+	var at []string // resolved components below root
+	looking, hops := true, 0
 	for len(todo) > 0 {
 		c := todo[0]
 		todo = todo[1:]
@@ -80,90 +84,39 @@ func (h hideSet) reachIn(root *os.Root, p string, follow, create bool) error {
 		case "", ".":
 			continue
 		case "..":
-			w.up()
+			if len(at) > 0 {
+				at = at[:len(at)-1]
+			}
 			continue
 		}
-		w.at = append(w.at, c)
-		if len(w.at) == 1 && h.has(c) {
+		at = append(at, c)
+		if len(at) == 1 && h.has(c) {
 			if create && onlyDots(todo) {
 				return errReserved
 			}
 			return errHidden
 		}
-		if w.cur == nil || (len(todo) == 0 && !follow) {
+		if !looking || (len(todo) == 0 && !follow) {
 			continue
 		}
-		fi, err := w.cur.Lstat(c)
-		switch {
-		case err != nil:
-			w.stop()
-		case fi.Mode()&fs.ModeSymlink != 0:
-			if hops++; hops > maxLinkHops {
-				return fsErr(fsLoop, "too many levels of symbolic links")
-			}
-			target, err := w.cur.Readlink(c)
-			if err != nil || strings.HasPrefix(target, "/") {
-				// os.Root refuses to follow an absolute link, so nothing
-				// below it is reached.
-				w.stop()
-				continue
-			}
-			w.at = w.at[:len(w.at)-1]
-			todo = append(splitPath(target), todo...)
-		case fi.IsDir() && !onlyDots(todo):
-			w.down(c)
-		default:
-			if !onlyDots(todo) {
-				w.stop() // the OS will fail on a non-directory in the middle
-			}
+		cur := strings.Join(at, "/")
+		fi, err := root.Lstat(cur)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			looking = err == nil
+			continue
 		}
+		if hops++; hops > maxLinkHops {
+			return fsErr(fsLoop, "too many levels of symbolic links")
+		}
+		target, err := root.Readlink(cur)
+		if err != nil || strings.HasPrefix(target, "/") {
+			// os.Root refuses to follow an absolute link, so nothing
+			// below it is reached.
+			looking = false
+			continue
+		}
+		at = at[:len(at)-1]
+		todo = append(splitPath(target), todo...)
 	}
 	return nil
-}
-
-// walk is reachIn's position: the resolved components below the root and,
-// while they can be looked up, the directory they name (cur), opened one
-// level at a time so a path costs one lookup per component.
-type walk struct {
-	root *os.Root
-	cur  *os.Root // nil once a prefix cannot be looked up
-	at   []string
-}
-
-func (w *walk) release() {
-	if w.cur != nil && w.cur != w.root {
-		w.cur.Close()
-	}
-	w.cur = nil
-}
-
-// stop continues lexically from here.
-func (w *walk) stop() { w.release() }
-
-func (w *walk) down(name string) {
-	sub, err := w.cur.OpenRoot(name)
-	w.release()
-	if err == nil {
-		w.cur = sub
-	}
-}
-
-// up goes to the parent, reopened from the root: ".." of the real
-// directory, since symlinks in at were already expanded. Above the root
-// stays at the root (os.Root refuses such a path anyway).
-func (w *walk) up() {
-	if len(w.at) > 0 {
-		w.at = w.at[:len(w.at)-1]
-	}
-	if w.cur == nil {
-		return
-	}
-	w.release()
-	if len(w.at) == 0 {
-		w.cur = w.root
-		return
-	}
-	if sub, err := w.root.OpenRoot(strings.Join(w.at, "/")); err == nil {
-		w.cur = sub
-	}
 }
