@@ -30,7 +30,7 @@ type Grants struct {
 	// see ParseNetRule). Empty: no network at all.
 	Net []NetRule
 	// MaxOpenFiles caps the host descriptors (files and directories) the
-	// guest holds open at once, streams included; zero means
+	// guest holds open at once, streams included; zero or less means
 	// DefaultMaxOpenFiles. Going over it ends the call with a
 	// *component.LimitError naming LimitOpenFiles.
 	MaxOpenFiles int
