@@ -69,6 +69,22 @@ guests.push({
     return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
   },
 });
+// The filesystem boundary's hostile guest: raw preview1 path calls, built
+// like wasitest-go.
+guests.push({
+  name: 'fsattack-go',
+  inputs: ['go/fsattack/*', 'go/cabi/*', 'wit/*.wit', 'package-lock.json', 'build.mjs', 'build.sh'],
+  build: async () => {
+    const embedded = await componentEmbed({
+      binary: await readFile('build/fsattack-go.core.wasm'),
+      witSource: await readFile(witPath, 'utf8'),
+      world,
+      stringEncoding: 'utf8',
+    });
+    const adapter = await readFile(preview1AdapterReactorPath());
+    return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
+  },
+});
 guests.push({
   name: 'toolrun-js',
   // componentize-js snapshots SpiderMonkey with Wizer, which feeds the engine

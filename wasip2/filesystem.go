@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,16 +32,29 @@ const (
 )
 
 // preopen is one granted directory. Its os.Root confines every path the
-// guest resolves under it: "..", absolute paths and symlinks (including
-// ones the guest makes) cannot leave it.
+// guest resolves under it: "..", absolute paths and symlinks cannot leave
+// it. What os.Root does not cover (hidden entries, links that would lead
+// elsewhere once moved, special files, descriptor counts) is refused on
+// top; RATIONALE.md "Filesystem confinement" explains the whole.
 type preopen struct {
 	root     *os.Root
+	rootInfo fs.FileInfo // identifies the root among directories the guest opens
 	guest    string
 	readOnly bool
-	key      [16]byte // keys metadata hashes, so they don't reveal inode numbers
+	hide     hideSet
+	fds      *fdBudget // shared by every preopen of the store
+	key      [16]byte  // keys metadata hashes, so they don't reveal inode numbers
 }
 
-func openPreopen(d DirGrant) (*preopen, error) {
+func openPreopen(d DirGrant, fds *fdBudget) (*preopen, error) {
+	hide, err := newHideSet(d.Hide)
+	if err != nil {
+		return nil, fmt.Errorf("granted directory %s: %w", d.Host, err)
+	}
+	// A FIFO granted by mistake would block os.OpenRoot.
+	if fi, err := os.Stat(d.Host); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("granted directory %s is not a directory", d.Host)
+	}
 	r, err := os.OpenRoot(d.Host)
 	if err != nil {
 		return nil, fmt.Errorf("opening granted directory %s: %w", d.Host, err)
@@ -52,7 +64,7 @@ func openPreopen(d DirGrant) (*preopen, error) {
 		r.Close()
 		return nil, fmt.Errorf("granted directory %s is not a directory", d.Host)
 	}
-	p := &preopen{root: r, guest: d.Guest, readOnly: d.ReadOnly}
+	p := &preopen{root: r, rootInfo: fi, guest: d.Guest, readOnly: d.ReadOnly, hide: hide, fds: fds}
 	copy(p.key[:], fmt.Appendf(nil, "%x", time.Now().UnixNano()))
 	return p, nil
 }
@@ -69,6 +81,9 @@ type descriptor struct {
 	path  string      // path relative to the preopen, for cross-directory calls
 	flags uint64
 	owns  bool // dir was opened for this descriptor and closes with it
+	// atRoot: dir is the preopen's root, the only directory whose paths
+	// can name hidden entries (any other has its own os.Root below it).
+	atRoot bool
 }
 
 func (d *descriptor) isDir() bool { return d.file == nil }
@@ -79,6 +94,7 @@ func (d *descriptor) drop() {
 	}
 	if d.owns {
 		d.dir.Close()
+		d.pre.fds.put()
 	}
 }
 
@@ -87,12 +103,13 @@ func (d *descriptor) drop() {
 // descriptor first does not break its streams.
 type sharedFile struct {
 	f    *os.File
+	fds  *fdBudget // gets the descriptor back when f closes
 	refs atomic.Int32
 	mu   sync.Mutex // serialises appends (seek to end, then write)
 }
 
-func newSharedFile(f *os.File) *sharedFile {
-	s := &sharedFile{f: f}
+func newSharedFile(f *os.File, fds *fdBudget) *sharedFile {
+	s := &sharedFile{f: f, fds: fds}
 	s.refs.Store(1)
 	return s
 }
@@ -102,6 +119,7 @@ func (s *sharedFile) acquire() *sharedFile { s.refs.Add(1); return s }
 func (s *sharedFile) release() {
 	if s.refs.Add(-1) == 0 {
 		s.f.Close()
+		s.fds.put()
 	}
 }
 
@@ -186,20 +204,6 @@ func checkPath(p string) error {
 	return nil
 }
 
-// checkSymlinkTarget refuses symlinks the guest creates that would point
-// outside the preopen (absolute, or climbing above it from where the link
-// lives). Following them is confined anyway; refusing them keeps host
-// tools that later walk the directory from being led outside.
-func checkSymlinkTarget(linkPath, target string) error {
-	if target == "" {
-		return fsErr(fsNoEntry, "empty symlink target")
-	}
-	if strings.HasPrefix(target, "/") {
-		return errNotPermitted
-	}
-	return checkPath(path.Dir(linkPath) + "/" + target)
-}
-
 // joinRel is a path relative to the preopen: the descriptor's path and p.
 // It is only lexical, and used with the preopen's root, which resolves it
 // safely.
@@ -281,7 +285,7 @@ func (d *descriptor) stat() (fs.FileInfo, error) {
 
 // statAt stats a path relative to a directory descriptor.
 func (d *descriptor) statAt(follow bool, p string) (fs.FileInfo, error) {
-	if err := checkPath(p); err != nil {
+	if err := d.reach(p, follow, false); err != nil {
 		return nil, err
 	}
 	if follow {
@@ -309,9 +313,22 @@ func (p *preopen) dirFlags() uint64 {
 	return flagRead | flagMutate
 }
 
+// reach checks path p of directory d before an operation: it must stay
+// inside (checkPath) and, from the preopen's root, must not resolve to or
+// through a hidden entry (see hideSet.reachIn for follow and create).
+func (d *descriptor) reach(p string, follow, create bool) error {
+	if err := checkPath(p); err != nil {
+		return err
+	}
+	if !d.atRoot {
+		return nil
+	}
+	return d.pre.hide.reachIn(d.dir, p, follow, create)
+}
+
 // openAt implements open-at on a directory descriptor.
 func (d *descriptor) openAt(follow bool, p string, oflags, dflags uint64) (*descriptor, error) {
-	if err := checkPath(p); err != nil {
+	if err := d.reach(p, follow, oflags&openCreate != 0); err != nil {
 		return nil, err
 	}
 	wantsWrite := dflags&(flagWrite|flagMutate) != 0 || oflags&(openCreate|openTruncate) != 0
@@ -340,14 +357,13 @@ func (d *descriptor) openAt(follow bool, p string, oflags, dflags uint64) (*desc
 		case dflags&flagWrite != 0 || oflags&openTruncate != 0:
 			return nil, fsErr(fsIsDirectory, "cannot open a directory for writing")
 		}
-		sub, err := d.dir.OpenRoot(p)
-		if err != nil {
-			return nil, err
-		}
-		return &descriptor{pre: d.pre, dir: sub, name: ".", path: joinRel(d.path, p), flags: d.pre.dirFlags(), owns: true}, nil
+		return d.openDir(p)
 	}
 	if err == nil && oflags&openDirectory != 0 {
 		return nil, fsErr(fsNotDirectory, "path is not a directory")
+	}
+	if err == nil && !fi.Mode().IsRegular() {
+		return nil, specialFileErr(fi.Mode())
 	}
 	if err != nil && !(errors.Is(err, fs.ErrNotExist) && oflags&openCreate != 0) {
 		return nil, err
@@ -370,11 +386,29 @@ func (d *descriptor) openAt(follow bool, p string, oflags, dflags uint64) (*desc
 	if oflags&openTruncate != 0 {
 		mode |= os.O_TRUNC
 	}
-	f, err := d.dir.OpenFile(p, mode, 0o666)
+	f, err := d.openFile(p, mode)
 	if err != nil {
 		return nil, err
 	}
-	return &descriptor{pre: d.pre, dir: d.dir, file: newSharedFile(f), name: p, path: joinRel(d.path, p), flags: dflags &^ flagMutate}, nil
+	return &descriptor{pre: d.pre, dir: d.dir, file: newSharedFile(f, d.pre.fds), name: p, path: joinRel(d.path, p), flags: dflags &^ flagMutate, atRoot: d.atRoot}, nil
+}
+
+// openDir opens subdirectory p as a descriptor of its own.
+func (d *descriptor) openDir(p string) (*descriptor, error) {
+	if err := d.pre.fds.take(); err != nil {
+		return nil, err
+	}
+	sub, err := openSubRoot(d.dir, p)
+	if err != nil {
+		d.pre.fds.put()
+		return nil, err
+	}
+	atRoot := false
+	if d.atRoot {
+		fi, err := sub.Stat(".")
+		atRoot = err != nil || sameObject(fi, d.pre.rootInfo)
+	}
+	return &descriptor{pre: d.pre, dir: sub, name: ".", path: joinRel(d.path, p), flags: d.pre.dirFlags(), owns: true, atRoot: atRoot}, nil
 }
 
 // sameTree returns the root under which two directory descriptors' paths
@@ -388,5 +422,11 @@ func sameTree(a, b *descriptor, pa, pb string) (*os.Root, string, string, error)
 	if a.pre != b.pre {
 		return nil, "", "", fsErr(fsCrossDevice, "the paths are in different granted directories")
 	}
-	return a.pre.root, joinRel(a.path, pa), joinRel(b.path, pb), nil
+	// The descriptors' paths were spelled when they were opened; checking
+	// the joined paths again from the root holds even if they moved since.
+	ja, jb := joinRel(a.path, pa), joinRel(b.path, pb)
+	if err := firstErr(a.pre.hide.reachIn(a.pre.root, ja, false, false), a.pre.hide.reachIn(a.pre.root, jb, false, true)); err != nil {
+		return nil, "", "", err
+	}
+	return a.pre.root, ja, jb, nil
 }

@@ -2,11 +2,14 @@ package wasip2
 
 import (
 	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"time"
 
+	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/wit"
 )
 
@@ -32,6 +35,10 @@ func (h *host) registerFilesystem() {
 				return nil, err
 			}
 			v, err := op(ctx, c, d, a)
+			var limit *component.LimitError
+			if errors.As(err, &limit) {
+				return nil, err // ends the call: the store went over a limit
+			}
 			if err != nil {
 				return fsResult(err), nil
 			}
@@ -126,6 +133,9 @@ func (h *host) registerFilesystem() {
 		if err := d.mutable(); err != nil {
 			return nil, err
 		}
+		if err := d.reach(d.name, true, false); err != nil {
+			return nil, err
+		}
 		return nil, d.dir.Chtimes(d.name, newTime(a[1]), newTime(a[2]))
 	})
 	method("read", fn(res0(tuple(list(wit.U8), wit.Bool)), dSelf, param("length", wit.U64), param("offset", wit.U64)), func(ctx context.Context, c *Ctx, d *descriptor, a []any) (any, error) {
@@ -169,11 +179,14 @@ func (h *host) registerFilesystem() {
 		if err != nil {
 			return nil, err
 		}
+		if d.atRoot {
+			entries = slices.DeleteFunc(entries, func(e os.DirEntry) bool { return d.pre.hide.has(e.Name()) })
+		}
 		return c.newRes(t.dirStream, &dirStream{entries: entries}), nil
 	})
 	method("create-directory-at", fn(res0(nil), dSelf, param("path", wit.String)), func(ctx context.Context, c *Ctx, d *descriptor, a []any) (any, error) {
 		p := str(a[1])
-		if err := firstErr(needDir(d), d.mutable(), checkPath(p)); err != nil {
+		if err := firstErr(needDir(d), d.mutable(), d.reach(p, false, true)); err != nil {
 			return nil, err
 		}
 		return nil, d.dir.Mkdir(p, 0o777)
@@ -197,7 +210,7 @@ func (h *host) registerFilesystem() {
 	})
 	method("set-times-at", fn(res0(nil), dSelf, param("path-flags", t.pathFlags), param("path", wit.String), param("data-access-timestamp", t.newTimestamp), param("data-modification-timestamp", t.newTimestamp)), func(ctx context.Context, c *Ctx, d *descriptor, a []any) (any, error) {
 		p := str(a[2])
-		if err := firstErr(needDir(d), d.mutable(), checkPath(p)); err != nil {
+		if err := firstErr(needDir(d), d.mutable(), d.reach(p, follow(a[1]), false)); err != nil {
 			return nil, err
 		}
 		if !follow(a[1]) {
@@ -217,13 +230,17 @@ func (h *host) registerFilesystem() {
 			return nil, err
 		}
 		oldp, newp := str(a[2]), str(a[4])
-		if err := firstErr(needDir(d), needDir(nd), d.mutable(), nd.mutable(), checkPath(oldp), checkPath(newp)); err != nil {
+		if err := firstErr(needDir(d), needDir(nd), d.mutable(), nd.mutable(), d.reach(oldp, false, false), nd.reach(newp, false, true)); err != nil {
 			return nil, err
 		}
 		if follow(a[1]) {
 			return nil, fsErr(fsInvalid, "link-at cannot follow a symbolic link")
 		}
 		root, op, np, err := sameTree(d, nd, oldp, newp)
+		if err == nil {
+			// A hard link to a symlink is a symlink at the new place.
+			err = d.pre.checkMovedLink(d.dir, oldp, nd.dir, nd.atRoot, newp)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -241,14 +258,14 @@ func (h *host) registerFilesystem() {
 	})
 	method("readlink-at", fn(res0(wit.String), dSelf, param("path", wit.String)), func(ctx context.Context, c *Ctx, d *descriptor, a []any) (any, error) {
 		p := str(a[1])
-		if err := firstErr(needDir(d), checkPath(p)); err != nil {
+		if err := firstErr(needDir(d), d.reach(p, false, false)); err != nil {
 			return nil, err
 		}
 		return d.dir.Readlink(p)
 	})
 	method("remove-directory-at", fn(res0(nil), dSelf, param("path", wit.String)), func(ctx context.Context, c *Ctx, d *descriptor, a []any) (any, error) {
 		p := str(a[1])
-		if err := firstErr(needDir(d), d.mutable(), checkPath(p)); err != nil {
+		if err := firstErr(needDir(d), d.mutable(), d.reach(p, false, false)); err != nil {
 			return nil, err
 		}
 		fi, err := d.dir.Lstat(p)
@@ -266,10 +283,13 @@ func (h *host) registerFilesystem() {
 			return nil, err
 		}
 		oldp, newp := str(a[1]), str(a[3])
-		if err := firstErr(needDir(d), needDir(nd), d.mutable(), nd.mutable(), checkPath(oldp), checkPath(newp)); err != nil {
+		if err := firstErr(needDir(d), needDir(nd), d.mutable(), nd.mutable(), d.reach(oldp, false, false), nd.reach(newp, false, true)); err != nil {
 			return nil, err
 		}
 		root, op, np, err := sameTree(d, nd, oldp, newp)
+		if err == nil {
+			err = d.pre.checkMovedLink(d.dir, oldp, nd.dir, nd.atRoot, newp)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -277,14 +297,17 @@ func (h *host) registerFilesystem() {
 	})
 	method("symlink-at", fn(res0(nil), dSelf, param("old-path", wit.String), param("new-path", wit.String)), func(ctx context.Context, c *Ctx, d *descriptor, a []any) (any, error) {
 		target, p := str(a[1]), str(a[2])
-		if err := firstErr(needDir(d), d.mutable(), checkPath(p), checkSymlinkTarget(joinRel(d.path, p), target)); err != nil {
+		if err := firstErr(needDir(d), d.mutable(), d.reach(p, false, true)); err != nil {
+			return nil, err
+		}
+		if err := checkLinkTarget(target, d.pre.hide, d.pre.linkAtRoot(d.dir, d.atRoot, p)); err != nil {
 			return nil, err
 		}
 		return nil, d.dir.Symlink(target, p)
 	})
 	method("unlink-file-at", fn(res0(nil), dSelf, param("path", wit.String)), func(ctx context.Context, c *Ctx, d *descriptor, a []any) (any, error) {
 		p := str(a[1])
-		if err := firstErr(needDir(d), d.mutable(), checkPath(p)); err != nil {
+		if err := firstErr(needDir(d), d.mutable(), d.reach(p, false, false)); err != nil {
 			return nil, err
 		}
 		fi, err := d.dir.Lstat(p)
@@ -353,7 +376,7 @@ func (h *host) registerFilesystem() {
 	h.fn("wasi:filesystem/preopens", "get-directories", fn(list(tuple(own(t.descriptor), wit.String))), func(ctx context.Context, c *Ctx, a []any) (any, error) {
 		out := make([]any, len(c.preopens))
 		for i, p := range c.preopens {
-			d := &descriptor{pre: p, dir: p.root, name: ".", path: ".", flags: p.dirFlags()}
+			d := &descriptor{pre: p, dir: p.root, name: ".", path: ".", flags: p.dirFlags(), atRoot: true}
 			out[i] = []any{c.newRes(t.descriptor, d), p.guest}
 		}
 		return out, nil

@@ -35,7 +35,20 @@ type Grants struct {
 	Resolver Resolver
 	// Log receives why a request was refused; nil uses slog.Default().
 	Log *slog.Logger
+	// MaxOpenFiles caps the host descriptors (files and directories) the
+	// guest holds open at once, streams included; zero or less means
+	// DefaultMaxOpenFiles. Going over it ends the call with a
+	// *component.LimitError naming LimitOpenFiles.
+	MaxOpenFiles int
 }
+
+// DefaultMaxOpenFiles is the descriptor cap of a Grants that sets none:
+// far more than a tool needs, far less than the process may open.
+const DefaultMaxOpenFiles = 256
+
+// LimitOpenFiles is the Limit of the *component.LimitError a guest gets
+// for holding more than Grants.MaxOpenFiles descriptors.
+const LimitOpenFiles = "open file descriptors"
 
 // DirGrant preopens host directory Host for the guest as Guest.
 type DirGrant struct {
@@ -47,7 +60,11 @@ type DirGrant struct {
 	// path operation that would resolve to or through them (open, stat,
 	// create, remove, rename, link, readlink, a symlink's target) fails as
 	// if they did not exist. The runtime puts what it later executes or
-	// trusts there (tools/, trace.jsonl, .murmur/).
+	// trusts there (tools/, trace.jsonl, .murmur/). Names compare without
+	// regard to case, as a case-insensitive filesystem would. Operations
+	// that would create an entry at a hidden name (create, mkdir, symlink,
+	// rename or link to it) fail with access instead, whether or not the
+	// entry exists.
 	Hide []string
 }
 

@@ -36,7 +36,7 @@ func TestHostStreamCallsDoNotAllocate(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := testHost(t)
-	in := c.newRes(h.t.inputStream, &inputStream{s: &fileIn{f: newSharedFile(file)}})
+	in := c.newRes(h.t.inputStream, &inputStream{s: &fileIn{f: newSharedFile(file, newFDBudget(0))}})
 	read := h.record["wasi:io/streams#[method]input-stream.read"]
 	rargs := []any{in, uint64(64 << 10)}
 	read(context.Background(), c, rargs) // sizes the scratch buffer

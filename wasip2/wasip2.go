@@ -70,8 +70,9 @@ func NewCtx(g Grants) (*Ctx, error) {
 		objs:   map[uint32]any{},
 	}
 	c.seed = [2]uint64{mrand.Uint64(), mrand.Uint64()}
+	fds := newFDBudget(g.MaxOpenFiles)
 	for _, d := range g.Dirs {
-		p, err := openPreopen(d)
+		p, err := openPreopen(d, fds)
 		if err != nil {
 			c.Close()
 			return nil, err

@@ -47,6 +47,10 @@ const (
 	// reactor adapter; ToolrunJS imports nothing.
 	ToolrunGo = "toolrun-go"
 	ToolrunJS = "toolrun-js"
+
+	// FSAttackGo is the WASI filesystem boundary's hostile guest: raw
+	// preview1 path calls on its first preopen, paths passed as spelled.
+	FSAttackGo = "fsattack-go"
 )
 
 // Canned tool-result data of the driver doubles.
