@@ -51,6 +51,11 @@ func report(stderr io.Writer, err error) int {
 	if err == nil {
 		return exitOK
 	}
+	var cancelled *cancelError
+	if errors.As(err, &cancelled) {
+		fmt.Fprintf(stderr, "mur: %v\n", err)
+		return cancelled.exitStatus()
+	}
 	var exit *guestExitError
 	if errors.As(err, &exit) {
 		if exit.code != 0 {
