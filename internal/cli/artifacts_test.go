@@ -192,7 +192,7 @@ func TestArtifactCommandErrors(t *testing.T) {
 	outside := t.TempDir()
 	reserved := t.TempDir()
 	os.WriteFile(filepath.Join(reserved, "murmur.yaml"), []byte("name: r\nversion: latest\nruntime: tool\nrequires_files: [r.wasm]\n"), 0o644)
-	os.WriteFile(filepath.Join(reserved, "r.wasm"), []byte("w"), 0o644)
+	os.WriteFile(filepath.Join(reserved, "r.wasm"), []byte("\x00asm\x0d\x00\x01\x00"), 0o644)
 	for _, tc := range []struct {
 		dir    string
 		args   []string
