@@ -88,18 +88,39 @@ func newApp(stdout, stderr io.Writer) *app {
 
 const rootLong = `mur runs Murmur capsules: packaged AI agents whose tools, drivers and
 hooks are WebAssembly components. This is mur-go, a pure-Go runtime (no
-cgo) that runs components on wazero with its own component-model host.
+cgo) that runs components on wazero with its own component-model host and
+a WASI 0.2 sandbox.
 
-The runtime is being built. For now mur works on single components:
-"mur wasm inspect" shows what a component imports and exports, and
-"mur wasm call" calls one of its functions with JSON arguments.
+What it does today:
+  run capsules     "mur run" runs a script capsule (its own component,
+                   calling the tools its murmur.yaml declares) in a fresh
+                   session under the manifest's grants and limits. Agent
+                   capsules (with an inference: block) are not run yet.
+  package          "mur build" packs an artifact directory into a .mur.zip,
+                   "mur publish" puts it in the local (~/.murmur/artifacts)
+                   or a remote registry, "mur registry serve" hosts one.
+  install          "mur install" fetches a capsule's artifacts into its
+                   project store and pins them in murmur.lock; "mur list"
+                   shows what is installed.
+  components       "mur wasm inspect|call|run" work on one component:
+                   show its WIT, call an export with JSON arguments, or run
+                   a WASI command like "wasmtime run".
+
+Examples:
+  examples/hello/publish.sh --install && (cd examples/hello && mur run -v)
+  mur build ./my-tool && mur publish my-tool-0.1.0.mur.zip
+  mur wasm inspect tool.wasm
+  mur wasm run app.wasm --help
+
+Shell completion: "mur completion bash|zsh|fish|powershell" prints a
+script; "mur completion bash --help" says where to put it.
 
 Environment:
   MUR_CACHE_DIR  directory for compiled components, reused across runs
                  (default: mur/wasm in the user cache directory)
 
 Exit status: 0 on success, 1 when a guest or the runtime fails, 2 when
-the command line is wrong.`
+the command line is wrong, 130/143 when a run is stopped by SIGINT/SIGTERM.`
 
 func newRootCommand(a *app) *cobra.Command {
 	root := &cobra.Command{
@@ -111,7 +132,6 @@ func newRootCommand(a *app) *cobra.Command {
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
-	root.CompletionOptions.DisableDefaultCmd = true
 	root.SuggestionsMinimumDistance = 2
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return &usageError{cmd, err}
