@@ -13,6 +13,7 @@ import (
 
 	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/lockfile"
+	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/registry"
 )
 
@@ -121,13 +122,18 @@ func (in *installer) fetchAll(ctx context.Context, src registry.Resolver, dst *r
 // This is a narrow reader of artifacts[]: name, version and source. The
 // manifest package validates the whole capsule; install only needs these.
 func capsuleArtifacts(path string) ([]declared, error) {
-	fail := func(msg string) error {
-		return &artifact.Error{Code: artifact.CodeIO, Msg: "failed to load manifest: " + msg,
-			Hint: "fix " + path + "; each artifacts entry needs name and version (or source for a local skill)"}
-	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fail(err.Error())
+		return nil, &artifact.Error{Code: artifact.CodeIO, Err: err, Msg: "failed to load manifest: " + err.Error()}
+	}
+	fail := func(msg string) error {
+		// The manifest package's positioned error is the form every
+		// command prints; this reader's own text is the fallback.
+		if _, _, perr := manifest.Parse(data, path, manifest.ParseOptions{Role: manifest.RoleCapsule}); perr != nil {
+			return perr
+		}
+		return &artifact.Error{Code: artifact.CodeIO, Msg: "failed to load manifest: " + msg,
+			Hint: "fix " + path + "; each artifacts entry needs name and version (or source for a local skill)"}
 	}
 	var doc struct {
 		Artifacts []struct {
