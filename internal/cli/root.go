@@ -102,6 +102,8 @@ What it does today:
   install          "mur install" fetches a capsule's artifacts into its
                    project store and pins them in murmur.lock; "mur list"
                    shows what is installed.
+  sessions         "mur sessions list|prune" shows and removes the session
+                   directories runs keep under <manifest dir>/workdir/.
   components       "mur wasm inspect|call|run" work on one component:
                    show its WIT, call an export with JSON arguments, or run
                    a WASI command like "wasmtime run".
@@ -140,7 +142,7 @@ func newRootCommand(a *app) *cobra.Command {
 		"diagnostics written to stderr: debug, info, warn or error")
 	root.AddCommand(newVersionCommand(a), newWasmCommand(a))
 	root.AddCommand(newBuildCommand(a), newPublishCommand(a), newInstallCommand(a), newListCommand(a), newRegistryCommand(a))
-	root.AddCommand(newRunCommand(a))
+	root.AddCommand(newRunCommand(a), newSessionsCommand(a))
 	return root
 }
 

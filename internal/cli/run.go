@@ -37,6 +37,11 @@ The session workdir is <manifest dir>/workdir/<session id>, or DIR with
 first run writes murmur.lock if there was none; an existing lock is never
 changed, and every staged package must match it.
 
+Session directories are kept after the run (they hold its output, logs and
+staged tools) and mur never deletes them itself: "mur sessions list" shows
+them with their sizes, "mur sessions prune --older-than 7d" (or --keep N)
+removes old ones.
+
 Agent capsules (with inference:) are not implemented in mur-go yet.
 
 Output: "session: ses_…" when the session starts, the capsule's own
