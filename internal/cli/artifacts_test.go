@@ -108,7 +108,7 @@ func TestBuildPublishInstallLockRemote(t *testing.T) {
 		t.Errorf("lock entry %+v", e)
 	}
 	// No ref: every declared artifact, same pin.
-	mur(t, "install", "--registry", url).want(t, 0, "installed 1 artifact(s) into ", "")
+	mur(t, "install", "--registry", url).want(t, 0, "installed 1 artifact into ", "")
 	mur(t, "list").want(t, 0, "NAME         VERSION  RUNTIME  PLATFORMS\ncanned-tool  0.1.0    tool     —\n", "")
 }
 
@@ -167,7 +167,11 @@ func TestLocalRegistryWorkflow(t *testing.T) {
 
 	// One failure does not stop the others from being installed and pinned.
 	o = mur(t, "install")
-	o.want(t, 1, "Installed canned-tool@0.1.0 → ", "mur: 1 of 2 artifact(s) failed to install:\n  missing@1.0.0:\n    error[E-REG-001]: artifact missing@1.0.0 not found in registry\n      hint: searched the global store")
+	o.want(t, 1, "Installed canned-tool@0.1.0 → ", "")
+	o.want(t, 1, "1 of 2 artifacts failed to install:\n  missing@1.0.0:\n    error[E-REG-001]: artifact missing@1.0.0 not found in registry\n      hint: searched the global store", "")
+	if o.stderr != "" {
+		t.Errorf("the batch report belongs on stdout; stderr has:\n%s", o.stderr)
+	}
 	if _, ok := readLock(t, capsule).Find("canned-tool"); !ok {
 		t.Error("the successful artifact was not pinned")
 	}
@@ -328,4 +332,20 @@ func TestNativeArtifactPlatforms(t *testing.T) {
 	if _, ok := readLock(t, capsule).Find("lister"); !ok {
 		t.Error("native artifact not pinned")
 	}
+}
+
+// mur list joins a native artifact's platforms with ", ", as Murmur does.
+func TestListJoinsPlatforms(t *testing.T) {
+	sandbox(t)
+	src := t.TempDir()
+	os.WriteFile(filepath.Join(src, "murmur.yaml"), []byte("name: nat\nversion: \"0.1.0\"\nruntime: tool\nimplementation: native\nrequires_files: [bin/nat]\n"), 0o644)
+	os.MkdirAll(filepath.Join(src, "bin"), 0o755)
+	os.WriteFile(filepath.Join(src, "bin", "nat"), []byte("#!/bin/sh\n"), 0o755)
+	out := t.TempDir()
+	mur(t, "build", src, "-o", out).want(t, 0, "Built artifact:", "")
+	zip := filepath.Join(out, "nat-0.1.0.mur.zip")
+	for _, p := range []string{"linux-x86_64", "darwin-aarch64"} {
+		mur(t, "publish", zip, "--platform", p).want(t, 0, "Published nat@0.1.0", "")
+	}
+	mur(t, "list", "-g").want(t, 0, "darwin-aarch64, linux-x86_64\n", "")
 }

@@ -70,7 +70,7 @@ func (in *installer) all(ctx context.Context) error {
 		if err := lockfile.Write(lockPath, lock); err != nil {
 			return err
 		}
-		fmt.Fprintf(in.stdout, "installed %d artifact(s) into %s; pinned in %s\n", pinned, dst.Root(), lockPath)
+		fmt.Fprintf(in.stdout, "installed %d %s into %s; pinned in %s\n", pinned, plural(pinned, "artifact", "artifacts"), dst.Root(), lockPath)
 	}
 	var failed []string
 	for i, d := range want {
@@ -82,7 +82,10 @@ func (in *installer) all(ctx context.Context) error {
 		}
 	}
 	if failed != nil {
-		return fmt.Errorf("%d of %d artifact(s) failed to install:\n%s", len(failed), len(want), strings.Join(failed, "\n"))
+		// The batch report is the command's output (a2a-cli.md §6.1): on
+		// stdout, then exit 1 with nothing more said.
+		fmt.Fprintf(in.stdout, "%d of %d %s failed to install:\n%s\n", len(failed), len(want), plural(len(want), "artifact", "artifacts"), strings.Join(failed, "\n"))
+		return &reportedError{fmt.Errorf("%d of %d artifacts failed to install", len(failed), len(want))}
 	}
 	return nil
 }

@@ -51,6 +51,10 @@ func report(stderr io.Writer, err error) int {
 	if err == nil {
 		return exitOK
 	}
+	var reported *reportedError
+	if errors.As(err, &reported) {
+		return exitFailure
+	}
 	var cancelled *cancelError
 	if errors.As(err, &cancelled) {
 		fmt.Fprintf(stderr, "mur: %v\n", err)
@@ -158,6 +162,13 @@ func runGroup(cmd *cobra.Command, args []string) error {
 	}
 	return &usageError{cmd, errors.New(msg)}
 }
+
+// reportedError is a failure the command has already reported in its own
+// output; mur exits 1 without printing it again.
+type reportedError struct{ err error }
+
+func (e *reportedError) Error() string { return e.err.Error() }
+func (e *reportedError) Unwrap() error { return e.err }
 
 // usageError is an error the user fixes by changing the command line.
 type usageError struct {
