@@ -140,16 +140,16 @@ func run(ctx context.Context, o *Options, comp *component.Component, host *murmu
 	return nil
 }
 
-// outcome maps a failed instantiation or call: a clean wasi:cli/exit(0)
-// is success, a cancelled run (interrupt, signal) says so, anything else
-// is classified.
+// outcome maps a failed instantiation or call: a cancelled run
+// (interrupt, signal) says so whatever stopped it, a clean
+// wasi:cli/exit(0) is success, anything else is classified.
 func outcome(ctx context.Context, err error, limits component.Limits, instantiating bool) error {
+	if cancelled(ctx) {
+		return cancelledError(ctx, err)
+	}
 	var exit *wasip2.ExitError
 	if errors.As(err, &exit) && exit.Code == 0 {
 		return nil
-	}
-	if cancelled(ctx) {
-		return cancelledError(ctx, err)
 	}
 	return classify(err, limits, instantiating)
 }
