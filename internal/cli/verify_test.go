@@ -123,7 +123,7 @@ func TestInstallRefusesCorruptPackageFromRegistry(t *testing.T) {
 	os.WriteFile(stored+".sha256", []byte(artifact.SHA256Hex(data)), 0o644)
 
 	for _, args := range [][]string{{"install", "canned-tool@0.1.0"}, {"install"}} {
-		mur(t, args...).want(t, 1, "", "is corrupt")
+		mur(t, args...).wantOutput(t, 1, "zip entry 'canned_tool.wasm' is corrupt")
 		if _, err := os.Stat(filepath.Join(capsule, ".murmur")); !os.IsNotExist(err) {
 			t.Errorf("%v wrote the project store", args)
 		}
