@@ -21,6 +21,7 @@ type grantFlags struct {
 }
 
 const grantsHelp = `
+
 Capabilities: the component reaches nothing the flags don't grant. It gets
 no directories, no environment (not even the caller's), no network and an
 empty stdin unless --dir, --env, --allow-net and --stdin say otherwise.`

@@ -28,7 +28,8 @@ mur's own flags go before FILE; everything after FILE is the guest's.
 
 Exit status: the guest's wasi:cli/exit status (the preview1 adapter turns
 every non-zero code into 1), 1 when run returns an error or the guest
-traps or hits a limit, 2 when the command line is wrong.` + grantsHelp
+traps or hits a limit, 2 when the command line is wrong, 130/143 when
+SIGINT/SIGTERM stops it.` + grantsHelp
 
 // wasmRunOptions are the flags of "mur wasm run".
 type wasmRunOptions struct {
@@ -62,8 +63,15 @@ func newWasmRunCommand(a *app) *cobra.Command {
 	return cmd
 }
 
-func (a *app) runCommand(cmd *cobra.Command, file string, args []string, opts wasmRunOptions) error {
+func (a *app) runCommand(cmd *cobra.Command, file string, args []string, opts wasmRunOptions) (err error) {
 	ctx := cmd.Context()
+	defer func() {
+		// Interrupted, the guest fails in whatever it was doing; mur then
+		// exits as a process that signal stopped.
+		if err != nil && ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			err = &cancelError{err: fmt.Errorf("%s: run cancelled (%v)", file, context.Cause(ctx)), status: cancelStatus(ctx)}
+		}
+	}()
 	limits, err := opts.limits.limits(cmd)
 	if err != nil {
 		return err

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -80,5 +82,16 @@ func TestWasmCallArgvAndResultOnlyOnStdout(t *testing.T) {
 	o.want(t, 0, "", `{"ok":"forged"}`)
 	if o.stdout != `{"ok":null}`+"\n" {
 		t.Errorf("stdout %q, want only the result line", o.stdout)
+	}
+}
+
+// An interrupted "mur wasm run" exits as a process the signal stopped.
+func TestWasmRunCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr bytes.Buffer
+	code := Run(ctx, []string{"wasm", "run", testguest.Path(cmdrun), "echo", "hi"}, &stdout, &stderr)
+	if code != exitInterrupted || !strings.Contains(stderr.String(), "run cancelled") {
+		t.Errorf("exit %d, stderr %q; want %d and the cancellation", code, stderr.String(), exitInterrupted)
 	}
 }
