@@ -30,6 +30,9 @@ type BuildOptions struct {
 	ScanSecrets func(manifest []byte) []Warning
 	// Parse reads the manifest; nil means ParseManifest.
 	Parse func([]byte) (*Manifest, error)
+	// MaxEntry is the decompression ceiling the written package is
+	// verified under; 0 means DefaultMaxDecompressedBytes.
+	MaxEntry int64
 }
 
 // BuildResult describes a package Build wrote.
@@ -96,6 +99,9 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildResult, error) {
 				"list the component in requires_files at the archive root (e.g. requires_files: [my_tool.wasm]); name it capsule.wasm if there are several",
 				err, err.Error())
 		}
+		if err := p.checkPayload(res.Payload); err != nil {
+			return nil, err
+		}
 	}
 	srcs := make([]zipSource, len(p.entries))
 	for i, e := range p.entries {
@@ -108,6 +114,22 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildResult, error) {
 	data, err := os.ReadFile(out)
 	if err != nil {
 		return nil, newError(CodeIO, "", err, fmt.Sprintf("failed to read back %s: %v", out, err))
+	}
+	maxEntry := opt.MaxEntry
+	if maxEntry == 0 {
+		maxEntry = DefaultMaxDecompressedBytes
+	}
+	// What was written is what gets published: check it as a registry
+	// will, and hand out nothing that fails.
+	if _, err := Verify(data, maxEntry); err != nil {
+		os.Remove(out)
+		msg := err.Error()
+		var d *Error
+		if errors.As(err, &d) {
+			msg = d.Msg
+		}
+		return nil, newError(CodeIO, "a source file changed while it was packed, or the disk is failing: build again", err,
+			fmt.Sprintf("the package written to %s does not verify, so it was removed: %s", out, msg))
 	}
 	res.SHA256, res.Size = SHA256Hex(data), int64(len(data))
 	return res, nil

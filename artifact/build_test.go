@@ -37,7 +37,7 @@ func TestBuildPacksManifestThenRequiredFiles(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
 		"murmur.yaml":    toolManifest + "requires_files: [my_tool.wasm, docs/README.md]\n",
-		"my_tool.wasm":   "\x00asm\x0d\x00\x01\x00",
+		"my_tool.wasm":   emptyComponent,
 		"docs/README.md": "hi",
 		"unlisted.txt":   "not packed",
 	})
@@ -71,7 +71,7 @@ func TestBuildPacksManifestThenRequiredFiles(t *testing.T) {
 
 func TestBuildOutputForms(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"murmur.yaml": toolManifest + "requires_files: [t.wasm]\n", "t.wasm": "w"})
+	writeTree(t, dir, map[string]string{"murmur.yaml": toolManifest + "requires_files: [t.wasm]\n", "t.wasm": emptyComponent})
 	outDir := t.TempDir()
 	for _, tc := range []struct{ output, want string }{
 		{outDir, filepath.Join(outDir, "my-tool-0.1.0.mur.zip")},
@@ -112,21 +112,21 @@ func TestBuildErrors(t *testing.T) {
 			"requires_files entry '/etc/passwd' has an unsafe path: is an absolute path"},
 		{"dot-dot", map[string]string{"murmur.yaml": toolManifest + "requires_files: [../x.wasm]\n"}, "", CodeUnsafeFile,
 			"requires_files entry '../x.wasm' has an unsafe path: contains a '..' component"},
-		{"symlink", map[string]string{"murmur.yaml": toolManifest + "requires_files: [t.wasm]\n", "real.wasm": "w", "t.wasm": "->real.wasm"}, "", CodeUnsafeFile,
+		{"symlink", map[string]string{"murmur.yaml": toolManifest + "requires_files: [t.wasm]\n", "real.wasm": emptyComponent, "t.wasm": "->real.wasm"}, "", CodeUnsafeFile,
 			"requires_files entry 't.wasm' is a symlink ("},
-		{"symlinked directory", map[string]string{"murmur.yaml": toolManifest + "requires_files: [d/t.wasm, x.wasm]\n", "real/t.wasm": "w", "d": "->real", "x.wasm": "w"}, "", CodeUnsafeFile,
+		{"symlinked directory", map[string]string{"murmur.yaml": toolManifest + "requires_files: [d/t.wasm, x.wasm]\n", "real/t.wasm": emptyComponent, "d": "->real", "x.wasm": emptyComponent}, "", CodeUnsafeFile,
 			"is a symlink ("},
 		{"dangling symlink is missing", map[string]string{"murmur.yaml": toolManifest + "requires_files: [t.wasm]\n", "t.wasm": "->nowhere"}, "", CodeIO,
 			"missing required file 't.wasm' in "},
-		{"collision", map[string]string{"murmur.yaml": toolManifest + "requires_files: ['a\\b.wasm', a/b.wasm, t.wasm]\n", "a\\b.wasm": "1", "a/b.wasm": "2", "t.wasm": "w"}, "", CodeUnsafeFile,
+		{"collision", map[string]string{"murmur.yaml": toolManifest + "requires_files: ['a\\b.wasm', a/b.wasm, t.wasm]\n", "a\\b.wasm": "1", "a/b.wasm": "2", "t.wasm": emptyComponent}, "", CodeUnsafeFile,
 			"requires_files entries 'a\\b.wasm' and 'a/b.wasm' both pack as the archive entry 'a/b.wasm'"},
 		{"missing file", map[string]string{"murmur.yaml": toolManifest + "requires_files: [t.wasm]\n"}, "", CodeIO, "missing required file 't.wasm' in "},
 		{"directory entry", map[string]string{"murmur.yaml": toolManifest + "requires_files: [d]\n", "d/x": ""}, "", CodeIO, "is not a regular file"},
-		{"output suffix", map[string]string{"murmur.yaml": toolManifest + "requires_files: [t.wasm]\n", "t.wasm": "w"}, "out.zip", CodeIO,
+		{"output suffix", map[string]string{"murmur.yaml": toolManifest + "requires_files: [t.wasm]\n", "t.wasm": emptyComponent}, "out.zip", CodeIO,
 			"output path must end with .mur.zip: "},
-		{"no payload", map[string]string{"murmur.yaml": toolManifest + "requires_files: [sub/t.wasm, ./u.wasm]\n", "sub/t.wasm": "w", "u.wasm": "w"}, "", CodeNoPayload,
+		{"no payload", map[string]string{"murmur.yaml": toolManifest + "requires_files: [sub/t.wasm, ./u.wasm]\n", "sub/t.wasm": emptyComponent, "u.wasm": emptyComponent}, "", CodeNoPayload,
 			"missing root .wasm file (expected capsule.wasm or one root *.wasm)"},
-		{"two payloads", map[string]string{"murmur.yaml": toolManifest + "requires_files: [b.wasm, a.wasm]\n", "a.wasm": "w", "b.wasm": "w"}, "", CodeNoPayload,
+		{"two payloads", map[string]string{"murmur.yaml": toolManifest + "requires_files: [b.wasm, a.wasm]\n", "a.wasm": emptyComponent, "b.wasm": emptyComponent}, "", CodeNoPayload,
 			"multiple root .wasm files found: a.wasm, b.wasm"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -164,12 +164,12 @@ func TestBuildLints(t *testing.T) {
 		files    map[string]string
 		want     []string
 	}{
-		{"W-BLD-001 manifest declared again", toolManifest + "requires_files: [t.wasm, murmur.yaml]\n", map[string]string{"t.wasm": "w"},
+		{"W-BLD-001 manifest declared again", toolManifest + "requires_files: [t.wasm, murmur.yaml]\n", map[string]string{"t.wasm": emptyComponent},
 			[]string{"warning[W-BLD-001]: requires_files entry 'murmur.yaml' is the same file as 'murmur.yaml'"}},
-		{"W-BLD-002 capsule.wasm shadows others", toolManifest + "requires_files: [capsule.wasm, extra.wasm]\n", map[string]string{"capsule.wasm": "w", "extra.wasm": "w"},
+		{"W-BLD-002 capsule.wasm shadows others", toolManifest + "requires_files: [capsule.wasm, extra.wasm]\n", map[string]string{"capsule.wasm": emptyComponent, "extra.wasm": emptyComponent},
 			[]string{"warning[W-BLD-002]: root 'capsule.wasm' is always selected as the payload, so extra.wasm ships but never runs"}},
 		{"W-BLD-003 build inputs", toolManifest + "requires_files: [t.wasm, Cargo.toml, src/lib.rs, target/x.d]\n",
-			map[string]string{"t.wasm": "w", "Cargo.toml": "", "src/lib.rs": "", "target/x.d": ""},
+			map[string]string{"t.wasm": emptyComponent, "Cargo.toml": "", "src/lib.rs": "", "target/x.d": ""},
 			[]string{"warning[W-BLD-003]: compiled artifact packages build inputs: Cargo.toml, src/lib.rs, target/x.d"}},
 		{"skill sources are fine", "name: s\nversion: '1'\nruntime: skill\nrequires_files: [skill.md, notes.rs]\n", map[string]string{"skill.md": "", "notes.rs": ""}, nil},
 	} {
@@ -210,7 +210,7 @@ func TestBuildNativeAndStaticNeedNoPayload(t *testing.T) {
 
 func TestBuildSkipsOutputInsideSource(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"murmur.yaml": toolManifest + "requires_files: [t.wasm, my-tool-0.1.0.mur.zip]\n", "t.wasm": "w", "my-tool-0.1.0.mur.zip": "old"})
+	writeTree(t, dir, map[string]string{"murmur.yaml": toolManifest + "requires_files: [t.wasm, my-tool-0.1.0.mur.zip]\n", "t.wasm": emptyComponent, "my-tool-0.1.0.mur.zip": "old"})
 	res, err := Build(context.Background(), BuildOptions{Source: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +222,7 @@ func TestBuildSkipsOutputInsideSource(t *testing.T) {
 
 func TestBuildSecretScanHook(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"murmur.yaml": toolManifest + "requires_files: [t.wasm]\n", "t.wasm": "w"})
+	writeTree(t, dir, map[string]string{"murmur.yaml": toolManifest + "requires_files: [t.wasm]\n", "t.wasm": emptyComponent})
 	var got []string
 	_, err := Build(context.Background(), BuildOptions{Source: dir,
 		ScanSecrets: func(b []byte) []Warning {
@@ -236,3 +236,6 @@ func TestBuildSecretScanHook(t *testing.T) {
 		t.Errorf("warnings %v, err %v", got, err)
 	}
 }
+
+// emptyComponent is the smallest valid component: the preamble alone.
+const emptyComponent = "\x00asm\x0d\x00\x01\x00"

@@ -85,6 +85,22 @@ guests.push({
     return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
   },
 });
+// The WASI command guest: a Go reactor exporting wasi:cli/run itself (see
+// go/cmdrun/main.go for why not the command adapter).
+guests.push({
+  name: 'cmdrun-go',
+  inputs: ['go/cmdrun/*', 'go/cabi/*', 'package-lock.json', 'build.mjs', 'build.sh'],
+  build: async () => {
+    const embedded = await componentEmbed({
+      binary: await readFile('build/cmdrun-go.core.wasm'),
+      witSource: await readFile('go/cmdrun/run.wit', 'utf8'),
+      world: 'command',
+      stringEncoding: 'utf8',
+    });
+    const adapter = await readFile(preview1AdapterReactorPath());
+    return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
+  },
+});
 guests.push({
   name: 'toolrun-js',
   // componentize-js snapshots SpiderMonkey with Wizer, which feeds the engine

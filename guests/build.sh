@@ -29,5 +29,8 @@ GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= go build \
 GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= go build \
 	-buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w' \
 	-o build/fsattack-go.core.wasm ./go/fsattack
+GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= go build \
+	-buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w' \
+	-o build/cmdrun-go.core.wasm ./go/cmdrun
 
 node build.mjs "$@"

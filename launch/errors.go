@@ -14,11 +14,13 @@ import (
 // Status is how a run ended, as `mur run` prints it ("status:  ok").
 type Status string
 
-// The three outcomes Murmur reports.
+// The outcomes a run reports: Murmur's three, and cancelled for a run an
+// interrupt or a signal stopped (it must never read as ok).
 const (
-	StatusOK      Status = "ok"
-	StatusFailed  Status = "failed"
-	StatusTrapped Status = "trapped"
+	StatusOK        Status = "ok"
+	StatusFailed    Status = "failed"
+	StatusTrapped   Status = "trapped"
+	StatusCancelled Status = "cancelled"
 )
 
 // Diagnostic codes the launcher reports (Murmur's, so scripts keep working).

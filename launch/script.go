@@ -53,6 +53,12 @@ func Script(ctx context.Context, opts Options) error {
 		OnSend:    func(r murmurhost.SendRecord) { sends = append(sends, r) },
 	}
 	if err := run(ctx, &o, comp, host); err != nil {
+		var e *Error
+		if errors.As(err, &e) && e.Status == StatusCancelled {
+			if werr := writeCancelledResult(s.OutDir, e); werr != nil {
+				o.Log.Warn("recording the cancellation in out/result.txt", "err", werr)
+			}
+		}
 		return err
 	}
 	// Murmur writes a2a_send records only once the run itself succeeded.
@@ -122,6 +128,9 @@ func run(ctx context.Context, o *Options, comp *component.Component, host *murmu
 	if err != nil {
 		return outcome(ctx, err, limits, false)
 	}
+	if cancelled(ctx) {
+		return cancelledError(ctx, nil)
+	}
 	// Time blocked in host calls counts against the deadline but cannot
 	// interrupt (wit.md §7.2); a guest with no loop to interrupt may
 	// return after it. Such a run still overran its budget.
@@ -131,17 +140,16 @@ func run(ctx context.Context, o *Options, comp *component.Component, host *murmu
 	return nil
 }
 
-// outcome maps a failed instantiation or call: a clean wasi:cli/exit(0)
-// is success, a cancelled run (interrupt, signal) says so, anything else
-// is classified.
+// outcome maps a failed instantiation or call: a cancelled run
+// (interrupt, signal) says so whatever stopped it, a clean
+// wasi:cli/exit(0) is success, anything else is classified.
 func outcome(ctx context.Context, err error, limits component.Limits, instantiating bool) error {
+	if cancelled(ctx) {
+		return cancelledError(ctx, err)
+	}
 	var exit *wasip2.ExitError
 	if errors.As(err, &exit) && exit.Code == 0 {
 		return nil
-	}
-	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return &Error{Code: CodeRun, Status: StatusFailed, Err: err,
-			Msg: fmt.Sprintf("capsule run cancelled: %v", context.Cause(ctx))}
 	}
 	return classify(err, limits, instantiating)
 }

@@ -101,6 +101,7 @@ type logged struct {
 }
 
 func (l logged) Invoke(ctx context.Context, in murmurhost.ToolInput) (murmurhost.ToolResult, error) {
+	l.log.Debug("calling tool", "tool", l.name)
 	r, err := l.tool.Invoke(ctx, in)
 	if err != nil {
 		level := slog.LevelInfo

@@ -176,12 +176,12 @@ func parseYAML(data []byte, display string) (root *yaml.Node, err error) {
 		if errors.Is(err, io.EOF) {
 			return nil, nil
 		}
-		return nil, syntaxError(err, display)
+		return nil, syntaxError(err, display, data)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		if err != nil {
-			return nil, syntaxError(err, display)
+			return nil, syntaxError(err, display, data)
 		}
 		l, c := pos(&extra)
 		return nil, &Error{Code: CodeSyntax, File: display, Line: l, Column: c,
@@ -194,7 +194,7 @@ func parseYAML(data []byte, display string) (root *yaml.Node, err error) {
 	return doc.Content[0], nil
 }
 
-func syntaxError(err error, display string) *Error {
+func syntaxError(err error, display string, data []byte) *Error {
 	e := &Error{Code: CodeSyntax, File: display, Err: err}
 	msg := err.Error()
 	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
@@ -205,5 +205,8 @@ func syntaxError(err error, display string) *Error {
 	}
 	e.Msg = "YAML syntax error: " + msg
 	e.Hint = "check indentation and quoting near that line; values containing ': ', '{' or '#' need quotes"
+	if l := tabIndentedLine(data, e.Line); l > 0 {
+		e.Hint = tabHint(l)
+	}
 	return e
 }

@@ -26,6 +26,9 @@ func (l *Local) Publish(ctx context.Context, meta artifact.Meta, data []byte) (*
 	if err := checkKey(meta.Name, meta.Version); err != nil {
 		return nil, err
 	}
+	if err := verifyPackage(meta, data); err != nil {
+		return nil, err
+	}
 	sha := artifact.SHA256Hex(data)
 	ws, err := l.stage(ctx, meta, data, sha, l.mergedPlatforms(meta))
 	if err != nil {
@@ -70,6 +73,9 @@ func (l *Local) StoreInstalled(ctx context.Context, meta artifact.Meta, data []b
 	sha := artifact.SHA256Hex(data)
 	if !artifact.SameDigest(sha, expected) {
 		return "", IntegrityError(meta.Name, meta.Version, expected, sha)
+	}
+	if err := verifyPackage(meta, data); err != nil {
+		return "", err
 	}
 	ws, err := l.stage(ctx, meta, data, sha, meta.Platforms)
 	if err != nil {

@@ -47,3 +47,16 @@ func ValidSessionID(id string) bool {
 	}
 	return true
 }
+
+// SessionIDTime is when a session id was minted: the Unix milliseconds in
+// its first 48 bits. ok is false for a string without the session id form.
+func SessionIDTime(id string) (t time.Time, ok bool) {
+	if !ValidSessionID(id) {
+		return time.Time{}, false
+	}
+	var ms [8]byte
+	if _, err := hex.Decode(ms[2:], []byte(id[len(SessionIDPrefix):len(SessionIDPrefix)+12])); err != nil {
+		return time.Time{}, false
+	}
+	return time.UnixMilli(int64(binary.BigEndian.Uint64(ms[:]))), true
+}

@@ -55,3 +55,11 @@ func (o outcome) want(t *testing.T, code int, stdout, stderr string) {
 			o.code, o.stdout, o.stderr, code, stdout, stderr)
 	}
 }
+
+// wantOutput checks the exit code and that stdout or stderr contains text.
+func (o outcome) wantOutput(t *testing.T, code int, text string) {
+	t.Helper()
+	if o.code != code || !strings.Contains(o.stdout+o.stderr, text) {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit %d, output containing %q", o.code, o.stdout, o.stderr, code, text)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/mur-go/mur/install"
 	"github.com/mur-go/mur/internal/manifestio"
 	"github.com/mur-go/mur/lockfile"
+	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/registry"
 )
 
@@ -70,7 +71,7 @@ func (in *installer) all(ctx context.Context) error {
 		if err := install.Pin(lockPath, lock, pins...); err != nil {
 			return err
 		}
-		fmt.Fprintf(in.stdout, "installed %d artifact(s) into %s; pinned in %s\n", len(pins), dst.Root(), lockPath)
+		fmt.Fprintf(in.stdout, "installed %d %s into %s; pinned in %s\n", len(pins), plural(len(pins), "artifact", "artifacts"), dst.Root(), lockPath)
 	}
 	var failed []string
 	for i, d := range want {
@@ -82,7 +83,10 @@ func (in *installer) all(ctx context.Context) error {
 		}
 	}
 	if failed != nil {
-		return fmt.Errorf("%d of %d artifact(s) failed to install:\n%s", len(failed), len(want), strings.Join(failed, "\n"))
+		// The batch report is the command's output (a2a-cli.md §6.1): on
+		// stdout, then exit 1 with nothing more said.
+		fmt.Fprintf(in.stdout, "%d of %d %s failed to install:\n%s\n", len(failed), len(want), plural(len(want), "artifact", "artifacts"), strings.Join(failed, "\n"))
+		return &reportedError{fmt.Errorf("%d of %d artifacts failed to install", len(failed), len(want))}
 	}
 	return nil
 }
@@ -122,17 +126,22 @@ func (in *installer) fetchAll(ctx context.Context, f *install.Fetcher, dst *regi
 // This is a narrow reader of artifacts[]: name, version and source. The
 // manifest package validates the whole capsule; install only needs these.
 func capsuleArtifacts(path string) ([]declared, error) {
-	fail := func(msg string) error {
-		return &artifact.Error{Code: artifact.CodeIO, Msg: "failed to load manifest: " + msg,
-			Hint: "fix " + path + "; each artifacts entry needs name and version (or source for a local skill)"}
-	}
 	data, err := manifestio.ReadFile(path)
 	var big *manifestio.SizeError
 	if errors.As(err, &big) {
 		return nil, err
 	}
 	if err != nil {
-		return nil, fail(err.Error())
+		return nil, &artifact.Error{Code: artifact.CodeIO, Err: err, Msg: "failed to load manifest: " + err.Error()}
+	}
+	fail := func(msg string) error {
+		// The manifest package's positioned error is the form every
+		// command prints; this reader's own text is the fallback.
+		if _, _, perr := manifest.Parse(data, path, manifest.ParseOptions{Role: manifest.RoleCapsule}); perr != nil {
+			return perr
+		}
+		return &artifact.Error{Code: artifact.CodeIO, Msg: "failed to load manifest: " + msg,
+			Hint: "fix " + path + "; each artifacts entry needs name and version (or source for a local skill)"}
 	}
 	var doc struct {
 		Artifacts []struct {

@@ -99,7 +99,7 @@ func (a *app) list(ctx context.Context, global, all, asJSON bool) error {
 		}
 		plats := "—"
 		if len(r.Platforms) > 0 {
-			plats = strings.Join(r.Platforms, ",")
+			plats = strings.Join(r.Platforms, ", ")
 		}
 		runtime := r.Runtime
 		if runtime == "" {

@@ -173,7 +173,7 @@ func defaultPackagePath(wd string) (string, error) {
 	// Only name and version matter here, so a capsule manifest works too.
 	var m struct{ Name, Version string }
 	if err := yaml.Unmarshal(raw, &m); err != nil || m.Name == "" || m.Version == "" {
-		if _, perr := artifact.ParseManifest(raw); perr != nil {
+		if _, _, perr := parseArtifactManifest(raw, filepath.Join(wd, artifact.ManifestEntry)); perr != nil {
 			return "", perr
 		}
 		return "", &artifact.Error{Code: artifact.CodeInvalid, Msg: "murmur.yaml: name and version must be strings",

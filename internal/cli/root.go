@@ -51,6 +51,15 @@ func report(stderr io.Writer, err error) int {
 	if err == nil {
 		return exitOK
 	}
+	var reported *reportedError
+	if errors.As(err, &reported) {
+		return exitFailure
+	}
+	var cancelled *cancelError
+	if errors.As(err, &cancelled) {
+		fmt.Fprintf(stderr, "mur: %v\n", err)
+		return cancelled.exitStatus()
+	}
 	var exit *guestExitError
 	if errors.As(err, &exit) {
 		if exit.code != 0 {
@@ -83,18 +92,41 @@ func newApp(stdout, stderr io.Writer) *app {
 
 const rootLong = `mur runs Murmur capsules: packaged AI agents whose tools, drivers and
 hooks are WebAssembly components. This is mur-go, a pure-Go runtime (no
-cgo) that runs components on wazero with its own component-model host.
+cgo) that runs components on wazero with its own component-model host and
+a WASI 0.2 sandbox.
 
-The runtime is being built. For now mur works on single components:
-"mur wasm inspect" shows what a component imports and exports, and
-"mur wasm call" calls one of its functions with JSON arguments.
+What it does today:
+  run capsules     "mur run" runs a script capsule (its own component,
+                   calling the tools its murmur.yaml declares) in a fresh
+                   session under the manifest's grants and limits. Agent
+                   capsules (with an inference: block) are not run yet.
+  package          "mur build" packs an artifact directory into a .mur.zip,
+                   "mur publish" puts it in the local (~/.murmur/artifacts)
+                   or a remote registry, "mur registry serve" hosts one.
+  install          "mur install" fetches a capsule's artifacts into its
+                   project store and pins them in murmur.lock; "mur list"
+                   shows what is installed.
+  sessions         "mur sessions list|prune" shows and removes the session
+                   directories runs keep under <manifest dir>/workdir/.
+  components       "mur wasm inspect|call|run" work on one component:
+                   show its WIT, call an export with JSON arguments, or run
+                   a WASI command like "wasmtime run".
+
+Examples:
+  examples/hello/publish.sh --install && (cd examples/hello && mur run -v)
+  mur build ./my-tool && mur publish my-tool-0.1.0.mur.zip
+  mur wasm inspect tool.wasm
+  mur wasm run app.wasm --help
+
+Shell completion: "mur completion bash|zsh|fish|powershell" prints a
+script; "mur completion bash --help" says where to put it.
 
 Environment:
   MUR_CACHE_DIR  directory for compiled components, reused across runs
                  (default: mur/wasm in the user cache directory)
 
 Exit status: 0 on success, 1 when a guest or the runtime fails, 2 when
-the command line is wrong.`
+the command line is wrong, 130/143 when a run is stopped by SIGINT/SIGTERM.`
 
 func newRootCommand(a *app) *cobra.Command {
 	root := &cobra.Command{
@@ -106,7 +138,6 @@ func newRootCommand(a *app) *cobra.Command {
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
-	root.CompletionOptions.DisableDefaultCmd = true
 	root.SuggestionsMinimumDistance = 2
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return &usageError{cmd, err}
@@ -115,7 +146,7 @@ func newRootCommand(a *app) *cobra.Command {
 		"diagnostics written to stderr: debug, info, warn or error")
 	root.AddCommand(newVersionCommand(a), newWasmCommand(a))
 	root.AddCommand(newBuildCommand(a), newPublishCommand(a), newInstallCommand(a), newListCommand(a), newRegistryCommand(a))
-	root.AddCommand(newRunCommand(a))
+	root.AddCommand(newRunCommand(a), newSessionsCommand(a))
 	return root
 }
 
@@ -131,6 +162,13 @@ func runGroup(cmd *cobra.Command, args []string) error {
 	}
 	return &usageError{cmd, errors.New(msg)}
 }
+
+// reportedError is a failure the command has already reported in its own
+// output; mur exits 1 without printing it again.
+type reportedError struct{ err error }
+
+func (e *reportedError) Error() string { return e.err.Error() }
+func (e *reportedError) Unwrap() error { return e.err }
 
 // usageError is an error the user fixes by changing the command line.
 type usageError struct {

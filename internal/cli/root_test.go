@@ -9,15 +9,28 @@ func TestHelp(t *testing.T) {
 	for _, args := range [][]string{nil, {"--help"}, {"help"}} {
 		o := mur(t, args...)
 		o.want(t, 0, "mur-go", "")
-		for _, s := range []string{"wasm ", "version ", "MUR_CACHE_DIR", "--log-level", "Exit status"} {
+		for _, s := range []string{"wasm ", "version ", "run ", "install ", "mur completion bash", "Examples:", "MUR_CACHE_DIR", "--log-level", "Exit status"} {
 			if !strings.Contains(o.stdout, s) {
 				t.Errorf("mur %v: help lacks %q:\n%s", args, s, o.stdout)
 			}
 		}
-		if strings.Contains(o.stdout, "completion") {
-			t.Errorf("mur %v: help lists a completion command:\n%s", args, o.stdout)
+		if strings.Contains(o.stdout, "being built") {
+			t.Errorf("mur %v: help still says the runtime is being built:\n%s", args, o.stdout)
 		}
 	}
+}
+
+func TestCompletion(t *testing.T) {
+	for _, tc := range []struct{ shell, want string }{
+		{"bash", "# bash completion V2 for mur"},
+		{"zsh", "#compdef mur"},
+		{"fish", "# fish completion for mur"},
+	} {
+		mur(t, "completion", tc.shell).want(t, 0, tc.want, "")
+	}
+	// What the scripts ask mur at a TAB: subcommands, then flags.
+	mur(t, "__complete", "wasm", "").want(t, 0, "run\t", "")
+	mur(t, "__complete", "run", "--man").want(t, 0, "--manifest\t", "")
 }
 
 func TestUsageErrors(t *testing.T) {

@@ -37,13 +37,25 @@ The session workdir is <manifest dir>/workdir/<session id>, or DIR with
 first run writes murmur.lock if there was none; an existing lock is never
 changed, and every staged package must match it.
 
+Session directories are kept after the run (they hold its output, logs and
+staged tools) and mur never deletes them itself: "mur sessions list" shows
+them with their sizes, "mur sessions prune --older-than 7d" (or --keep N)
+removes old ones.
+
 Agent capsules (with inference:) are not implemented in mur-go yet.
 
 Output: "session: ses_…" when the session starts, the capsule's own
-output, then "status:  ok", "status:  failed" or "status:  trapped". With
---json, one line {"name","pid","session_id","url","version","workdir"}
-after the run and nothing else on stdout (the capsule's output goes to
-stderr). A failed run always exits 1.`
+output, then "status:  ok", "status:  failed", "status:  trapped" or
+"status:  cancelled". With --json, one line
+{"name","pid","session_id","url","version","workdir"} after the run and
+nothing else on stdout (the capsule's output goes to stderr). A failed run
+always exits 1.
+
+Interrupting a run (Ctrl-C, SIGINT) or terminating it (SIGTERM) stops the
+capsule and its tool calls: the run ends "cancelled", out/result.txt in
+the session directory says so, the --json line gains "status":"cancelled",
+and mur exits 130 (SIGINT) or 143 (SIGTERM), whatever the capsule did
+with the failed calls.`
 
 // runOptions are the flags of "mur run".
 type runOptions struct {
@@ -89,13 +101,19 @@ type runner struct {
 // every failure is also an error, so the exit status is never 0 for it.
 func (r *runner) run(ctx context.Context) error {
 	sess, err := r.launch(ctx)
+	err = asCancelled(ctx, err)
+	status := launch.StatusOf(err)
 	if r.opts.json {
-		if err == nil {
-			err = r.printLaunchLine(sess)
+		// A cancelled run still has a session to describe; the line says
+		// how it ended so it cannot pass for a finished one.
+		if err == nil || (status == launch.StatusCancelled && sess != nil) {
+			if perr := r.printLaunchLine(sess, status); perr != nil && err == nil {
+				err = perr
+			}
 		}
 		return err
 	}
-	fmt.Fprintf(r.stdout, "status:  %s\n", launch.StatusOf(err))
+	fmt.Fprintf(r.stdout, "status:  %s\n", status)
 	return err
 }
 
@@ -207,18 +225,24 @@ type launchLine struct {
 	Name      string `json:"name"`
 	PID       int    `json:"pid"`
 	SessionID string `json:"session_id"`
-	URL       string `json:"url"`
-	Version   string `json:"version"`
-	Workdir   string `json:"workdir"`
+	// Status is set only for a cancelled run; a finished one keeps
+	// Murmur's six keys.
+	Status  string `json:"status,omitempty"`
+	URL     string `json:"url"`
+	Version string `json:"version"`
+	Workdir string `json:"workdir"`
 }
 
-// printLaunchLine writes the --json line of a finished script run: no URL,
-// the workdir the user gave, else the session dir.
-func (r *runner) printLaunchLine(s *stage.Session) error {
+// printLaunchLine writes the --json line of a finished or cancelled script
+// run: no URL, the workdir the user gave, else the session dir.
+func (r *runner) printLaunchLine(s *stage.Session, status launch.Status) error {
 	if s == nil {
 		return errors.New("mur run: no session to describe")
 	}
 	line := launchLine{Name: s.Capsule.Name, PID: os.Getpid(), SessionID: s.ID, Version: s.Capsule.Version, Workdir: s.SessionDir}
+	if status != launch.StatusOK {
+		line.Status = string(status)
+	}
 	if s.UserWorkdir {
 		line.Workdir = s.AccessibleDir
 	}

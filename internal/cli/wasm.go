@@ -18,14 +18,15 @@ const cacheDirEnv = "MUR_CACHE_DIR"
 func newWasmCommand(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "wasm",
-		Short: "Inspect and call WebAssembly components directly",
+		Short: "Inspect, call and run WebAssembly components directly",
 		Long: `Work with a single WebAssembly component, outside any capsule: show its
-imports and exports as WIT, or call one of its exported functions.`,
+imports and exports as WIT, call one of its exported functions with JSON
+arguments, or run a WASI command component like "wasmtime run".`,
 		Args:                       cobra.ArbitraryArgs,
 		RunE:                       runGroup,
 		SuggestionsMinimumDistance: 2,
 	}
-	cmd.AddCommand(newWasmInspectCommand(a), newWasmCallCommand(a))
+	cmd.AddCommand(newWasmInspectCommand(a), newWasmCallCommand(a), newWasmRunCommand(a))
 	return cmd
 }
 

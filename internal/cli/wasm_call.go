@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -39,14 +38,24 @@ function returns nothing). Values map to JSON as follows:
   result<T, E>            {"ok": value} or {"err": value}
   own, borrow             not supported
 
+Output: stdout carries only the result line, so it can be piped to a JSON
+tool; the guest's own stdout and stderr both go to mur's stderr. A guest
+that calls wasi:cli/exit ends mur with that status (after exit(0) nothing
+is printed); "mur wasm run" runs a command component with its output
+passed through instead.
+
+--argv sets the guest's arguments (wasi:cli/environment.get-arguments),
+one flag per argument, program name first if the guest expects one; by
+default it has none.
+
 The call runs without a deadline or memory limit unless they are given.` + grantsHelp
 
 // callOptions are the flags of "mur wasm call".
 type callOptions struct {
-	args      string
-	deadline  float64 // seconds; 0 = none
-	maxMemory uint64  // MiB; 0 = unlimited
-	grants    grantFlags
+	args   string
+	argv   []string
+	limits limitFlags
+	grants grantFlags
 }
 
 func newWasmCallCommand(a *app) *cobra.Command {
@@ -64,22 +73,24 @@ func newWasmCallCommand(a *app) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.args, "args", "", "arguments as a JSON array (or an object keyed by parameter name)")
-	f.Float64Var(&opts.deadline, "deadline", 0, "wall-clock limit for the call in seconds, fractions allowed (0 = none)")
-	f.Uint64Var(&opts.maxMemory, "max-memory", 0, "limit on the component's linear memory in MiB (0 = unlimited)")
+	f.StringArrayVar(&opts.argv, "argv", nil, "a command-line argument the guest sees (repeatable, in order)")
+	opts.limits.register(f)
 	opts.grants.register(f)
 	return cmd
 }
 
 func (a *app) call(cmd *cobra.Command, file, export string, opts callOptions) error {
 	ctx := cmd.Context()
-	limits, err := callLimits(cmd, opts)
+	limits, err := opts.limits.limits(cmd)
 	if err != nil {
 		return err
 	}
-	grants, err := opts.grants.grants(cmd, a)
+	// The guest writes to stderr only: stdout is the result line's.
+	grants, err := opts.grants.grants(cmd, a.stderr, a.stderr)
 	if err != nil {
 		return err
 	}
+	grants.Args = opts.argv
 	argsJSON := []byte(opts.args)
 	if opts.args == "" {
 		argsJSON = []byte("[]")
@@ -145,24 +156,6 @@ func (a *app) call(cmd *cobra.Command, file, export string, opts callOptions) er
 	}
 	_, err = fmt.Fprintf(a.stdout, "%s\n", out)
 	return err
-}
-
-// callLimits turns the limit flags into store limits.
-func callLimits(cmd *cobra.Command, opts callOptions) (component.Limits, error) {
-	var l component.Limits
-	d := opts.deadline
-	if d < 0 || math.IsNaN(d) || d >= math.MaxInt64/float64(time.Second) {
-		return l, usagef(cmd, "--deadline must be a number of seconds from 0 (none) to about 292 years, got %v", d)
-	}
-	l.Deadline = time.Duration(d * float64(time.Second))
-	if d > 0 && l.Deadline == 0 {
-		l.Deadline = 1 // too short to count in nanoseconds, but still a deadline, not none
-	}
-	if opts.maxMemory > math.MaxUint64>>20 {
-		return l, usagef(cmd, "--max-memory %d MiB is too large", opts.maxMemory)
-	}
-	l.MaxMemoryBytes = opts.maxMemory << 20
-	return l, nil
 }
 
 // findExport returns the type of export, "instance#func" or a root func.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -10,8 +11,8 @@ import (
 	"github.com/mur-go/mur/wasip2"
 )
 
-// grantFlags are the WASI capability flags of "mur wasm call". Nothing is
-// granted unless a flag says so.
+// grantFlags are the WASI capability flags of "mur wasm call" and "mur
+// wasm run". Nothing is granted unless a flag says so.
 type grantFlags struct {
 	dirs     []string
 	env      []string
@@ -20,10 +21,10 @@ type grantFlags struct {
 }
 
 const grantsHelp = `
+
 Capabilities: the component reaches nothing the flags don't grant. It gets
 no directories, no environment (not even the caller's), no network and an
-empty stdin unless --dir, --env, --allow-net and --stdin say otherwise. Its
-stdout and stderr go to mur's, before the result line.`
+empty stdin unless --dir, --env, --allow-net and --stdin say otherwise.`
 
 func (g *grantFlags) register(f *pflag.FlagSet) {
 	f.StringArrayVar(&g.dirs, "dir", nil, "preopen host directory HOST as GUEST: HOST[::GUEST][:ro] (repeatable; read-write unless :ro)")
@@ -32,12 +33,12 @@ func (g *grantFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&g.stdin, "stdin", "", "file whose contents are the guest's stdin (default: empty)")
 }
 
-// grants turns the flags into WASI grants; stdout and stderr are the
-// command's own.
-func (g *grantFlags) grants(cmd *cobra.Command, a *app) (wasip2.Grants, error) {
+// grants turns the flags into WASI grants writing the guest's stdout and
+// stderr to the given writers.
+func (g *grantFlags) grants(cmd *cobra.Command, stdout, stderr io.Writer) (wasip2.Grants, error) {
 	out := wasip2.Grants{
-		Stdout: wasip2.Output{W: a.stdout},
-		Stderr: wasip2.Output{W: a.stderr},
+		Stdout: wasip2.Output{W: stdout},
+		Stderr: wasip2.Output{W: stderr},
 	}
 	for _, d := range g.dirs {
 		dg, err := wasip2.ParseDirGrant(d)
