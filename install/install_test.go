@@ -52,6 +52,23 @@ func publish(t *testing.T, store *registry.Local, name string, typ artifact.Runt
 	return p.SHA256
 }
 
+// plant puts data in store as name@1.0.0 with a matching sha256 sidecar,
+// bypassing the checks Publish makes: a registry that already holds a
+// corrupt package (written by an older tool, or by hand).
+func plant(t *testing.T, store *registry.Local, name string, typ artifact.RuntimeType, data []byte) string {
+	t.Helper()
+	publish(t, store, name, typ, zipOf(t, "murmur.yaml", "name: "+name+"\nversion: \"1.0.0\"\nruntime: tool\n"))
+	zip := store.PackagePath(name, "1.0.0", nil)
+	sha := artifact.SHA256Hex(data)
+	if err := os.WriteFile(zip, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(strings.TrimSuffix(zip, artifact.Ext)+".sha256", []byte(sha), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return sha
+}
+
 // tree lists every file under dir with its content, to prove a refused
 // install wrote nothing.
 func tree(t *testing.T, dir string) string {
@@ -168,7 +185,7 @@ func TestFetchFailuresWriteNothing(t *testing.T) {
 		{
 			name: "corrupt package: not a zip",
 			setup: func(t *testing.T, src *registry.Local) {
-				publish(t, src, "tool", artifact.Wasm, []byte("not a zip at all"))
+				plant(t, src, "tool", artifact.Wasm, []byte("not a zip at all"))
 			},
 			step: install.StepExtract, code: "E-IO-003",
 			msg: "failed to read artifact archive for tool@1.0.0: not a valid zip archive",
@@ -176,7 +193,7 @@ func TestFetchFailuresWriteNothing(t *testing.T) {
 		{
 			name: "corrupt package: no murmur.yaml",
 			setup: func(t *testing.T, src *registry.Local) {
-				publish(t, src, "tool", artifact.Wasm, zipOf(t, "manifest.yaml", "name: tool\n", "tool.wasm", "w"))
+				plant(t, src, "tool", artifact.Wasm, zipOf(t, "manifest.yaml", "name: tool\n", "tool.wasm", "w"))
 			},
 			step: install.StepExtract, code: "E-IO-003",
 			msg: "failed to read artifact archive for tool@1.0.0: missing or unreadable murmur.yaml in artifact archive: artifact missing required file murmur.yaml",
@@ -184,7 +201,7 @@ func TestFetchFailuresWriteNothing(t *testing.T) {
 		{
 			name: "corrupt package: invalid murmur.yaml",
 			setup: func(t *testing.T, src *registry.Local) {
-				publish(t, src, "tool", artifact.Wasm, zipOf(t, "murmur.yaml", "name: [tool\n", "tool.wasm", "w"))
+				plant(t, src, "tool", artifact.Wasm, zipOf(t, "murmur.yaml", "name: [tool\n", "tool.wasm", "w"))
 			},
 			step: install.StepExtract, code: "E-IO-003",
 			msg: "failed to read artifact archive for tool@1.0.0: invalid murmur.yaml in artifact archive: ",
