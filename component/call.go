@@ -130,13 +130,25 @@ func (s *Store) callFunc(ctx context.Context, fn *funcDef, args []any) (any, err
 // the guest was unwound mid-flight and its state can't be trusted.
 func (s *Store) classify(ctx context.Context, name string, err error) error {
 	var (
-		args *argsError
-		exit *sys.ExitError
+		args   *argsError
+		exit   *sys.ExitError
+		budget *canon.BudgetError
+		limit  *LimitError
 	)
 	switch {
 	case errors.As(err, &args):
 		// The host's arguments were refused before the guest ran.
 		return args.err
+	case errors.As(err, &budget):
+		e := &LimitError{Limit: LimitLiftedBytes, Desired: budget.Desired, Max: budget.Max, Func: name}
+		s.poisonWith(e)
+		return e
+	case errors.As(err, &limit) && limit.Func == "":
+		// A limit hit inside a host function (the handle cap): name the call.
+		e := *limit
+		e.Func = name
+		s.poisonWith(&e)
+		return &e
 	case isPoisoning(err):
 		// Already classified by a nested call.
 		s.poisonWith(err)

@@ -30,6 +30,8 @@ type Store struct {
 	core   []api.Module
 	host   api.Module
 	tables []handleTable
+	// handles counts the live handles of all tables.
+	handles handleCount
 	lifted []*liftedRT
 	lowers []*loweredRT
 	mem    memLimiter
@@ -93,7 +95,11 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 	}
 	s.comp, s.linked = c, li
 	s.core = make([]api.Module, len(p.coreInsts))
+	s.handles = handleCount{max: s.Limits.maxHandles()}
 	s.tables = make([]handleTable, p.compInsts)
+	for i := range s.tables {
+		s.tables[i].count = &s.handles
+	}
 	s.active = make([]bool, p.compInsts)
 	s.lifted = make([]*liftedRT, len(p.funcs))
 	s.lowers = make([]*loweredRT, len(p.hostFuncs))
@@ -243,7 +249,7 @@ func (s *Store) coreFunc(it coreItem) (api.Function, error) {
 
 // options builds canonical options for a lift or lower site.
 func (s *Store) options(o canonOpts) (canon.Options, error) {
-	opts := canon.Options{Encoding: o.encoding}
+	opts := canon.Options{Encoding: o.encoding, LiftBudget: s.Limits.liftBudget()}
 	if o.memory != nil {
 		m := s.core[o.memory.inst]
 		if m == nil {
