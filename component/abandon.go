@@ -79,18 +79,19 @@ func (s *Store) run(ctx context.Context, nested bool, call func() error) error {
 // abandoned reports whether the caller gave up on the running call.
 func (s *Store) abandoned() bool { return s.abandon.abandoned.Load() }
 
-// guarded runs lower, which reads the caller's arguments, holding the
-// guard: the call is either abandoned before it or after it, never while
-// it reads them.
-func (s *Store) guarded(lower func() error) error {
+// guard is taken while a call reads the caller's arguments (lowering
+// them), and released by unguard: the call is abandoned either before or
+// after the read, never during it.
+func (s *Store) guard() {
 	a := &s.abandon
 	a.guard.Lock()
 	a.held = true
-	defer func() {
-		a.held = false
-		a.guard.Unlock()
-	}()
-	return lower()
+}
+
+func (s *Store) unguard() {
+	a := &s.abandon
+	a.held = false
+	a.guard.Unlock()
 }
 
 // unguarded runs guest code called during a guarded step with the guard

@@ -110,11 +110,12 @@ func (s *Store) callFunc(ctx context.Context, fn *funcDef, args []any) (any, err
 	}
 	scope := &callScope{}
 	rt.hs.scope = scope
-	var stack []uint64
-	if err := s.guarded(func() (err error) {
-		stack, err = fn.abi.LowerArgs(ctx, &rt.opts, args, nil)
-		return err
-	}); err != nil {
+	stack, err := func() ([]uint64, error) {
+		s.guard()
+		defer s.unguard()
+		return fn.abi.LowerArgs(ctx, &rt.opts, args, nil)
+	}()
+	if err != nil {
 		if errors.Is(err, errAbandoned) {
 			return nil, err
 		}

@@ -160,11 +160,12 @@ func (s *Store) callTyped(ctx context.Context, fn *funcDef, fc *canon.FuncCodec,
 	}
 	scope := &callScope{}
 	rt.hs.scope = scope
-	var stack []uint64
-	if err := s.guarded(func() (err error) {
-		stack, err = fc.LowerArgs(ctx, &rt.opts, args, nil)
-		return err
-	}); err != nil {
+	stack, err := func() ([]uint64, error) {
+		s.guard()
+		defer s.unguard()
+		return fc.LowerArgs(ctx, &rt.opts, args, nil)
+	}()
+	if err != nil {
 		if errors.Is(err, errAbandoned) {
 			return err
 		}
