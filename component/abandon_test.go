@@ -128,3 +128,33 @@ func TestStuckHostCallIsAbandoned(t *testing.T) {
 		})
 	}
 }
+
+// Instantiation runs start functions, guest code that may get stuck in a
+// host function too: it ends with a DeadlineError shortly after the
+// store's deadline, and the guest does not carry on afterwards.
+func TestStuckInstantiationIsAbandoned(t *testing.T) {
+	h, l := newStuckHost(t)
+	c := compile(t, newEngine(t), "engine-host-block-start")
+	s := &component.Store{Limits: component.Limits{Deadline: 50 * time.Millisecond}}
+	result := make(chan error, 1)
+	go func() {
+		_, err := l.Instantiate(context.Background(), c, s)
+		result <- err
+	}()
+	var err error
+	select {
+	case err = <-result:
+	case <-time.After(30 * time.Second):
+		close(h.release)
+		t.Fatal("instantiation is still running 30 s after its deadline")
+	}
+	var dl *component.DeadlineError
+	if !errors.As(err, &dl) || dl.Func != "instantiation" {
+		t.Fatalf("want a DeadlineError in instantiation, got %v", err)
+	}
+	close(h.release)
+	component.WaitAbandoned(s)
+	if h.after.Load() {
+		t.Error("the guest carried on after instantiation was abandoned")
+	}
+}
