@@ -46,7 +46,7 @@ type abandonment struct {
 // another call of the store (a host function calling back), runs inline:
 // the outermost call watches over it.
 func (s *Store) run(ctx context.Context, nested bool, call func() error) error {
-	if nested || ctx.Done() == nil {
+	if runsInline(ctx, nested) {
 		return call()
 	}
 	// done carries the call's error, then is closed: every later
@@ -74,6 +74,11 @@ func (s *Store) run(ctx context.Context, nested bool, call func() error) error {
 	a.guard.Unlock()
 	a.stuck = done
 	return errAbandoned
+}
+
+// runsInline reports whether run runs a call on the caller's goroutine.
+func runsInline(ctx context.Context, nested bool) bool {
+	return nested || ctx.Done() == nil
 }
 
 // abandoned reports whether the caller gave up on the running call.

@@ -47,12 +47,22 @@ func (f *Func) Call(ctx context.Context, args ...any) (any, error) {
 	// A refused growth the guest survived in an earlier call says nothing
 	// about how this one ends.
 	s.mem.desired = 0
-	var v any
-	err := s.run(ctx, nested, func() error {
-		var err error
+	var (
+		v   any
+		err error
+	)
+	if runsInline(ctx, nested) {
+		// No closure, so that the result does not escape to the heap.
 		v, err = s.callFunc(ctx, f.def, args)
-		return err
-	})
+	} else {
+		var res any
+		err = s.run(ctx, nested, func() error {
+			var err error
+			res, err = s.callFunc(ctx, f.def, args)
+			return err
+		})
+		v = res
+	}
 	if err != nil {
 		return nil, s.classify(ctx, f.name, err)
 	}

@@ -65,7 +65,7 @@ func (e *LimitError) Error() string {
 	case LimitTableElements:
 		msg = fmt.Sprintf("table growth to %d elements exceeds the table element limit (%d)", e.Desired, e.Max)
 	case LimitLiftedBytes:
-		msg = fmt.Sprintf("a value the guest passed to the host needs more than %d bytes of host memory, over the limit for one value (%d bytes, the memory limit)", e.Desired, e.Max)
+		msg = fmt.Sprintf("a value the guest passed to the host needs more than %d bytes of host memory, over the %d-byte limit for one value (the store's memory limit)", e.Desired, e.Max)
 	default:
 		msg = fmt.Sprintf("%d %s exceed the %s limit (%d)", e.Desired, e.Limit, e.Limit, e.Max)
 	}

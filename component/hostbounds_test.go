@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/mur-go/mur/component"
@@ -84,6 +85,9 @@ func TestLiftBombStopsAtMemoryLimit(t *testing.T) {
 			var le *component.LimitError
 			if !errors.As(err, &le) || le.Limit != component.LimitLiftedBytes || le.Max != limit {
 				t.Fatalf("want a %q LimitError with max %d, got %v", component.LimitLiftedBytes, limit, err)
+			}
+			if want := "bytes of host memory"; !strings.Contains(err.Error(), want) {
+				t.Errorf("wording: %v", err)
 			}
 			if taken {
 				t.Error("the host function ran with the over-budget value")
