@@ -50,6 +50,7 @@ func watchInterrupts(parent context.Context, grace time.Duration, stderr io.Writ
 		code := signalStatus(sig)
 		in.status.Store(int32(code))
 		cancel(fmt.Errorf("%w by %v", errInterrupted, sig))
+		fmt.Fprintf(stderr, "mur: %v: stopping (signal again to exit at once)\n", sig)
 		timer := time.NewTimer(grace)
 		defer timer.Stop()
 		why := fmt.Sprintf("still running %s after %v", grace, sig)
