@@ -3,6 +3,7 @@ package component
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,19 +54,26 @@ func (s *Store) run(ctx context.Context, nested bool, call func() error) error {
 	// receive (closing the store after an abandoned call) sees the end.
 	done := make(chan error, 1)
 	go func() {
+		defer close(done)
+		defer func() {
+			// A panic goes back to the caller's goroutine, as it would
+			// have inline; an abandoned call's is dropped, not fatal.
+			if r := recover(); r != nil {
+				done <- &callPanic{r}
+			}
+		}()
 		done <- call()
-		close(done)
 	}()
 	select {
 	case err := <-done:
-		return err
+		return repanic(err)
 	case <-ctx.Done():
 	}
 	grace := time.NewTimer(abandonGrace)
 	defer grace.Stop()
 	select {
 	case err := <-done:
-		return err
+		return repanic(err)
 	case <-grace.C:
 	}
 	a := &s.abandon
@@ -74,6 +82,19 @@ func (s *Store) run(ctx context.Context, nested bool, call func() error) error {
 	a.guard.Unlock()
 	a.stuck = done
 	return errAbandoned
+}
+
+// callPanic carries a panic of a call's goroutine to its caller.
+type callPanic struct{ value any }
+
+func (p *callPanic) Error() string { return fmt.Sprint("call panicked: ", p.value) }
+
+// repanic panics again with a call's panic, or returns err.
+func repanic(err error) error {
+	if p, ok := err.(*callPanic); ok {
+		panic(p.value)
+	}
+	return err
 }
 
 // runsInline reports whether run runs a call on the caller's goroutine.
