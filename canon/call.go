@@ -16,10 +16,16 @@ type call struct {
 	// chunk bytes (see stringBytes).
 	strs  []byte
 	chunk int
+	// spent is what lifting has allocated on the host so far, budget the
+	// most it may (see charge).
+	spent, budget uint64
 }
 
 func newCall(ctx context.Context, opts *Options) call {
-	c := call{ctx: ctx, opts: opts}
+	c := call{ctx: ctx, opts: opts, budget: opts.LiftBudget}
+	if c.budget == 0 {
+		c.budget = DefaultLiftBudget
+	}
 	c.refresh()
 	return c
 }

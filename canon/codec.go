@@ -134,6 +134,9 @@ type plan struct {
 	// isAny is set for opDynamic when goType is any itself, which needs no
 	// conversion.
 	isAny bool
+	// host is what lifting one value costs on the host besides the
+	// contents of its strings and lists (typedHost).
+	host uint64
 }
 
 // planField is a record or tuple member: its layout and its Go struct
@@ -166,6 +169,17 @@ var primKinds = [...]reflect.Kind{
 // compilePlan builds the plan for values of t as Go values of rt, or a
 // *CodecError.
 func compilePlan(t *Type, rt reflect.Type) (*plan, error) {
+	p, err := buildPlan(t, rt)
+	if err != nil {
+		return nil, err
+	}
+	p.host = typedHost(p)
+	return p, nil
+}
+
+// buildPlan is compilePlan without the host cost, which needs the
+// finished plan.
+func buildPlan(t *Type, rt reflect.Type) (*plan, error) {
 	p := &plan{t: t, goType: rt, goSize: rt.Size()}
 	bad := func(format string, args ...any) error {
 		return &CodecError{WIT: TypeString(t.wit), Go: rt.String(), Reason: fmt.Sprintf(format, args...)}

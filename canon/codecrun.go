@@ -110,10 +110,16 @@ func (c *call) loadListGo(pl *plan, ptr, n uint32, dst goRef) error {
 		return err
 	}
 	if pl.op == opBytes {
+		if err := c.charge(uint64(n)); err != nil {
+			return err
+		}
 		b := make([]byte, n)
 		copy(b, c.mem[ptr:])
 		setBytes(dst, b)
 		return nil
+	}
+	if err := c.chargeList(n, pl.elem.host); err != nil {
+		return err
 	}
 	data := makeSlice(dst, pl.goType, int(n))
 	for i := range int(n) {

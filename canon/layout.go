@@ -51,6 +51,9 @@ type Type struct {
 	payload  uint32 // offset of the payload from the start of the variant
 	n        uint32 // number of enum cases or flags
 	resource *wit.ResourceType
+	// host is what lifting one value costs on the host besides the
+	// contents of its strings and lists (dynamicHost).
+	host uint64
 }
 
 // field is a record or tuple field (or a function parameter) placed in the
@@ -145,6 +148,7 @@ func (b *builder) build(t wit.Type) (*Type, error) {
 	if lt.size >= maxElemSize {
 		return nil, fmt.Errorf("canon: type %s is %d bytes, the limit is 2^28", TypeString(t), lt.size)
 	}
+	lt.host = dynamicHost(lt)
 	b.seen[t] = lt
 	return lt, nil
 }

@@ -83,9 +83,15 @@ func (c *call) loadList(elem *Type, ptr, n uint32) (any, error) {
 		return nil, err
 	}
 	if elem.kind == wit.KindU8 {
+		if err := c.charge(uint64(n)); err != nil {
+			return nil, err
+		}
 		b := make([]byte, n)
 		copy(b, c.mem[ptr:])
 		return b, nil
+	}
+	if err := c.chargeList(n, elem.host); err != nil {
+		return nil, err
 	}
 	vs := make([]any, n)
 	for i := range vs {

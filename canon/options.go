@@ -59,4 +59,8 @@ type Options struct {
 	Memory  api.Memory
 	Realloc Realloc
 	Handles Handles
+	// LiftBudget bounds the host memory, in bytes, one lift from this site
+	// may allocate (strings, lists and the Go values holding them); a lift
+	// past it fails with a *BudgetError. Zero means DefaultLiftBudget.
+	LiftBudget uint64
 }

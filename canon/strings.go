@@ -40,15 +40,18 @@ func (c *call) loadString(ptr, tagged uint32) (string, error) {
 	case utf16:
 		return c.decodeUTF16(b)
 	case latin1:
-		return c.decodeLatin1(b), nil
+		return c.decodeLatin1(b)
 	}
 	if !utf8.Valid(b) {
 		return "", trap("invalid UTF-8 in string at %#x", ptr)
 	}
-	if len(b) == 0 || len(b) >= stringArenaLarge {
-		return string(b), nil
+	if len(b) == 0 {
+		return "", nil
 	}
-	buf := c.stringBytes(len(b))
+	buf, err := c.stringBuf(len(b))
+	if err != nil {
+		return "", err
+	}
 	copy(buf, b)
 	return unsafe.String(&buf[0], len(buf)), nil
 }
@@ -61,6 +64,15 @@ const (
 	stringArenaMax   = 4096
 	stringArenaLarge = 256
 )
+
+// stringBuf charges n bytes to the lift's budget and returns them from
+// stringBytes.
+func (c *call) stringBuf(n int) ([]byte, error) {
+	if err := c.charge(uint64(n)); err != nil {
+		return nil, err
+	}
+	return c.stringBytes(n), nil
+}
 
 // stringBytes returns n bytes to build a lifted string in. Lifting a value
 // with many strings would otherwise allocate once per string; instead
@@ -117,7 +129,10 @@ func (c *call) decodeUTF16(b []byte) (string, error) {
 	if n == 0 {
 		return "", nil
 	}
-	buf := c.stringBytes(n)
+	buf, err := c.stringBuf(n)
+	if err != nil {
+		return "", err
+	}
 	w := 0
 	for i := 0; i+1 < len(b); i += 2 {
 		if i+8 <= len(b) {
@@ -140,9 +155,9 @@ func (c *call) decodeUTF16(b []byte) (string, error) {
 
 // decodeLatin1 widens each byte to the code point of the same value: one
 // UTF-8 byte below 0x80, two from there.
-func (c *call) decodeLatin1(b []byte) string {
+func (c *call) decodeLatin1(b []byte) (string, error) {
 	if len(b) == 0 {
-		return ""
+		return "", nil
 	}
 	n := asciiPrefix(b)
 	size := len(b)
@@ -151,12 +166,15 @@ func (c *call) decodeLatin1(b []byte) string {
 			size++
 		}
 	}
-	buf := c.stringBytes(size)
+	buf, err := c.stringBuf(size)
+	if err != nil {
+		return "", err
+	}
 	w := copy(buf, b[:n])
 	for _, x := range b[n:] {
 		w += utf8.EncodeRune(buf[w:], rune(x))
 	}
-	return unsafe.String(&buf[0], size)
+	return unsafe.String(&buf[0], size), nil
 }
 
 // asciiPrefix returns the length of the longest ASCII prefix of s.

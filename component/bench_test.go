@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/internal/testguest"
@@ -96,7 +97,13 @@ type instance struct {
 }
 
 func (h benchHost) instantiate(ctx context.Context, c *component.Component) (instance, error) {
+	return h.instantiateWith(ctx, c, component.Limits{})
+}
+
+// instantiateWith is instantiate into a store with limits lim.
+func (h benchHost) instantiateWith(ctx context.Context, c *component.Component, lim component.Limits) (instance, error) {
 	s, done := h.newStore()
+	s.Limits = lim
 	inst, err := h.linker.Instantiate(ctx, c, s)
 	if err != nil {
 		done()
@@ -123,16 +130,25 @@ func checkRun(b *testing.B, f *component.Func) {
 	}
 }
 
-func BenchmarkCallJS(b *testing.B) { benchCall(b, testguest.ToolrunJS) }
-func BenchmarkCallGo(b *testing.B) { benchCall(b, testguest.ToolrunGo) }
+func BenchmarkCallJS(b *testing.B) { benchCall(b, testguest.ToolrunJS, component.Limits{}) }
+func BenchmarkCallGo(b *testing.B) { benchCall(b, testguest.ToolrunGo, component.Limits{}) }
+
+// The same calls under a deadline, as mur makes them: a call that can end
+// early takes the path that can abandon a stuck guest.
+func BenchmarkCallJSDeadline(b *testing.B) {
+	benchCall(b, testguest.ToolrunJS, component.Limits{Deadline: time.Minute})
+}
+func BenchmarkCallGoDeadline(b *testing.B) {
+	benchCall(b, testguest.ToolrunGo, component.Limits{Deadline: time.Minute})
+}
 
 // benchCall measures a warm call of run: instance, Func and the guest's
 // allocator are already in use. The input value is built once; lowering it
 // into the guest and lifting the result are part of every call.
-func benchCall(b *testing.B, guest string) {
+func benchCall(b *testing.B, guest string, lim component.Limits) {
 	ctx := context.Background()
 	c := compileShared(b, guest)
-	inst, err := newBenchHost(b, guest).instantiate(ctx, c)
+	inst, err := newBenchHost(b, guest).instantiateWith(ctx, c, lim)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -38,15 +38,31 @@ func (f *Func) Type() *wit.Func { return f.def.typ }
 // the arguments.
 func (f *Func) Call(ctx context.Context, args ...any) (any, error) {
 	s := f.s
-	if s.poison != nil {
-		return nil, fmt.Errorf("calling %s: %w: %w", f.name, ErrPoisoned, s.poison)
+	if err := s.poisoned(); err != nil {
+		return nil, fmt.Errorf("calling %s: %w: %w", f.name, ErrPoisoned, err)
 	}
+	nested := storeFrom(ctx) == s
 	ctx, cancel := s.callContext(ctx)
 	defer cancel()
 	// A refused growth the guest survived in an earlier call says nothing
 	// about how this one ends.
 	s.mem.desired = 0
-	v, err := s.callFunc(ctx, f.def, args)
+	var (
+		v   any
+		err error
+	)
+	if runsInline(ctx, nested) {
+		// No closure, so that the result does not escape to the heap.
+		v, err = s.callFunc(ctx, f.def, args)
+	} else {
+		var res any
+		err = s.run(ctx, nested, func() error {
+			var err error
+			res, err = s.callFunc(ctx, f.def, args)
+			return err
+		})
+		v = res
+	}
 	if err != nil {
 		return nil, s.classify(ctx, f.name, err)
 	}
@@ -87,7 +103,13 @@ func (s *Store) liftedState(fn *funcDef) (*liftedRT, error) {
 // function through the canonical ABI, or an imported one on the host.
 func (s *Store) callFunc(ctx context.Context, fn *funcDef, args []any) (any, error) {
 	if fn.imported {
-		return s.linked.funcs[fn.id].fn(ctx, s, args)
+		v, err := s.linked.funcs[fn.id].fn(ctx, s, args)
+		if s.abandoned() {
+			// The host function returned after its caller gave up: the
+			// guest must not carry on.
+			return nil, errAbandoned
+		}
+		return v, err
 	}
 	if s.active[fn.compInst] {
 		return nil, &canon.Trap{Reason: "cannot re-enter a component instance that is already running"}
@@ -98,13 +120,23 @@ func (s *Store) callFunc(ctx context.Context, fn *funcDef, args []any) (any, err
 	}
 	scope := &callScope{}
 	rt.hs.scope = scope
-	stack, err := fn.abi.LowerArgs(ctx, &rt.opts, args, nil)
+	stack, err := func() ([]uint64, error) {
+		s.guard()
+		defer s.unguard()
+		return fn.abi.LowerArgs(ctx, &rt.opts, args, nil)
+	}()
 	if err != nil {
+		if errors.Is(err, errAbandoned) {
+			return nil, err
+		}
 		return nil, &argsError{err}
 	}
 	s.active[fn.compInst] = true
 	err = rt.fn.CallWithStack(ctx, stack)
 	s.active[fn.compInst] = false
+	if s.abandoned() {
+		return nil, errAbandoned
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -130,13 +162,34 @@ func (s *Store) callFunc(ctx context.Context, fn *funcDef, args []any) (any, err
 // the guest was unwound mid-flight and its state can't be trusted.
 func (s *Store) classify(ctx context.Context, name string, err error) error {
 	var (
-		args *argsError
-		exit *sys.ExitError
+		args   *argsError
+		exit   *sys.ExitError
+		budget *canon.BudgetError
+		limit  *LimitError
 	)
 	switch {
+	case errors.Is(err, errAbandoned):
+		// The call may still be running: nothing it writes (the memory
+		// limiter's record, say) may be read here.
+		var e error = &DeadlineError{Func: name, Deadline: s.Limits.Deadline}
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			e = &TrapError{Func: name, Err: fmt.Errorf("call canceled and abandoned: %w", context.Canceled)}
+		}
+		s.poisonWith(e)
+		return e
 	case errors.As(err, &args):
 		// The host's arguments were refused before the guest ran.
 		return args.err
+	case errors.As(err, &budget):
+		e := &LimitError{Limit: LimitLiftedBytes, Desired: budget.Desired, Max: budget.Max, Func: name}
+		s.poisonWith(e)
+		return e
+	case errors.As(err, &limit) && limit.Func == "":
+		// A limit hit inside a host function (the handle cap): name the call.
+		e := *limit
+		e.Func = name
+		s.poisonWith(&e)
+		return &e
 	case isPoisoning(err):
 		// Already classified by a nested call.
 		s.poisonWith(err)
@@ -168,10 +221,17 @@ type argsError struct{ err error }
 func (e *argsError) Error() string { return e.err.Error() }
 func (e *argsError) Unwrap() error { return e.err }
 
+// poisonWith poisons the store with err unless it already is.
 func (s *Store) poisonWith(err error) {
-	if s.poison == nil {
-		s.poison = err
+	s.poison.CompareAndSwap(nil, &err)
+}
+
+// poisoned returns what poisoned the store, or nil.
+func (s *Store) poisoned() error {
+	if p := s.poison.Load(); p != nil {
+		return *p
 	}
+	return nil
 }
 
 func isPoisoning(err error) bool {
@@ -192,8 +252,8 @@ func (i *Instance) DropResource(ctx context.Context, r wit.Resource) error {
 	if !ok {
 		return fmt.Errorf("drop %s: not a resource type defined by this component", resName(r.Type))
 	}
-	if s.poison != nil {
-		return fmt.Errorf("drop %s: %w: %w", resName(r.Type), ErrPoisoned, s.poison)
+	if err := s.poisoned(); err != nil {
+		return fmt.Errorf("drop %s: %w: %w", resName(r.Type), ErrPoisoned, err)
 	}
 	if def.dtor == nil {
 		return nil
@@ -202,9 +262,10 @@ func (i *Instance) DropResource(ctx context.Context, r wit.Resource) error {
 	if err != nil {
 		return err
 	}
+	nested := storeFrom(ctx) == s
 	ctx, cancel := s.callContext(ctx)
 	defer cancel()
-	if err := f.CallWithStack(ctx, []uint64{uint64(r.Rep)}); err != nil {
+	if err := s.run(ctx, nested, func() error { return f.CallWithStack(ctx, []uint64{uint64(r.Rep)}) }); err != nil {
 		return s.classify(ctx, "destructor of "+resName(r.Type), err)
 	}
 	return nil

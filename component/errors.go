@@ -32,9 +32,11 @@ func formatSeconds(d time.Duration) string {
 }
 
 // LimitError reports growth past a store limit (memory, table elements,
-// instances). It is distinct from an ordinary trap.
+// instances, resource handles, host memory of a lift). It is distinct from
+// an ordinary trap.
 type LimitError struct {
-	// Limit is LimitMemory, LimitTableElements or LimitInstances.
+	// Limit is one of the Limit* constants, or another short name of what
+	// was limited.
 	Limit string
 	// Desired is what the guest asked for; Max is the limit.
 	Desired, Max uint64
@@ -49,6 +51,10 @@ const (
 	LimitMemory        = "memory"
 	LimitTableElements = "table elements"
 	LimitInstances     = "instances"
+	LimitHandles       = "resource handles"
+	// LimitLiftedBytes is the host memory one lift may allocate: Desired
+	// is what the lift had allocated when it stopped.
+	LimitLiftedBytes = "lifted bytes"
 )
 
 func (e *LimitError) Error() string {
@@ -58,6 +64,8 @@ func (e *LimitError) Error() string {
 		msg = fmt.Sprintf("linear memory growth to %d bytes exceeds the memory limit (%d bytes)", e.Desired, e.Max)
 	case LimitTableElements:
 		msg = fmt.Sprintf("table growth to %d elements exceeds the table element limit (%d)", e.Desired, e.Max)
+	case LimitLiftedBytes:
+		msg = fmt.Sprintf("a value the guest passed to the host needs more than %d bytes of host memory, over the %d-byte limit for one value (the store's memory limit)", e.Desired, e.Max)
 	default:
 		msg = fmt.Sprintf("%d %s exceed the %s limit (%d)", e.Desired, e.Limit, e.Limit, e.Max)
 	}

@@ -13,6 +13,14 @@ import (
 type handleTable struct {
 	entries []handleEntry
 	free    []uint32
+	// count is shared by all the store's tables: the cap is per store.
+	count *handleCount
+}
+
+// handleCount is the number of live handles in a store's tables, and
+// their cap (Limits.MaxHandles).
+type handleCount struct {
+	live, max int
 }
 
 type handleEntry struct {
@@ -25,6 +33,10 @@ type handleEntry struct {
 }
 
 func (t *handleTable) insert(e handleEntry) (uint32, error) {
+	if c := t.count; c.live >= c.max {
+		return 0, &LimitError{Limit: LimitHandles, Desired: uint64(c.live) + 1, Max: uint64(c.max)}
+	}
+	t.count.live++
 	e.used = true
 	if n := len(t.free); n > 0 {
 		h := t.free[n-1]
@@ -36,6 +48,7 @@ func (t *handleTable) insert(e handleEntry) (uint32, error) {
 		t.entries = append(t.entries, handleEntry{})
 	}
 	if len(t.entries) >= 1<<28 {
+		t.count.live--
 		return 0, &canon.Trap{Reason: "resource handle table is full"}
 	}
 	t.entries = append(t.entries, e)
@@ -50,6 +63,7 @@ func (t *handleTable) get(h uint32) (*handleEntry, error) {
 }
 
 func (t *handleTable) remove(h uint32) {
+	t.count.live--
 	t.entries[h] = handleEntry{}
 	t.free = append(t.free, h)
 }

@@ -249,7 +249,11 @@ func (s *Store) dropHandle(ctx context.Context, h *hostFuncPlan, idx uint32) err
 		return f.CallWithStack(ctx, []uint64{uint64(rep)})
 	}
 	if dtor := s.linked.dtors[want]; dtor != nil {
-		return dtor(ctx, s, rep)
+		err := dtor(ctx, s, rep)
+		if s.abandoned() {
+			return errAbandoned
+		}
+		return err
 	}
 	return nil
 }

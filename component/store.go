@@ -30,12 +30,16 @@ type Store struct {
 	core   []api.Module
 	host   api.Module
 	tables []handleTable
-	lifted []*liftedRT
-	lowers []*loweredRT
-	mem    memLimiter
+	// handles counts the live handles of all tables.
+	handles handleCount
+	lifted  []*liftedRT
+	lowers  []*loweredRT
+	mem     memLimiter
 	// poison is set when a guest trapped or ran out its deadline; every
-	// later call fails with it.
-	poison error
+	// later call fails with it. An abandoned call's goroutine may read it.
+	poison atomic.Pointer[error]
+	// abandon is how a call stuck in a host function is given up on.
+	abandon abandonment
 	// active marks component instances with a call in progress, so a guest
 	// cannot be re-entered (the canonical ABI forbids it).
 	active []bool
@@ -93,7 +97,11 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 	}
 	s.comp, s.linked = c, li
 	s.core = make([]api.Module, len(p.coreInsts))
+	s.handles = handleCount{max: s.Limits.maxHandles()}
 	s.tables = make([]handleTable, p.compInsts)
+	for i := range s.tables {
+		s.tables[i].count = &s.handles
+	}
 	s.active = make([]bool, p.compInsts)
 	s.lifted = make([]*liftedRT, len(p.funcs))
 	s.lowers = make([]*loweredRT, len(p.hostFuncs))
@@ -108,20 +116,42 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 	if s.host, err = rt.InstantiateModule(ctx, c.host, wazero.NewModuleConfig().WithName("").WithStartFunctions()); err != nil {
 		return nil, fmt.Errorf("instantiating host functions: %w", err)
 	}
+	// Start functions are guest code and may call host functions that get
+	// stuck: the steps run as a call, abandoned like one.
+	if err := s.run(ctx, false, func() error { return s.instantiateSteps(ctx, mods) }); err != nil {
+		if errors.Is(err, errAbandoned) {
+			// The steps close the store when they stop.
+			return nil, s.classify(ctx, "instantiation", err)
+		}
+		return nil, err
+	}
+	return &Instance{s: s}, nil
+}
+
+// instantiateSteps instantiates the core instances and runs the start
+// functions of the plan, in order. On failure it closes what it made.
+func (s *Store) instantiateSteps(ctx context.Context, mods []wazero.CompiledModule) error {
+	p, rt := s.comp.plan, s.comp.engine.rt
 	for _, st := range p.steps {
 		if err := ctx.Err(); err != nil {
 			s.closeAll(context.WithoutCancel(ctx))
-			return nil, s.classify(ctx, "instantiation", err)
+			return s.classify(ctx, "instantiation", err)
 		}
 		switch st.kind {
 		case stepCoreInstance:
 			cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions()
 			m, err := rt.InstantiateModule(ctx, mods[st.core], cfg)
+			if m != nil {
+				s.core[st.core] = m
+			}
+			if s.abandoned() {
+				s.closeAll(context.WithoutCancel(ctx))
+				return errAbandoned
+			}
 			if err != nil {
 				s.closeAll(context.WithoutCancel(ctx))
-				return nil, s.classify(ctx, fmt.Sprintf("core instance %d", st.core), fmt.Errorf("instantiating core instance %d: %w", st.core, err))
+				return s.classify(ctx, fmt.Sprintf("core instance %d", st.core), fmt.Errorf("instantiating core instance %d: %w", st.core, err))
 			}
-			s.core[st.core] = m
 			if p.coreInsts[st.core].interruptible {
 				if g, ok := m.ExportedGlobal(coremod.FuelGlobal).(api.MutableGlobal); ok {
 					s.addFuel(g)
@@ -130,11 +160,11 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 		case stepStart:
 			if _, err := s.callFunc(ctx, st.fn, nil); err != nil {
 				s.closeAll(context.WithoutCancel(ctx))
-				return nil, err
+				return err
 			}
 		}
 	}
-	return &Instance{s: s}, nil
+	return nil
 }
 
 // resolve is the wazero import resolver: module names were rewritten at
@@ -171,7 +201,7 @@ func (s *Store) callContext(ctx context.Context) (context.Context, context.Cance
 		s.interrupt()
 	})
 	return ctx, func() {
-		if !stop() && s.poison == nil {
+		if !stop() && s.poisoned() == nil {
 			// The context ended just as the call finished: the call
 			// stands, so the interruption must not trap the next one.
 			<-fired
@@ -202,8 +232,13 @@ func (s *Store) addFuel(g api.MutableGlobal) {
 	s.fuel = append(s.fuel, g)
 }
 
-// Close releases the instance's memory.
+// Close releases the instance's memory. If a call was abandoned while a
+// host function it made was stuck, the memory is released when that host
+// function returns, not before: the guest may still be using it.
 func (i *Instance) Close(ctx context.Context) error {
+	if i.s.closeAbandoned(ctx) {
+		return nil
+	}
 	return i.s.closeAll(ctx)
 }
 
@@ -219,9 +254,7 @@ func (s *Store) closeAll(ctx context.Context) error {
 		errs = append(errs, s.host.Close(ctx))
 		s.host = nil
 	}
-	if s.poison == nil {
-		s.poison = errors.New("instance is closed")
-	}
+	s.poisonWith(errors.New("instance is closed"))
 	return errors.Join(errs...)
 }
 
@@ -243,7 +276,7 @@ func (s *Store) coreFunc(it coreItem) (api.Function, error) {
 
 // options builds canonical options for a lift or lower site.
 func (s *Store) options(o canonOpts) (canon.Options, error) {
-	opts := canon.Options{Encoding: o.encoding}
+	opts := canon.Options{Encoding: o.encoding, LiftBudget: s.Limits.liftBudget()}
 	if o.memory != nil {
 		m := s.core[o.memory.inst]
 		if m == nil {
@@ -263,7 +296,7 @@ func (s *Store) options(o canonOpts) (canon.Options, error) {
 		stack := make([]uint64, 4)
 		opts.Realloc = func(ctx context.Context, oldPtr, oldSize, align, newSize uint32) (uint32, error) {
 			stack[0], stack[1], stack[2], stack[3] = uint64(oldPtr), uint64(oldSize), uint64(align), uint64(newSize)
-			if err := f.CallWithStack(ctx, stack); err != nil {
+			if err := s.unguarded(func() error { return f.CallWithStack(ctx, stack) }); err != nil {
 				return 0, err
 			}
 			return uint32(stack[0]), nil

@@ -2,6 +2,7 @@ package component
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 
@@ -106,20 +107,23 @@ func (t *Typed[P, R]) Call(ctx context.Context, p P) (R, error) {
 	var r R
 	f := t.f
 	s := f.s
-	if s.poison != nil {
-		return r, fmt.Errorf("calling %s: %w: %w", f.name, ErrPoisoned, s.poison)
+	if err := s.poisoned(); err != nil {
+		return r, fmt.Errorf("calling %s: %w: %w", f.name, ErrPoisoned, err)
 	}
+	nested := storeFrom(ctx) == s
 	ctx, cancel := s.callContext(ctx)
 	defer cancel()
 	// As in Func.Call: a refused growth in an earlier call says nothing
 	// about this one.
 	s.mem.desired = 0
-	var err error
-	if f.def.imported {
-		err = t.callImported(ctx, &p, &r)
-	} else {
-		err = s.callTyped(ctx, f.def, t.fc, &p, &r)
-	}
+	// r is read only once the call has returned: an abandoned call may
+	// still write it.
+	err := s.run(ctx, nested, func() error {
+		if f.def.imported {
+			return t.callImported(ctx, &p, &r)
+		}
+		return s.callTyped(ctx, f.def, t.fc, &p, &r)
+	})
 	if err != nil {
 		var zero R
 		return zero, s.classify(ctx, f.name, err)
@@ -156,13 +160,23 @@ func (s *Store) callTyped(ctx context.Context, fn *funcDef, fc *canon.FuncCodec,
 	}
 	scope := &callScope{}
 	rt.hs.scope = scope
-	stack, err := fc.LowerArgs(ctx, &rt.opts, args, nil)
+	stack, err := func() ([]uint64, error) {
+		s.guard()
+		defer s.unguard()
+		return fc.LowerArgs(ctx, &rt.opts, args, nil)
+	}()
 	if err != nil {
+		if errors.Is(err, errAbandoned) {
+			return err
+		}
 		return &argsError{err}
 	}
 	s.active[fn.compInst] = true
 	err = rt.fn.CallWithStack(ctx, stack)
 	s.active[fn.compInst] = false
+	if s.abandoned() {
+		return errAbandoned
+	}
 	if err != nil {
 		return err
 	}

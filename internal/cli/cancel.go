@@ -3,17 +3,13 @@ package cli
 import (
 	"context"
 	"errors"
-	"syscall"
 
 	"github.com/mur-go/mur/launch"
 )
 
-// Exit statuses of a cancelled run: 128 + the signal, as a shell reports a
-// process that signal stopped.
-const (
-	exitInterrupted = 128 + 2  // SIGINT, and a cancellation without a signal
-	exitTerminated  = 128 + 15 // SIGTERM
-)
+// exitInterrupted is the status of a run cancelled without a signal: that
+// of SIGINT (signalStatus gives 128 + the signal, as a shell reports it).
+const exitInterrupted = 128 + 2
 
 // cancelError is a run an interrupt or a signal stopped: never a success,
 // whatever the capsule returned.
@@ -40,12 +36,12 @@ func asCancelled(ctx context.Context, err error) error {
 	return &cancelError{err: err, status: cancelStatus(ctx)}
 }
 
-// cancelStatus is the exit status for ctx's cancellation. signal.NotifyContext
-// records the signal only as its cause's text, so that text is what is
-// compared.
+// cancelStatus is the exit status for ctx's cancellation: the signal's
+// when one caused it (watchInterrupts), else that of an interrupt.
 func cancelStatus(ctx context.Context) int {
-	if c := context.Cause(ctx); c != nil && c.Error() == syscall.SIGTERM.String()+" signal received" {
-		return exitTerminated
+	var c *signalCause
+	if errors.As(context.Cause(ctx), &c) {
+		return signalStatus(c.sig)
 	}
 	return exitInterrupted
 }

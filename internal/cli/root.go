@@ -9,9 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -24,11 +22,17 @@ const (
 )
 
 // Execute runs mur with the process's arguments and returns its exit code.
-// Interrupts cancel the running command.
+// SIGINT and SIGTERM cancel the running command, and the exit status is
+// then 130 or 143; a second signal, or a command still running a few
+// seconds after the first, ends the process at once with that status.
 func Execute() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	ctx, in := watchInterrupts(context.Background(), interruptGrace, os.Stderr, os.Exit)
+	defer in.stop()
+	code := Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	if status := in.exitStatus(); status != 0 {
+		return status
+	}
+	return code
 }
 
 // Run executes mur with args and returns its exit code: 0 on success, 1

@@ -195,7 +195,7 @@ func withHint(err error) error {
 	switch {
 	case errors.As(err, &deadline):
 		return fmt.Errorf("%w (raise --deadline to allow more time)", err)
-	case errors.As(err, &limit) && limit.Limit == "memory":
+	case errors.As(err, &limit) && (limit.Limit == component.LimitMemory || limit.Limit == component.LimitLiftedBytes):
 		return fmt.Errorf("%w (raise --max-memory to allow more)", err)
 	}
 	return err

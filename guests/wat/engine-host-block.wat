@@ -1,0 +1,25 @@
+;; engine-host-block: a guest that calls into the host and, if the host
+;; returns, carries on (stuck-host-call tests).
+;;
+;; Imports:  test:host/block@0.1.0 { wait: func(); after: func() }
+;; Exports:  run: func() (calls wait, then after).
+(component
+  (import "test:host/block@0.1.0" (instance $block
+    (export "wait" (func))
+    (export "after" (func))))
+  (alias export $block "wait" (func $wait))
+  (alias export $block "after" (func $after))
+  (core func $wait-lowered (canon lower (func $wait)))
+  (core func $after-lowered (canon lower (func $after)))
+  (core module $m
+    (import "host" "wait" (func $wait))
+    (import "host" "after" (func $after))
+    (func (export "run")
+      (call $wait)
+      (call $after)))
+  (core instance $i (instantiate $m
+    (with "host" (instance
+      (export "wait" (func $wait-lowered))
+      (export "after" (func $after-lowered))))))
+  (func (export "run")
+    (canon lift (core func $i "run"))))
