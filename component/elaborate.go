@@ -328,7 +328,7 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 		return defError(d, "%v", err)
 	}
 	idx := len(e.p.coreInsts)
-	e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{bytes: bytes, minMemory: pages << 16, interruptible: interruptible})
+	e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{source: mod, offset: d.Offset, bytes: bytes, minMemory: pages << 16, interruptible: interruptible})
 	e.p.minMemory += pages << 16
 	e.p.steps = append(e.p.steps, step{kind: stepCoreInstance, core: idx})
 	s.coreInstances = append(s.coreInstances, coreInstance{rt: idx})
