@@ -43,16 +43,33 @@ type scope struct {
 	instances  []*instanceVal
 
 	exports *instanceVal
+	// resImps and resExps name the resources imported and exported so far,
+	// for [constructor]/[method] names (validate_resolved.go).
+	resImps, resExps resourceNames
+}
+
+// resources returns the scope's imported or exported resources by name.
+func (s *scope) resources(imports bool) resourceNames {
+	if s.resImps == nil {
+		s.resImps, s.resExps = resourceNames{}, resourceNames{}
+	}
+	if imports {
+		return s.resImps
+	}
+	return s.resExps
 }
 
 type elaborator struct {
 	p         *plan
 	typeNodes int
+	// visible holds the types some import or export names (external
+	// visibility, validate_resolved.go).
+	visible map[any]bool
 }
 
 // elaborate flattens a decoded component into a plan.
 func elaborate(c *ast.Component) (*plan, error) {
-	e := &elaborator{p: &plan{resources: map[*wit.ResourceType]*resourceDef{}, compInsts: 1}}
+	e := &elaborator{p: &plan{resources: map[*wit.ResourceType]*resourceDef{}, compInsts: 1}, visible: map[any]bool{}}
 	root := &scope{root: true, exports: newInstanceVal()}
 	if err := e.walk(root, c); err != nil {
 		return nil, err
@@ -109,6 +126,9 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 				return defError(d, "instance export %q: %v", ex.Name, err)
 			}
 			nameType(it, ex.Name)
+			if it.sort == ast.SortType {
+				e.makeVisible(it.typ)
+			}
 			v.add(ex.Name, it)
 		}
 		s.instances = append(s.instances, v)
@@ -120,7 +140,7 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 			return defError(d, "type %d: %v", len(s.types), err)
 		}
 		if rt, ok := t.(*wit.ResourceType); ok {
-			if err := e.defineResource(s, d.Type.(*ast.ResourceType), rt); err != nil {
+			if err := e.defineResource(s, d.Type.(*ast.ResourceType), rt, d.Offset); err != nil {
 				return defError(d, "%v", err)
 			}
 		}
@@ -151,11 +171,17 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 			if err != nil {
 				return defError(d, "export %q: %v", d.Name, err)
 			}
+			if err := funcTypesMatch(it.fn.typ, ft, nil); err != nil {
+				return defInvalid(d, ruleAscription, "export %q: the ascribed function type does not match the function's: %v", d.Name, err)
+			}
 			view := *it.fn
 			view.typ = ft
 			it.fn = &view
 		}
 		nameType(it, d.Name)
+		if err := e.checkExtern(s, d.Name, it, false, d.Offset); err != nil {
+			return err
+		}
 		s.exports.add(d.Name, it)
 		return s.push(it)
 	default:
@@ -393,8 +419,9 @@ func (e *elaborator) alias(s *scope, d *ast.Alias) error {
 			return defError(d, "alias: core instance %d has no export %q", d.InstanceIdx, d.Name)
 		}
 		if it.inst == hostInst && d.Sort != ast.SortCoreFunc {
-			return defError(d, "alias: export %q is a function, not a %s", d.Name, d.Sort)
+			return defInvalid(d, ruleAliasCoreExport, "alias: export %q is a function, not a %s", d.Name, d.Sort)
 		}
+		e.p.requireSort(it, d.Sort, ruleAliasCoreExport, fmt.Sprintf("alias of core export %q", d.Name), d.Offset)
 		if err := s.pushCore(d.Sort, it); err != nil {
 			return defError(d, "alias: %v", err)
 		}
@@ -448,6 +475,14 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		if err != nil {
 			return defError(d, "canon lift: %v", err)
 		}
+		if err := e.checkCanon(ft, opts, true, d.Offset); err != nil {
+			return err
+		}
+		e.p.requireFunc(core, fn.abi.LiftSignature(), ruleCanonSignature, "canon lift: the lifted core function", d.Offset)
+		if opts.postReturn != nil {
+			sig := canon.Signature{Params: fn.abi.LiftSignature().Results}
+			e.p.requireFunc(*opts.postReturn, sig, ruleCanonPostReturnType, "canon lift: post-return", d.Offset)
+		}
 		fn.core, fn.opts, fn.compInst = core, opts, s.compInst
 		s.funcs = append(s.funcs, fn)
 	case ast.CanonLower:
@@ -457,6 +492,9 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		opts, err := s.canonOpts(d.Options)
 		if err != nil {
 			return defError(d, "canon lower: %v", err)
+		}
+		if err := e.checkCanon(s.funcs[d.FuncIdx].typ, opts, false, d.Offset); err != nil {
+			return err
 		}
 		e.addHostFunc(s, &hostFuncPlan{kind: hostLower, compInst: s.compInst, target: s.funcs[d.FuncIdx], opts: opts})
 	case ast.CanonResourceNew, ast.CanonResourceDrop, ast.CanonResourceRep:
@@ -476,7 +514,7 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		}
 		if kind != hostResourceDrop {
 			if _, local := e.p.resources[rt]; !local {
-				return defError(d, "canon %s: resource type %d is not defined by this component", d.Kind, d.TypeIdx)
+				return defInvalid(d, ruleResourceLocal, "canon %s: resource type %d is not defined by this component", d.Kind, d.TypeIdx)
 			}
 		}
 		e.addHostFunc(s, &hostFuncPlan{kind: kind, compInst: s.compInst, resource: rt})
@@ -540,7 +578,7 @@ func (s *scope) canonOpts(o ast.CanonOptions) (canonOpts, error) {
 	return c, nil
 }
 
-func (e *elaborator) defineResource(s *scope, d *ast.ResourceType, rt *wit.ResourceType) error {
+func (e *elaborator) defineResource(s *scope, d *ast.ResourceType, rt *wit.ResourceType, off int) error {
 	def := &resourceDef{compInst: s.compInst}
 	if d.Dtor != nil {
 		it, err := s.coreItem(ast.SortCoreFunc, *d.Dtor)
@@ -551,6 +589,7 @@ func (e *elaborator) defineResource(s *scope, d *ast.ResourceType, rt *wit.Resou
 			return fmt.Errorf("resource destructors that are lowered functions are not supported")
 		}
 		def.dtor = &it
+		e.p.requireFunc(it, sigDtor, ruleResourceDtorType, "resource destructor", off)
 	}
 	e.p.resources[rt] = def
 	return nil
@@ -562,16 +601,33 @@ func (e *elaborator) importDef(s *scope, d *ast.Import) error {
 	if !s.root {
 		it, ok := s.args[d.Name]
 		if !ok {
-			return defError(d, "nested component import %q has no instantiation argument", d.Name)
+			return defInvalid(d, ruleArgMissing, "nested component import %q has no instantiation argument", d.Name)
 		}
 		if it.sort != d.Desc.Sort() {
-			return defError(d, "nested component import %q: argument is a %s, want a %s", d.Name, it.sort, d.Desc.Sort())
+			return defInvalid(d, ruleArgType, "nested component import %q: argument is a %s, want a %s", d.Name, it.sort, d.Desc.Sort())
+		}
+		declared, err := e.externDesc(s, d.Name, d.Desc)
+		if err != nil {
+			return defError(d, "import %q: %v", d.Name, err)
+		}
+		if _, fresh := declared.(*wit.ResourceType); fresh && d.Desc.Bound == ast.BoundSubResource {
+			if _, ok := it.typ.(*wit.ResourceType); !ok {
+				return defInvalid(d, ruleArgType, "nested component import %q: argument is not a resource type", d.Name)
+			}
+		} else if err := checkArg(d.Name, declared, it, d.Offset); err != nil {
+			return err
+		}
+		if err := e.checkExtern(s, d.Name, it, true, d.Offset); err != nil {
+			return err
 		}
 		return s.push(it)
 	}
 	it, err := e.rootImport(s, d)
 	if err != nil {
 		return defError(d, "import %q: %v", d.Name, err)
+	}
+	if err := e.checkExtern(s, d.Name, it, true, d.Offset); err != nil {
+		return err
 	}
 	e.p.imports = append(e.p.imports, rootImport{name: d.Name, item: it})
 	return s.push(it)
