@@ -4,17 +4,16 @@ import (
 	"github.com/mur-go/mur/internal/ast"
 )
 
-// Rules about type definitions (Binary.md, "Type Definitions").
+// Rules about type definitions (Binary.md, "Type Definitions"). The
+// conditions the binary grammar states itself (records, variants, tuples,
+// enums and flags are non-empty, at most 32 flags, a resource's rep is i32)
+// are enforced by the decoder.
 const (
-	ruleEmpty          = "types.empty"            // records, variants, tuples, enums and flags have members
-	ruleFlagsCount     = "types.flags-count"      // at most 32 flags
 	ruleValType        = "types.valtype"          // a value type index names a value type
 	ruleHandle         = "types.handle"           // own and borrow name resource types
 	ruleBorrowResult   = "types.borrow-result"    // no borrow in function results
 	ruleBorrowExport   = "types.borrow-export"    // no borrow in exported value types
 	ruleResourceInType = "types.resource-in-type" // no resource definitions inside component/instance types
-	ruleResourceRep    = "types.resource-rep"     // a resource's representation is i32
-	ruleDeclImport     = "types.instance-import"  // instance types declare no imports
 )
 
 func (s *vscope) valType(v ast.ValType, off int, what string) (vtype, error) {
@@ -49,9 +48,6 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 	case ast.Primitive:
 		return vtype{kind: vkValue}, nil
 	case *ast.Record:
-		if len(d.Fields) == 0 {
-			return vtype{}, invalid(ruleEmpty, off, "record with no fields")
-		}
 		labels, types := make([]string, len(d.Fields)), make([]ast.ValType, len(d.Fields))
 		for i, f := range d.Fields {
 			labels[i], types[i] = f.Name, f.Type
@@ -61,9 +57,6 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 		}
 		return s.valTypes(types, off, "record field")
 	case *ast.Variant:
-		if len(d.Cases) == 0 {
-			return vtype{}, invalid(ruleEmpty, off, "variant with no cases")
-		}
 		labels := make([]string, len(d.Cases))
 		var types []ast.ValType
 		for i, c := range d.Cases {
@@ -79,22 +72,10 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 	case *ast.List:
 		return s.valType(d.Elem, off, "list element")
 	case *ast.Tuple:
-		if len(d.Types) == 0 {
-			return vtype{}, invalid(ruleEmpty, off, "tuple with no elements")
-		}
 		return s.valTypes(d.Types, off, "tuple element")
 	case *ast.Flags:
-		if len(d.Names) == 0 {
-			return vtype{}, invalid(ruleEmpty, off, "flags with no members")
-		}
-		if len(d.Names) > 32 {
-			return vtype{}, invalid(ruleFlagsCount, off, "flags with %d members (at most 32)", len(d.Names))
-		}
 		return vtype{kind: vkValue}, checkLabels("flag", d.Names, off)
 	case *ast.Enum:
-		if len(d.Names) == 0 {
-			return vtype{}, invalid(ruleEmpty, off, "enum with no cases")
-		}
 		return vtype{kind: vkValue}, checkLabels("enum case", d.Names, off)
 	case *ast.Option:
 		return s.valType(d.Type, off, "option")
@@ -118,9 +99,6 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 		if s.isType {
 			return vtype{}, invalid(ruleResourceInType, off, "resource definition inside a component or instance type (declare it with (export \"r\" (type (sub resource))))")
 		}
-		if d.Rep != ast.CoreI32 {
-			return vtype{}, invalid(ruleResourceRep, off, "resource representation is %s, must be i32", d.Rep)
-		}
 		if d.Dtor != nil {
 			if err := s.idx(ast.SortCoreFunc, *d.Dtor, off, "resource destructor"); err != nil {
 				return vtype{}, err
@@ -130,7 +108,7 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 	case *ast.InstanceType:
 		ts := newVScope(s, true)
 		for _, decl := range d.Decls {
-			if err := ts.decl(decl, off, false); err != nil {
+			if err := ts.decl(decl, off); err != nil {
 				return vtype{}, err
 			}
 		}
@@ -138,7 +116,7 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 	case *ast.ComponentType:
 		ts := newVScope(s, true)
 		for _, decl := range d.Decls {
-			if err := ts.decl(decl, off, true); err != nil {
+			if err := ts.decl(decl, off); err != nil {
 				return vtype{}, err
 			}
 		}
@@ -223,9 +201,8 @@ func (s *vscope) coreType(d ast.CoreTypeDef, off int) error {
 	return nil
 }
 
-// decl checks one declarator of a component type (component true) or
-// instance type.
-func (s *vscope) decl(d ast.Decl, off int, component bool) error {
+// decl checks one declarator of a component type or instance type.
+func (s *vscope) decl(d ast.Decl, off int) error {
 	switch d := d.(type) {
 	case *ast.CoreType:
 		return s.coreType(d.Type, off)
@@ -242,9 +219,7 @@ func (s *vscope) decl(d ast.Decl, off int, component bool) error {
 		}
 		s.push(d.Sort, t)
 	case *ast.Import:
-		if !component {
-			return invalid(ruleDeclImport, d.Offset, "instance types cannot declare imports")
-		}
+		// The decoder admits imports only in component types.
 		t, err := s.importDecl(d.Name, d.Attrs, d.Desc, d.Offset)
 		if err != nil {
 			return err
