@@ -107,8 +107,10 @@ func parseExternName(name string) (externName, string) {
 	n.iface = true
 	base, version, hasVersion := strings.Cut(name, "@")
 	if hasVersion {
-		if !isSemver(version) {
-			return n, "interface version " + version + " is not valid semver"
+		// A canonical version (0.2, with the rest in a version suffix) is
+		// the newer spelling of the same thing.
+		if !isSemver(version) && !isCanonVersion(version) {
+			return n, "interface version " + version + " is neither valid semver nor a canonical version"
 		}
 		n.version = version
 	}
