@@ -100,7 +100,12 @@ func (s *Store) callFunc(ctx context.Context, fn *funcDef, args []any) (any, err
 	rt.hs.scope = scope
 	stack, err := fn.abi.LowerArgs(ctx, &rt.opts, args, nil)
 	if err != nil {
-		return nil, &argsError{err}
+		// Only a host value that does not fit its type is refused before
+		// the guest ran; anything else came out of the guest's realloc.
+		if ve := (*canon.ValueError)(nil); errors.As(err, &ve) {
+			return nil, &argsError{err}
+		}
+		return nil, err
 	}
 	s.active[fn.compInst] = true
 	err = rt.fn.CallWithStack(ctx, stack)
