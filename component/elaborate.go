@@ -178,6 +178,19 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 			view.typ = ft
 			it.fn = &view
 		}
+		if d.Desc != nil && d.Desc.Kind != ast.ExternFunc {
+			declared, err := e.externDesc(s, d.Name, *d.Desc)
+			if err != nil {
+				return defError(d, "export %q: %v", d.Name, err)
+			}
+			if d.Desc.Kind == ast.ExternType && d.Desc.Bound == ast.BoundSubResource {
+				if _, ok := it.typ.(*wit.ResourceType); !ok {
+					return defInvalid(d, ruleAscription, "export %q: ascribed (sub resource) but it is not a resource type", d.Name)
+				}
+			} else if err := checkFits(ruleAscription, fmt.Sprintf("export %q", d.Name), declared, it, d.Offset); err != nil {
+				return err
+			}
+		}
 		nameType(it, d.Name)
 		if err := e.checkExtern(s, d.Name, it, false, d.Offset); err != nil {
 			return err
@@ -321,15 +334,15 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 	for i, imp := range imps {
 		arg, ok := args[imp.Module]
 		if !ok {
-			return defError(d, "core module imports %q but no instance is supplied for it", imp.Module)
+			return defInvalid(d, ruleCoreInstantiate, "core module imports %q but no instance is supplied for it", imp.Module)
 		}
 		it, ok := arg.export(imp.Name)
 		if !ok {
-			return defError(d, "core module imports %q %q, which the supplied instance does not export", imp.Module, imp.Name)
+			return defInvalid(d, ruleCoreInstantiate, "core module imports %q %q, which the supplied instance does not export", imp.Module, imp.Name)
 		}
 		if it.inst == hostInst {
 			if imp.Kind != coremod.KindFunc {
-				return defError(d, "core import %q %q: a %s cannot be satisfied by a function", imp.Module, imp.Name, imp.Kind)
+				return defInvalid(d, ruleCoreImportType, "core import %q %q: a %s cannot be satisfied by a function", imp.Module, imp.Name, imp.Kind)
 			}
 			renamed[i] = [2]string{hostModuleName, hostFuncName(it.host)}
 		} else {
@@ -404,10 +417,10 @@ func (e *elaborator) alias(s *scope, d *ast.Alias) error {
 		}
 		it, ok := s.instances[d.InstanceIdx].exports[d.Name]
 		if !ok {
-			return defError(d, "alias: instance %d has no export %q", d.InstanceIdx, d.Name)
+			return defInvalid(d, ruleAliasExport, "alias: instance %d has no export %q", d.InstanceIdx, d.Name)
 		}
 		if it.sort != d.Sort {
-			return defError(d, "alias: export %q is a %s, not a %s", d.Name, it.sort, d.Sort)
+			return defInvalid(d, ruleAliasExport, "alias: export %q is a %s, not a %s", d.Name, it.sort, d.Sort)
 		}
 		return s.push(it)
 	case ast.AliasCoreInstanceExport:
@@ -462,7 +475,7 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		}
 		ft, ok := s.types[d.TypeIdx].(*wit.Func)
 		if !ok {
-			return defError(d, "canon lift: type %d is not a function type", d.TypeIdx)
+			return defInvalid(d, ruleIndexSort, "canon lift: type %d is not a function type", d.TypeIdx)
 		}
 		opts, err := s.canonOpts(d.Options)
 		if err != nil {
@@ -503,7 +516,7 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		}
 		rt, ok := s.types[d.TypeIdx].(*wit.ResourceType)
 		if !ok {
-			return defError(d, "canon %s: type %d is not a resource type", d.Kind, d.TypeIdx)
+			return defInvalid(d, ruleIndexSort, "canon %s: type %d is not a resource type", d.Kind, d.TypeIdx)
 		}
 		kind := hostResourceNew
 		switch d.Kind {
@@ -614,7 +627,7 @@ func (e *elaborator) importDef(s *scope, d *ast.Import) error {
 			if _, ok := it.typ.(*wit.ResourceType); !ok {
 				return defInvalid(d, ruleArgType, "nested component import %q: argument is not a resource type", d.Name)
 			}
-		} else if err := checkArg(d.Name, declared, it, d.Offset); err != nil {
+		} else if err := checkFits(ruleArgType, fmt.Sprintf("instantiate argument %q", d.Name), declared, it, d.Offset); err != nil {
 			return err
 		}
 		if err := e.checkExtern(s, d.Name, it, true, d.Offset); err != nil {

@@ -16,6 +16,7 @@ const (
 	ruleResourceDtorType     = "canon.dtor-type"         // a destructor is (i32) -> ()
 	ruleResourceLocal        = "canon.resource-local"    // resource.new/rep only for resources the component defines
 	ruleCoreImportType       = "core.import-type"        // a core import is given an item of its type
+	ruleCoreInstantiate      = "core.instantiate-arg"    // every core import is supplied
 	ruleAliasCoreExport      = "alias.core-export"       // an aliased core export exists with the sort named
 )
 

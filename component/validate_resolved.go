@@ -146,37 +146,41 @@ func (e *elaborator) checkInstanceVisible(what string, v *instanceVal, off int) 
 	return nil
 }
 
-// checkArg checks an instantiation argument against the nested
-// component's import: its sort, and its type where the import declares
-// one. A declared (sub resource) type is bound to the argument's resource
-// as the import's exports are checked in order, so two resources are never
-// taken for one another.
-func checkArg(name string, declared any, arg item, off int) error {
-	switch arg.sort {
+// checkFits checks an item against a declared type: an instantiation
+// argument against the nested component's import, or an export against its
+// ascribed type. A declared (sub resource) type is bound to the item's
+// resource as an instance's exports are checked in order, so two resources
+// are never taken for one another. rule and what describe the failure.
+func checkFits(rule, what string, declared any, it item, off int) error {
+	switch it.sort {
 	case ast.SortFunc:
 		ft, ok := declared.(*wit.Func)
 		if !ok {
 			return nil
 		}
-		if err := funcTypesMatch(arg.fn.typ, ft, nil); err != nil {
-			return invalid(ruleArgType, off, "instantiate argument %q: function type differs: %v", name, err)
+		if err := funcTypesMatch(it.fn.typ, ft, nil); err != nil {
+			return invalid(rule, off, "%s: function type differs: %v", what, err)
+		}
+	case ast.SortType:
+		if err := checkExportType(typedExport{sort: ast.SortType, desc: declared}, it, nil); err != nil {
+			return invalid(rule, off, "%s: %v", what, err)
 		}
 	case ast.SortInstance:
-		it, ok := declared.(*instanceType)
+		it2, ok := declared.(*instanceType)
 		if !ok {
 			return nil
 		}
 		bound := map[*wit.ResourceType]*wit.ResourceType{}
-		for _, ex := range it.exports {
-			got, ok := arg.inst.exports[ex.name]
+		for _, ex := range it2.exports {
+			got, ok := it.inst.exports[ex.name]
 			if !ok {
-				return invalid(ruleArgType, off, "instantiate argument %q has no export %q", name, ex.name)
+				return invalid(rule, off, "%s has no export %q", what, ex.name)
 			}
 			if got.sort != ex.sort {
-				return invalid(ruleArgType, off, "instantiate argument %q: export %q is a %s, want a %s", name, ex.name, got.sort, ex.sort)
+				return invalid(rule, off, "%s: export %q is a %s, want a %s", what, ex.name, got.sort, ex.sort)
 			}
 			if err := checkExportType(ex, got, bound); err != nil {
-				return invalid(ruleArgType, off, "instantiate argument %q: export %q: %v", name, ex.name, err)
+				return invalid(rule, off, "%s: export %q: %v", what, ex.name, err)
 			}
 		}
 	}
@@ -201,7 +205,9 @@ func checkExportType(ex typedExport, got item, bound map[*wit.ResourceType]*wit.
 				return fmt.Errorf("want a resource type")
 			}
 			if ex.fresh {
-				bound[want] = rt
+				if bound != nil {
+					bound[want] = rt
+				}
 				return nil
 			}
 			return resourcesMatch(want, rt, bound)

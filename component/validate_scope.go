@@ -10,6 +10,7 @@ const (
 	ruleIndexSort     = "index.sort"           // a type index names a type of the kind required
 	ruleOuterCount    = "alias.outer-count"    // an outer alias stays inside the enclosing scopes
 	ruleOuterResource = "alias.outer-resource" // outer aliases across a component do not carry resources
+	ruleAliasExport   = "alias.export"         // an aliased export exists with the sort named
 )
 
 // vkind is what a type index holds, as far as the structural pass can tell
