@@ -100,12 +100,17 @@ func (s *Store) callFunc(ctx context.Context, fn *funcDef, args []any) (any, err
 	rt.hs.scope = scope
 	stack, err := fn.abi.LowerArgs(ctx, &rt.opts, args, nil)
 	if err != nil {
-		// Only a host value that does not fit its type is refused before
-		// the guest ran; anything else came out of the guest's realloc.
-		if ve := (*canon.ValueError)(nil); errors.As(err, &ve) {
-			return nil, &argsError{err}
+		// The guest's realloc runs while arguments are lowered: if it failed
+		// or lied, the guest is at fault and the store is poisoned; any other
+		// failure is the host's arguments, refused before the guest ran.
+		var (
+			trap  *canon.Trap
+			guest *reallocFault
+		)
+		if errors.As(err, &trap) || errors.As(err, &guest) {
+			return nil, err
 		}
-		return nil, err
+		return nil, &argsError{err}
 	}
 	s.active[fn.compInst] = true
 	err = rt.fn.CallWithStack(ctx, stack)
@@ -166,6 +171,13 @@ func (s *Store) classify(ctx context.Context, name string, err error) error {
 	s.poisonWith(e)
 	return e
 }
+
+// reallocFault marks a failure of the guest's realloc itself (a trap, a
+// deadline): guest code ran and failed.
+type reallocFault struct{ err error }
+
+func (e *reallocFault) Error() string { return e.err.Error() }
+func (e *reallocFault) Unwrap() error { return e.err }
 
 // argsError marks arguments the host passed that could not be lowered.
 type argsError struct{ err error }

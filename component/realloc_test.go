@@ -8,7 +8,7 @@ import (
 )
 
 // A guest's realloc that hands back a block outside its memory, or one
-// not aligned as asked, while the host lowers arguments into it, is a trap
+// not aligned as asked, or that traps, while the host lowers arguments into it, is a trap
 // (the canonical ABI checks every allocation) and poisons the instance:
 // the guest ran and its state can no longer be trusted.
 func TestLyingReallocTrapsAndPoisons(t *testing.T) {
@@ -18,6 +18,7 @@ func TestLyingReallocTrapsAndPoisons(t *testing.T) {
 	}{
 		{"take-string", "hello"},                   // out of bounds
 		{"take-list", []any{uint32(1), uint32(2)}}, // misaligned
+		{"take-list64", []any{uint64(1)}},          // realloc traps
 	}
 	e := newEngine(t)
 	for _, tt := range tests {
