@@ -65,11 +65,21 @@ type elaborator struct {
 	// visible holds the types some import or export names (external
 	// visibility, validate_resolved.go).
 	visible map[any]bool
+	// spent is shared with the check-only elaborations of nested
+	// components that are never instantiated, so the caps bound all.
+	spent *spent
+	// checkOnly: this elaborates a never-instantiated component only to
+	// validate it; its plan is thrown away, so core modules are not
+	// rewritten.
+	checkOnly bool
 }
+
+// spent counts what elaboration has expanded to.
+type spent struct{ coreInsts, compInsts, funcs int }
 
 // elaborate flattens a decoded component into a plan.
 func elaborate(c *ast.Component) (*plan, error) {
-	e := &elaborator{p: &plan{resources: map[*wit.ResourceType]*resourceDef{}, compInsts: 1}, visible: map[any]bool{}}
+	e := &elaborator{p: newPlan(), visible: map[any]bool{}, spent: &spent{}}
 	root := &scope{root: true, exports: newInstanceVal()}
 	if err := e.walk(root, c); err != nil {
 		return nil, err
@@ -78,6 +88,10 @@ func elaborate(c *ast.Component) (*plan, error) {
 		e.p.exports = append(e.p.exports, namedItem{name, root.exports.exports[name]})
 	}
 	return e.p, nil
+}
+
+func newPlan() *plan {
+	return &plan{resources: map[*wit.ResourceType]*resourceDef{}, compInsts: 1}
 }
 
 func defError(d ast.Def, format string, args ...any) error {
@@ -93,7 +107,27 @@ func (e *elaborator) walk(s *scope, c *ast.Component) error {
 			return err
 		}
 	}
+	for _, cd := range s.components {
+		if err := e.checkUninstantiated(s, cd); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// checkUninstantiated validates a nested component that was never
+// instantiated as if it were a root (its imports left open), in a plan that
+// is then dropped: the rules that need resolved types apply to it too.
+// (The core-type checks that need compiled modules do not.)
+func (e *elaborator) checkUninstantiated(s *scope, cd *componentDef) error {
+	if cd == nil || cd.instantiated || cd.checked {
+		return nil
+	}
+	cd.checked = true
+	sub := &elaborator{p: newPlan(), typeNodes: e.typeNodes, visible: e.visible, spent: e.spent, checkOnly: true}
+	err := sub.walk(&scope{outer: cd.outer, depth: s.depth + 1, root: true, exports: newInstanceVal()}, cd.ast)
+	e.typeNodes = sub.typeNodes
+	return err
 }
 
 func (e *elaborator) def(s *scope, d ast.Def) error {
@@ -315,9 +349,10 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 	if int(d.ModuleIdx) >= len(s.coreModules) {
 		return defError(d, "core module index %d out of range", d.ModuleIdx)
 	}
-	if len(e.p.coreInsts) >= maxCoreInsts {
+	if e.spent.coreInsts >= maxCoreInsts {
 		return defError(d, "more than %d core instances", maxCoreInsts)
 	}
+	e.spent.coreInsts++
 	mod := s.coreModules[d.ModuleIdx]
 	args := make(map[string]coreInstance, len(d.Args))
 	for _, a := range d.Args {
@@ -348,6 +383,11 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 		} else {
 			renamed[i] = [2]string{coreInstName(it.inst), it.name}
 		}
+	}
+	if e.checkOnly {
+		s.coreInstances = append(s.coreInstances, coreInstance{rt: len(e.p.coreInsts)})
+		e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{source: mod, offset: d.Offset})
+		return nil
 	}
 	bytes, err := coremod.RewriteImports(mod.Bytes, func(i int, _ coremod.Import) (string, string) {
 		return renamed[i][0], renamed[i][1]
@@ -388,10 +428,12 @@ func (e *elaborator) instantiate(s *scope, d *ast.Instantiate) error {
 	if int(d.ComponentIdx) >= len(s.components) {
 		return defError(d, "component index %d out of range", d.ComponentIdx)
 	}
-	if e.p.compInsts >= maxCompInsts {
+	if e.spent.compInsts+1 >= maxCompInsts {
 		return defError(d, "more than %d component instances", maxCompInsts)
 	}
+	e.spent.compInsts++
 	cd := s.components[d.ComponentIdx]
+	cd.instantiated = true
 	args := make(map[string]item, len(d.Args))
 	for _, a := range d.Args {
 		it, err := s.item(a.Sort, a.Idx)
@@ -543,9 +585,10 @@ func (e *elaborator) addHostFunc(s *scope, h *hostFuncPlan) {
 }
 
 func (e *elaborator) newFunc(ft *wit.Func) (*funcDef, error) {
-	if len(e.p.funcs) >= maxPlanFuncs {
+	if e.spent.funcs >= maxPlanFuncs {
 		return nil, fmt.Errorf("more than %d functions", maxPlanFuncs)
 	}
+	e.spent.funcs++
 	abi, err := canon.NewFunc(ft)
 	if err != nil {
 		return nil, err
