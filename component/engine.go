@@ -108,10 +108,8 @@ func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
 	if err := p.compileModules(cctx, e.rt); err != nil {
 		return nil, err
 	}
-	if err := compileUnused(cctx, e.rt, mods, p); err != nil {
-		return nil, err
-	}
-	if err := p.checkCoreTypes(); err != nil {
+	if err := p.validateCompiled(cctx, e.rt, mods); err != nil {
+		p.closeModules(ctx)
 		return nil, err
 	}
 	host, err := p.compileHostModule(cctx, e.rt)

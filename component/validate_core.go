@@ -51,3 +51,25 @@ func compileUnused(ctx context.Context, rt wazero.Runtime, mods []*ast.CoreModul
 	}
 	return nil
 }
+
+// validateCompiled runs the validation that needs the plan's core modules
+// compiled.
+func (p *plan) validateCompiled(ctx context.Context, rt wazero.Runtime, mods []*ast.CoreModule) error {
+	if err := compileUnused(ctx, rt, mods, p); err != nil {
+		return err
+	}
+	return p.checkCoreTypes()
+}
+
+// closeModules releases the plan's compiled core modules when the
+// component is refused, so a long-lived engine fed hostile components does
+// not keep their code.
+func (p *plan) closeModules(ctx context.Context) {
+	closed := map[wazero.CompiledModule]bool{}
+	for _, ci := range p.coreInsts {
+		if ci.compiled != nil && !closed[ci.compiled] {
+			closed[ci.compiled] = true
+			_ = ci.compiled.Close(ctx) // wazero's Close cannot fail
+		}
+	}
+}
