@@ -1,6 +1,7 @@
 package component
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -170,6 +171,9 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 		return e.alias(s, d)
 	case *ast.Type:
 		t, err := e.typeDef(s, d.Type)
+		if ke := (*kindError)(nil); errors.As(err, &ke) {
+			return defInvalid(d, ke.rule, "type %d: %v", len(s.types), err)
+		}
 		if err != nil {
 			return defError(d, "type %d: %v", len(s.types), err)
 		}

@@ -57,6 +57,8 @@ func TestCompileRejectsInvalidComponents(t *testing.T) {
 		{name: "types-case-unique", rule: "names.unique"},
 		{name: "types-param-unique", rule: "names.unique"},
 		{name: "types-own-not-resource", rule: "types.handle"},
+		{name: "types-own-aliased-func", rule: "types.handle"},
+		{name: "types-list-aliased-func", rule: "types.valtype"},
 		{name: "types-borrow-result", rule: "types.borrow-result"},
 		{name: "types-borrow-export", rule: "types.borrow-export"},
 		{name: "types-resource-in-type", rule: "types.resource-in-type"},

@@ -307,7 +307,7 @@ func (s *scope) valType(v ast.ValType) (wit.Type, error) {
 	}
 	t, ok := s.types[v.Idx].(wit.Type)
 	if !ok {
-		return nil, fmt.Errorf("type %d is not a value type", v.Idx)
+		return nil, &kindError{rule: ruleValType, msg: fmt.Sprintf("type %d is not a value type", v.Idx)}
 	}
 	return t, nil
 }
@@ -318,7 +318,7 @@ func (s *scope) resourceType(idx uint32) (*wit.ResourceType, error) {
 	}
 	rt, ok := s.types[idx].(*wit.ResourceType)
 	if !ok {
-		return nil, fmt.Errorf("type %d is not a resource type", idx)
+		return nil, &kindError{rule: ruleHandle, msg: fmt.Sprintf("type %d is not a resource type", idx)}
 	}
 	return rt, nil
 }

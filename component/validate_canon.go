@@ -12,7 +12,6 @@ const (
 	ruleCanonSignature       = "canon.signature"         // a lifted core function has the flattened signature
 	ruleCanonReallocType     = "canon.realloc-type"      // realloc is (i32 i32 i32 i32) -> i32
 	ruleCanonPostReturnType  = "canon.post-return-type"  // post-return takes the lifted function's results
-	ruleCanonMemoryExport    = "canon.memory-export"     // the memory option names a memory
 	ruleResourceDtorType     = "canon.dtor-type"         // a destructor is (i32) -> ()
 	ruleResourceLocal        = "canon.resource-local"    // resource.new/rep only for resources the component defines
 	ruleCoreImportType       = "core.import-type"        // a core import is given an item of its type

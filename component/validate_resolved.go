@@ -263,16 +263,14 @@ func (e *elaborator) declared(ts *scope, name string, desc any, imports bool, of
 }
 
 // checkCanon checks the options of a lift or lower against its function
-// type and records the core types its options must have.
+// type and records the core type realloc must have. (The memory option is
+// a memory: the memory index space only holds aliases checked as such.)
 func (e *elaborator) checkCanon(ft *wit.Func, o canonOpts, lift bool, off int) error {
 	if err := checkCanonOptions(ft, o, lift, off); err != nil {
 		return err
 	}
 	if o.realloc != nil {
 		e.p.requireFunc(*o.realloc, sigRealloc, ruleCanonReallocType, "realloc", off)
-	}
-	if o.memory != nil {
-		e.p.requireSort(*o.memory, ast.SortCoreMemory, ruleCanonMemoryExport, "memory option", off)
 	}
 	return nil
 }

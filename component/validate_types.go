@@ -234,3 +234,10 @@ func (s *vscope) decl(d ast.Decl, off int) error {
 	}
 	return nil
 }
+
+// kindError is a type index naming the wrong kind of type, found during
+// elaboration where the structural pass could not tell (a type aliased
+// from an instance's exports).
+type kindError struct{ rule, msg string }
+
+func (e *kindError) Error() string { return e.msg }
