@@ -233,6 +233,9 @@ func (ns nameSet) add(name, what string, off int) error {
 // and adds it to the scope's set.
 func checkExternName(set nameSet, what, name string, attrs ast.NameAttrs, off int) (externName, error) {
 	n, msg := parseExternName(name)
+	if strings.HasPrefix(n.annotation, "async") {
+		return n, &binary.NotSupportedError{Feature: "async functions (" + what + " " + name + ")", Offset: off}
+	}
 	if msg != "" {
 		rule := ruleExternName
 		if n.iface && n.version == "" && strings.Contains(name, "@") {

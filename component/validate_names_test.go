@@ -126,6 +126,12 @@ func TestStructureRulesWithoutText(t *testing.T) {
 			rule: ruleSuffix,
 		},
 		{
+			name: "async function name",
+			c: &ast.Component{Defs: []ast.Def{&ast.Import{Name: "[async]f",
+				Desc: ast.ExternDesc{Kind: ast.ExternType, Bound: ast.BoundSubResource}, Offset: 9}}},
+			unsupported: true,
+		},
+		{
 			name: "implements",
 			c: &ast.Component{Defs: []ast.Def{&ast.Import{Name: "store", Attrs: ast.NameAttrs{Implements: "a:b/c"},
 				Desc: ast.ExternDesc{Kind: ast.ExternType, Bound: ast.BoundSubResource}, Offset: 9}}},
