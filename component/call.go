@@ -126,7 +126,14 @@ func (s *Store) callFunc(ctx context.Context, fn *funcDef, args []any) (any, err
 		return fn.abi.LowerArgs(ctx, &rt.opts, args, nil)
 	}()
 	if err != nil {
-		if errors.Is(err, errAbandoned) {
+		// The guest's realloc runs while arguments are lowered: if it failed
+		// or lied, the guest is at fault and the store is poisoned; any other
+		// failure is the host's arguments, refused before the guest ran.
+		var (
+			trap  *canon.Trap
+			guest *reallocFault
+		)
+		if errors.Is(err, errAbandoned) || errors.As(err, &trap) || errors.As(err, &guest) {
 			return nil, err
 		}
 		return nil, &argsError{err}
@@ -214,6 +221,13 @@ func (s *Store) classify(ctx context.Context, name string, err error) error {
 	s.poisonWith(e)
 	return e
 }
+
+// reallocFault marks a failure of the guest's realloc itself (a trap, a
+// deadline): guest code ran and failed.
+type reallocFault struct{ err error }
+
+func (e *reallocFault) Error() string { return e.err.Error() }
+func (e *reallocFault) Unwrap() error { return e.err }
 
 // argsError marks arguments the host passed that could not be lowered.
 type argsError struct{ err error }

@@ -1,6 +1,7 @@
 package component
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -43,16 +44,43 @@ type scope struct {
 	instances  []*instanceVal
 
 	exports *instanceVal
+	// resImps and resExps name the resources imported and exported so far,
+	// for [constructor]/[method] names (validate_resolved.go).
+	resImps, resExps resourceNames
+}
+
+// resources returns the scope's imported or exported resources by name.
+func (s *scope) resources(imports bool) resourceNames {
+	if s.resImps == nil {
+		s.resImps, s.resExps = resourceNames{}, resourceNames{}
+	}
+	if imports {
+		return s.resImps
+	}
+	return s.resExps
 }
 
 type elaborator struct {
 	p         *plan
 	typeNodes int
+	// visible holds the types some import or export names (external
+	// visibility, validate_resolved.go).
+	visible map[any]bool
+	// spent is shared with the check-only elaborations of nested
+	// components that are never instantiated, so the caps bound all.
+	spent *spent
+	// checkOnly: this elaborates a never-instantiated component only to
+	// validate it; its plan is thrown away, so core modules are not
+	// rewritten.
+	checkOnly bool
 }
+
+// spent counts what elaboration has expanded to.
+type spent struct{ coreInsts, compInsts, funcs int }
 
 // elaborate flattens a decoded component into a plan.
 func elaborate(c *ast.Component) (*plan, error) {
-	e := &elaborator{p: &plan{resources: map[*wit.ResourceType]*resourceDef{}, compInsts: 1}}
+	e := &elaborator{p: newPlan(), visible: map[any]bool{}, spent: &spent{}}
 	root := &scope{root: true, exports: newInstanceVal()}
 	if err := e.walk(root, c); err != nil {
 		return nil, err
@@ -61,6 +89,10 @@ func elaborate(c *ast.Component) (*plan, error) {
 		e.p.exports = append(e.p.exports, namedItem{name, root.exports.exports[name]})
 	}
 	return e.p, nil
+}
+
+func newPlan() *plan {
+	return &plan{resources: map[*wit.ResourceType]*resourceDef{}, compInsts: 1}
 }
 
 func defError(d ast.Def, format string, args ...any) error {
@@ -76,7 +108,27 @@ func (e *elaborator) walk(s *scope, c *ast.Component) error {
 			return err
 		}
 	}
+	for _, cd := range s.components {
+		if err := e.checkUninstantiated(s, cd); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// checkUninstantiated validates a nested component that was never
+// instantiated as if it were a root (its imports left open), in a plan that
+// is then dropped: the rules that need resolved types apply to it too.
+// (The core-type checks that need compiled modules do not.)
+func (e *elaborator) checkUninstantiated(s *scope, cd *componentDef) error {
+	if cd == nil || cd.instantiated || cd.checked {
+		return nil
+	}
+	cd.checked = true
+	sub := &elaborator{p: newPlan(), typeNodes: e.typeNodes, visible: e.visible, spent: e.spent, checkOnly: true}
+	err := sub.walk(&scope{outer: cd.outer, depth: s.depth + 1, root: true, exports: newInstanceVal()}, cd.ast)
+	e.typeNodes = sub.typeNodes
+	return err
 }
 
 func (e *elaborator) def(s *scope, d ast.Def) error {
@@ -109,6 +161,9 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 				return defError(d, "instance export %q: %v", ex.Name, err)
 			}
 			nameType(it, ex.Name)
+			if it.sort == ast.SortType {
+				e.makeVisible(it.typ)
+			}
 			v.add(ex.Name, it)
 		}
 		s.instances = append(s.instances, v)
@@ -116,11 +171,14 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 		return e.alias(s, d)
 	case *ast.Type:
 		t, err := e.typeDef(s, d.Type)
+		if ke := (*kindError)(nil); errors.As(err, &ke) {
+			return defInvalid(d, ke.rule, "type %d: %v", len(s.types), err)
+		}
 		if err != nil {
 			return defError(d, "type %d: %v", len(s.types), err)
 		}
 		if rt, ok := t.(*wit.ResourceType); ok {
-			if err := e.defineResource(s, d.Type.(*ast.ResourceType), rt); err != nil {
+			if err := e.defineResource(s, d.Type.(*ast.ResourceType), rt, d.Offset); err != nil {
 				return defError(d, "%v", err)
 			}
 		}
@@ -151,11 +209,30 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 			if err != nil {
 				return defError(d, "export %q: %v", d.Name, err)
 			}
+			if err := funcTypesMatch(it.fn.typ, ft, nil); err != nil {
+				return defInvalid(d, ruleAscription, "export %q: the ascribed function type does not match the function's: %v", d.Name, err)
+			}
 			view := *it.fn
 			view.typ = ft
 			it.fn = &view
 		}
+		if d.Desc != nil && d.Desc.Kind != ast.ExternFunc {
+			declared, err := e.externDesc(s, d.Name, *d.Desc)
+			if err != nil {
+				return defError(d, "export %q: %v", d.Name, err)
+			}
+			if d.Desc.Kind == ast.ExternType && d.Desc.Bound == ast.BoundSubResource {
+				if _, ok := it.typ.(*wit.ResourceType); !ok {
+					return defInvalid(d, ruleAscription, "export %q: ascribed (sub resource) but it is not a resource type", d.Name)
+				}
+			} else if err := checkFits(ruleAscription, fmt.Sprintf("export %q", d.Name), declared, it, d.Offset); err != nil {
+				return err
+			}
+		}
 		nameType(it, d.Name)
+		if err := e.checkExtern(s, d.Name, it, false, d.Offset); err != nil {
+			return err
+		}
 		s.exports.add(d.Name, it)
 		return s.push(it)
 	default:
@@ -276,9 +353,10 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 	if int(d.ModuleIdx) >= len(s.coreModules) {
 		return defError(d, "core module index %d out of range", d.ModuleIdx)
 	}
-	if len(e.p.coreInsts) >= maxCoreInsts {
+	if e.spent.coreInsts >= maxCoreInsts {
 		return defError(d, "more than %d core instances", maxCoreInsts)
 	}
+	e.spent.coreInsts++
 	mod := s.coreModules[d.ModuleIdx]
 	args := make(map[string]coreInstance, len(d.Args))
 	for _, a := range d.Args {
@@ -295,20 +373,25 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 	for i, imp := range imps {
 		arg, ok := args[imp.Module]
 		if !ok {
-			return defError(d, "core module imports %q but no instance is supplied for it", imp.Module)
+			return defInvalid(d, ruleCoreInstantiate, "core module imports %q but no instance is supplied for it", imp.Module)
 		}
 		it, ok := arg.export(imp.Name)
 		if !ok {
-			return defError(d, "core module imports %q %q, which the supplied instance does not export", imp.Module, imp.Name)
+			return defInvalid(d, ruleCoreInstantiate, "core module imports %q %q, which the supplied instance does not export", imp.Module, imp.Name)
 		}
 		if it.inst == hostInst {
 			if imp.Kind != coremod.KindFunc {
-				return defError(d, "core import %q %q: a %s cannot be satisfied by a function", imp.Module, imp.Name, imp.Kind)
+				return defInvalid(d, ruleCoreImportType, "core import %q %q: a %s cannot be satisfied by a function", imp.Module, imp.Name, imp.Kind)
 			}
 			renamed[i] = [2]string{hostModuleName, hostFuncName(it.host)}
 		} else {
 			renamed[i] = [2]string{coreInstName(it.inst), it.name}
 		}
+	}
+	if e.checkOnly {
+		s.coreInstances = append(s.coreInstances, coreInstance{rt: len(e.p.coreInsts)})
+		e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{source: mod, offset: d.Offset})
+		return nil
 	}
 	bytes, err := coremod.RewriteImports(mod.Bytes, func(i int, _ coremod.Import) (string, string) {
 		return renamed[i][0], renamed[i][1]
@@ -328,7 +411,7 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 		return defError(d, "%v", err)
 	}
 	idx := len(e.p.coreInsts)
-	e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{bytes: bytes, minMemory: pages << 16, interruptible: interruptible})
+	e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{source: mod, offset: d.Offset, bytes: bytes, minMemory: pages << 16, interruptible: interruptible})
 	e.p.minMemory += pages << 16
 	e.p.steps = append(e.p.steps, step{kind: stepCoreInstance, core: idx})
 	s.coreInstances = append(s.coreInstances, coreInstance{rt: idx})
@@ -349,10 +432,12 @@ func (e *elaborator) instantiate(s *scope, d *ast.Instantiate) error {
 	if int(d.ComponentIdx) >= len(s.components) {
 		return defError(d, "component index %d out of range", d.ComponentIdx)
 	}
-	if e.p.compInsts >= maxCompInsts {
+	if e.spent.compInsts+1 >= maxCompInsts {
 		return defError(d, "more than %d component instances", maxCompInsts)
 	}
+	e.spent.compInsts++
 	cd := s.components[d.ComponentIdx]
+	cd.instantiated = true
 	args := make(map[string]item, len(d.Args))
 	for _, a := range d.Args {
 		it, err := s.item(a.Sort, a.Idx)
@@ -378,10 +463,10 @@ func (e *elaborator) alias(s *scope, d *ast.Alias) error {
 		}
 		it, ok := s.instances[d.InstanceIdx].exports[d.Name]
 		if !ok {
-			return defError(d, "alias: instance %d has no export %q", d.InstanceIdx, d.Name)
+			return defInvalid(d, ruleAliasExport, "alias: instance %d has no export %q", d.InstanceIdx, d.Name)
 		}
 		if it.sort != d.Sort {
-			return defError(d, "alias: export %q is a %s, not a %s", d.Name, it.sort, d.Sort)
+			return defInvalid(d, ruleAliasExport, "alias: export %q is a %s, not a %s", d.Name, it.sort, d.Sort)
 		}
 		return s.push(it)
 	case ast.AliasCoreInstanceExport:
@@ -393,8 +478,9 @@ func (e *elaborator) alias(s *scope, d *ast.Alias) error {
 			return defError(d, "alias: core instance %d has no export %q", d.InstanceIdx, d.Name)
 		}
 		if it.inst == hostInst && d.Sort != ast.SortCoreFunc {
-			return defError(d, "alias: export %q is a function, not a %s", d.Name, d.Sort)
+			return defInvalid(d, ruleAliasCoreExport, "alias: export %q is a function, not a %s", d.Name, d.Sort)
 		}
+		e.p.requireSort(it, d.Sort, ruleAliasCoreExport, fmt.Sprintf("alias of core export %q", d.Name), d.Offset)
 		if err := s.pushCore(d.Sort, it); err != nil {
 			return defError(d, "alias: %v", err)
 		}
@@ -435,7 +521,7 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		}
 		ft, ok := s.types[d.TypeIdx].(*wit.Func)
 		if !ok {
-			return defError(d, "canon lift: type %d is not a function type", d.TypeIdx)
+			return defInvalid(d, ruleIndexSort, "canon lift: type %d is not a function type", d.TypeIdx)
 		}
 		opts, err := s.canonOpts(d.Options)
 		if err != nil {
@@ -448,6 +534,14 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		if err != nil {
 			return defError(d, "canon lift: %v", err)
 		}
+		if err := e.checkCanon(ft, opts, true, d.Offset); err != nil {
+			return err
+		}
+		e.p.requireFunc(core, fn.abi.LiftSignature(), ruleCanonSignature, "canon lift: the lifted core function", d.Offset)
+		if opts.postReturn != nil {
+			sig := canon.Signature{Params: fn.abi.LiftSignature().Results}
+			e.p.requireFunc(*opts.postReturn, sig, ruleCanonPostReturnType, "canon lift: post-return", d.Offset)
+		}
 		fn.core, fn.opts, fn.compInst = core, opts, s.compInst
 		s.funcs = append(s.funcs, fn)
 	case ast.CanonLower:
@@ -458,6 +552,9 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		if err != nil {
 			return defError(d, "canon lower: %v", err)
 		}
+		if err := e.checkCanon(s.funcs[d.FuncIdx].typ, opts, false, d.Offset); err != nil {
+			return err
+		}
 		e.addHostFunc(s, &hostFuncPlan{kind: hostLower, compInst: s.compInst, target: s.funcs[d.FuncIdx], opts: opts})
 	case ast.CanonResourceNew, ast.CanonResourceDrop, ast.CanonResourceRep:
 		if int(d.TypeIdx) >= len(s.types) {
@@ -465,7 +562,7 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		}
 		rt, ok := s.types[d.TypeIdx].(*wit.ResourceType)
 		if !ok {
-			return defError(d, "canon %s: type %d is not a resource type", d.Kind, d.TypeIdx)
+			return defInvalid(d, ruleIndexSort, "canon %s: type %d is not a resource type", d.Kind, d.TypeIdx)
 		}
 		kind := hostResourceNew
 		switch d.Kind {
@@ -476,7 +573,7 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		}
 		if kind != hostResourceDrop {
 			if _, local := e.p.resources[rt]; !local {
-				return defError(d, "canon %s: resource type %d is not defined by this component", d.Kind, d.TypeIdx)
+				return defInvalid(d, ruleResourceLocal, "canon %s: resource type %d is not defined by this component", d.Kind, d.TypeIdx)
 			}
 		}
 		e.addHostFunc(s, &hostFuncPlan{kind: kind, compInst: s.compInst, resource: rt})
@@ -492,9 +589,10 @@ func (e *elaborator) addHostFunc(s *scope, h *hostFuncPlan) {
 }
 
 func (e *elaborator) newFunc(ft *wit.Func) (*funcDef, error) {
-	if len(e.p.funcs) >= maxPlanFuncs {
+	if e.spent.funcs >= maxPlanFuncs {
 		return nil, fmt.Errorf("more than %d functions", maxPlanFuncs)
 	}
+	e.spent.funcs++
 	abi, err := canon.NewFunc(ft)
 	if err != nil {
 		return nil, err
@@ -540,7 +638,7 @@ func (s *scope) canonOpts(o ast.CanonOptions) (canonOpts, error) {
 	return c, nil
 }
 
-func (e *elaborator) defineResource(s *scope, d *ast.ResourceType, rt *wit.ResourceType) error {
+func (e *elaborator) defineResource(s *scope, d *ast.ResourceType, rt *wit.ResourceType, off int) error {
 	def := &resourceDef{compInst: s.compInst}
 	if d.Dtor != nil {
 		it, err := s.coreItem(ast.SortCoreFunc, *d.Dtor)
@@ -551,6 +649,7 @@ func (e *elaborator) defineResource(s *scope, d *ast.ResourceType, rt *wit.Resou
 			return fmt.Errorf("resource destructors that are lowered functions are not supported")
 		}
 		def.dtor = &it
+		e.p.requireFunc(it, sigDtor, ruleResourceDtorType, "resource destructor", off)
 	}
 	e.p.resources[rt] = def
 	return nil
@@ -562,16 +661,33 @@ func (e *elaborator) importDef(s *scope, d *ast.Import) error {
 	if !s.root {
 		it, ok := s.args[d.Name]
 		if !ok {
-			return defError(d, "nested component import %q has no instantiation argument", d.Name)
+			return defInvalid(d, ruleArgMissing, "nested component import %q has no instantiation argument", d.Name)
 		}
 		if it.sort != d.Desc.Sort() {
-			return defError(d, "nested component import %q: argument is a %s, want a %s", d.Name, it.sort, d.Desc.Sort())
+			return defInvalid(d, ruleArgType, "nested component import %q: argument is a %s, want a %s", d.Name, it.sort, d.Desc.Sort())
+		}
+		declared, err := e.externDesc(s, d.Name, d.Desc)
+		if err != nil {
+			return defError(d, "import %q: %v", d.Name, err)
+		}
+		if _, fresh := declared.(*wit.ResourceType); fresh && d.Desc.Bound == ast.BoundSubResource {
+			if _, ok := it.typ.(*wit.ResourceType); !ok {
+				return defInvalid(d, ruleArgType, "nested component import %q: argument is not a resource type", d.Name)
+			}
+		} else if err := checkFits(ruleArgType, fmt.Sprintf("instantiate argument %q", d.Name), declared, it, d.Offset); err != nil {
+			return err
+		}
+		if err := e.checkExtern(s, d.Name, it, true, d.Offset); err != nil {
+			return err
 		}
 		return s.push(it)
 	}
 	it, err := e.rootImport(s, d)
 	if err != nil {
 		return defError(d, "import %q: %v", d.Name, err)
+	}
+	if err := e.checkExtern(s, d.Name, it, true, d.Offset); err != nil {
+		return err
 	}
 	e.p.imports = append(e.p.imports, rootImport{name: d.Name, item: it})
 	return s.push(it)

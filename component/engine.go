@@ -96,12 +96,20 @@ func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
 	if err != nil {
 		return nil, err
 	}
+	mods, err := validateStructure(ast)
+	if err != nil {
+		return nil, err
+	}
 	p, err := elaborate(ast)
 	if err != nil {
 		return nil, err
 	}
 	cctx := experimental.WithCompilationWorkers(ctx, e.workers)
 	if err := p.compileModules(cctx, e.rt); err != nil {
+		return nil, err
+	}
+	if err := p.validateCompiled(cctx, e.rt, mods); err != nil {
+		p.closeModules(ctx)
 		return nil, err
 	}
 	host, err := p.compileHostModule(cctx, e.rt)

@@ -8,12 +8,14 @@ import (
 	"github.com/mur-go/mur/internal/binary"
 )
 
-// FuzzElaborate feeds decodable but hostile components to elaboration,
-// which must refuse them with an error, never panic or run away.
+// FuzzElaborate feeds decodable but hostile components to validation and
+// elaboration, which must refuse them with an error, never panic or run
+// away.
 func FuzzElaborate(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join("..", "guests", "out", "engine-*.wasm"))
 	more, _ := filepath.Glob(filepath.Join("..", "guests", "out", "hook-*.wasm"))
-	for _, p := range append(paths, more...) {
+	invalid, _ := filepath.Glob(filepath.Join("testdata", "invalid", "*.wasm"))
+	for _, p := range append(append(paths, more...), invalid...) {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
 		}
@@ -23,6 +25,9 @@ func FuzzElaborate(f *testing.F) {
 		if err != nil {
 			return
 		}
+		// The structural pass runs first in Compile, but elaboration must
+		// also stand on its own.
+		_, _ = validateStructure(c)
 		if p, err := elaborate(c); err == nil {
 			_ = p.world()
 		}

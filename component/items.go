@@ -38,6 +38,9 @@ func (v *instanceVal) add(name string, it item) {
 type componentDef struct {
 	ast   *ast.Component
 	outer *scope
+	// instantiated and checked record whether elaboration inlined it or
+	// validated it on its own (see checkUninstantiated).
+	instantiated, checked bool
 }
 
 // instanceType is the type of a component instance: its exports in order.

@@ -2,6 +2,7 @@ package component
 
 import (
 	"github.com/mur-go/mur/canon"
+	"github.com/mur-go/mur/internal/ast"
 	"github.com/mur-go/mur/wit"
 	"github.com/tetratelabs/wazero"
 )
@@ -35,6 +36,9 @@ type plan struct {
 	exports []namedItem
 	// minMemory is the initial size in bytes of all memories together.
 	minMemory uint64
+	// coreChecks are the requirements on core items checked once the core
+	// modules are compiled (validate_coretypes.go).
+	coreChecks []coreCheck
 }
 
 type stepKind uint8
@@ -53,6 +57,10 @@ type step struct {
 // coreInstPlan instantiates one core module whose imports were renamed to
 // point straight at their providers (see coremod.RewriteImports).
 type coreInstPlan struct {
+	// source is the module it instantiates, before any rewriting.
+	source *ast.CoreModule
+	// offset is that of the instantiating definition, for errors.
+	offset   int
 	bytes    []byte
 	compiled wazero.CompiledModule
 	// minMemory is the initial size in bytes of the memories it defines.

@@ -297,7 +297,7 @@ func (s *Store) options(o canonOpts) (canon.Options, error) {
 		opts.Realloc = func(ctx context.Context, oldPtr, oldSize, align, newSize uint32) (uint32, error) {
 			stack[0], stack[1], stack[2], stack[3] = uint64(oldPtr), uint64(oldSize), uint64(align), uint64(newSize)
 			if err := s.unguarded(func() error { return f.CallWithStack(ctx, stack) }); err != nil {
-				return 0, err
+				return 0, &reallocFault{err}
 			}
 			return uint32(stack[0]), nil
 		}

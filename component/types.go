@@ -135,6 +135,9 @@ func (e *elaborator) typeDef(s *scope, d ast.TypeDef) (typeItem, error) {
 				if err != nil {
 					return nil, err
 				}
+				if err := e.declared(ts, imp.Name, t, true, imp.Offset); err != nil {
+					return nil, err
+				}
 				ct.imports = append(ct.imports, typedExport{name: imp.Name, sort: imp.Desc.Sort(), desc: t})
 				if err := pushDesc(ts, imp.Desc.Sort(), t); err != nil {
 					return nil, err
@@ -212,6 +215,9 @@ func (e *elaborator) decl(ts *scope, d ast.Decl) (*typedExport, error) {
 	case *ast.ExportDecl:
 		t, err := e.externDesc(ts, d.Name, d.Desc)
 		if err != nil {
+			return nil, err
+		}
+		if err := e.declared(ts, d.Name, t, false, d.Offset); err != nil {
 			return nil, err
 		}
 		if err := pushDesc(ts, d.Desc.Sort(), t); err != nil {
@@ -301,7 +307,7 @@ func (s *scope) valType(v ast.ValType) (wit.Type, error) {
 	}
 	t, ok := s.types[v.Idx].(wit.Type)
 	if !ok {
-		return nil, fmt.Errorf("type %d is not a value type", v.Idx)
+		return nil, &kindError{rule: ruleValType, msg: fmt.Sprintf("type %d is not a value type", v.Idx)}
 	}
 	return t, nil
 }
@@ -312,7 +318,7 @@ func (s *scope) resourceType(idx uint32) (*wit.ResourceType, error) {
 	}
 	rt, ok := s.types[idx].(*wit.ResourceType)
 	if !ok {
-		return nil, fmt.Errorf("type %d is not a resource type", idx)
+		return nil, &kindError{rule: ruleHandle, msg: fmt.Sprintf("type %d is not a resource type", idx)}
 	}
 	return rt, nil
 }

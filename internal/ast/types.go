@@ -140,9 +140,10 @@ type Decl interface{ isDecl() }
 
 // ExportDecl declares an export of a component or instance type.
 type ExportDecl struct {
-	Name  string
-	Attrs NameAttrs
-	Desc  ExternDesc
+	Name   string
+	Attrs  NameAttrs
+	Desc   ExternDesc
+	Offset int
 }
 
 // ExternKind is the kind of an imported or exported item.

@@ -359,7 +359,7 @@ func decodeDecl(r *reader, depth int, component bool) (ast.Decl, error) {
 			return decodeImport(r)
 		}
 	case 0x04:
-		ed := &ast.ExportDecl{}
+		ed := &ast.ExportDecl{Offset: off}
 		if ed.Name, ed.Attrs, err = decodeExternName(r); err != nil {
 			return nil, err
 		}

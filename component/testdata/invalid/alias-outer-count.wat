@@ -1,0 +1,3 @@
+(component
+  (alias outer 1 0 (type))
+)

@@ -1,0 +1,4 @@
+(component
+  (type $t u32)
+  (core func (canon resource.drop $t))
+)

@@ -1,0 +1,4 @@
+(component
+  (core module $m (memory 1) (memory 1))
+  (core instance (instantiate $m))
+)

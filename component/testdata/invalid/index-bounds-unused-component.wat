@@ -1,0 +1,6 @@
+;; An out-of-range index inside a nested component that is never instantiated.
+(component
+  (component
+    (export "f" (func 3))
+  )
+)

@@ -1,0 +1,3 @@
+(component
+  (export "f" (func 5))
+)

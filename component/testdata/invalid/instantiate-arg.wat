@@ -1,0 +1,7 @@
+;; A nested component instantiated without one of its imports.
+(component
+  (component $c
+    (import "f" (func))
+  )
+  (instance (instantiate $c))
+)

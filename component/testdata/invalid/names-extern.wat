@@ -1,0 +1,4 @@
+;; An interface name without a package separator.
+(component
+  (import "wasi:io" (instance))
+)

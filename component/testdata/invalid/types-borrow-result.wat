@@ -1,0 +1,4 @@
+(component
+  (import "r" (type $r (sub resource)))
+  (type (func (result (borrow $r))))
+)

@@ -1,0 +1,3 @@
+(component
+  (type (variant (case "a") (case "a" u32)))
+)

@@ -1,0 +1,3 @@
+(component
+  (type (record (field "Bad_Name" u32)))
+)

@@ -1,0 +1,3 @@
+(component
+  (type (func (param "a" u32) (param "a" u32)))
+)

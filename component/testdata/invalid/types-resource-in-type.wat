@@ -1,0 +1,3 @@
+(component
+  (type (instance (type (resource (rep i32)))))
+)

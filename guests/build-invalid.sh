@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Encodes component/testdata/invalid/*.wat (components the validator must
+# reject) into .wasm with jco parse and refreshes their sums.sha256. Needs
+# Node 20+ and npm; the only network use is `npm ci` against the registry.
+set -euo pipefail
+
+guests="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$guests"
+
+stamp=node_modules/.installed-package-lock.json
+if ! cmp -s package-lock.json "$stamp" 2>/dev/null; then
+	npm ci --no-audit --no-fund --loglevel=error
+	cp package-lock.json "$stamp"
+fi
+
+node build-invalid.mjs
