@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/wasip2"
 )
 
@@ -56,7 +57,7 @@ func (g *grantFlags) grants(cmd *cobra.Command, a *app) (wasip2.Grants, error) {
 		}
 		out.Env = append(out.Env, kv)
 	}
-	rules, err := wasip2.ParseNetRules(g.allowNet)
+	rules, err := policy.ParseNetRules(g.allowNet)
 	if err != nil {
 		return out, usagef(cmd, "--allow-net: %v", err)
 	}

@@ -1,4 +1,4 @@
-package wasip2
+package policy
 
 import (
 	"errors"
@@ -75,11 +75,11 @@ func TestNetRuleMatching(t *testing.T) {
 		{"http", "example.org", 1234, true},
 		{"http", "www.example.org", 80, false},
 	} {
-		if got := Allows(rules, tc.scheme, tc.host, tc.port); got != tc.want {
+		if got := rules.AllowRequest(tc.scheme, tc.host, tc.port); got != tc.want {
 			t.Errorf("%s://%s:%d = %v", tc.scheme, tc.host, tc.port, got)
 		}
 	}
-	if Allows(nil, "http", "x", 80) {
+	if Rules(nil).AllowRequest("http", "x", 80) {
 		t.Error("empty rules allow")
 	}
 }

@@ -1,4 +1,4 @@
-package wasip2
+package policy
 
 import (
 	"fmt"
@@ -6,15 +6,13 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mur-go/mur/manifest"
 )
 
-// ErrCodeNetRule is the Murmur error code for a malformed network allow
-// entry.
-const ErrCodeNetRule = "E-CAP-001"
-
-// NetRule is one Murmur network allow rule: a host, optionally pinned to a
-// scheme and a port. Rules match by exact host string; there are no
-// wildcards.
+// NetRule is one Murmur network allow rule (security.md §3): a host,
+// optionally pinned to a scheme and a port. Rules match by exact host
+// string; there are no wildcards.
 type NetRule struct {
 	Scheme  string // "http", "https", or "" for either
 	Host    string // lower-case; IPv6 in brackets; IDNA as punycode
@@ -46,11 +44,11 @@ func (e *NetRuleError) Error() string {
 }
 
 // Code is the Murmur error code, E-CAP-001.
-func (e *NetRuleError) Code() string { return ErrCodeNetRule }
+func (e *NetRuleError) Code() string { return manifest.CodeNetRule }
 
 // ParseNetRules parses every entry, failing on the first malformed one.
-func ParseNetRules(entries []string) ([]NetRule, error) {
-	rules := make([]NetRule, 0, len(entries))
+func ParseNetRules(entries []string) (Rules, error) {
+	rules := make(Rules, 0, len(entries))
 	for _, e := range entries {
 		r, err := ParseNetRule(e)
 		if err != nil {
@@ -522,27 +520,32 @@ func punycode(label string) (string, bool) {
 	return string(out), true
 }
 
-// netTarget is where an outgoing request goes, as rules see it.
-type netTarget struct {
-	scheme string
-	host   string
-	port   uint16
-}
+// Rules is the network allow list a guest runs with. It is the
+// wasip2.NetPolicy Murmur's runtime hands the WASI host; an empty list
+// admits nothing.
+type Rules []NetRule
 
-// matches reports whether r admits t: same host string, and the scheme
-// and port when the rule pins them.
-func (r NetRule) matches(t netTarget) bool {
-	return r.Host == t.host && (r.Scheme == "" || r.Scheme == t.scheme) && (!r.HasPort || r.Port == t.port)
-}
-
-// Allows reports whether any rule admits a request to scheme://host:port
-// (host as the request spells it, lower-cased; IPv6 in brackets).
-func Allows(rules []NetRule, scheme, host string, port uint16) bool {
-	t := netTarget{scheme: strings.ToLower(scheme), host: strings.ToLower(host), port: port}
-	for _, r := range rules {
-		if r.matches(t) {
+// AllowRequest reports whether a rule admits a request to
+// scheme://host:port: the same host string, and the scheme and port where
+// the rule pins them. host is as the request spells it (IPv6 in
+// brackets); case does not matter.
+func (rs Rules) AllowRequest(scheme, host string, port uint16) bool {
+	scheme, host = strings.ToLower(scheme), strings.ToLower(host)
+	for _, r := range rs {
+		if r.Host == host && (r.Scheme == "" || r.Scheme == scheme) && (!r.HasPort || r.Port == port) {
 			return true
 		}
 	}
 	return false
+}
+
+// AdmitDial returns the entry of the first rule admitting host:port under
+// either scheme: the egress dials after AllowRequest checked the scheme.
+func (rs Rules) AdmitDial(host string, port uint16) (string, bool) {
+	for _, r := range rs {
+		if r.Host == host && (!r.HasPort || r.Port == port) {
+			return r.Entry, true
+		}
+	}
+	return "", false
 }
