@@ -23,6 +23,13 @@ func TestParseNetRule(t *testing.T) {
 		{"https://u:p@h.com", "https://h.com:443", ""},
 		{"0x7f.1", "127.0.0.1", ""},
 		{"bücher.de", "xn--bcher-kva.de", ""},
+		{"BÜCHER.de", "xn--bcher-kva.de", ""},
+		{"faß.de", "xn--fa-hia.de", ""},
+		{"\uff45xample.test", "example.test", ""},
+		{"https://EXAMPLE\uff0etest", "https://example.test:443", ""},
+		{"ex\u00adample.test:8080", "example.test:8080", ""},
+		{"o\ufb03ce.test", "office.test", ""},
+		{"xn--a.test", "", "invalid host allow entry: invalid international domain name"},
 		{"*.example.com", "*.example.com", ""},
 		{"https://x.com/api", "", "URL allow entries must not include path, query, or fragment"},
 		{"https://x.com?a", "", "URL allow entries must not include path, query, or fragment"},
@@ -81,6 +88,15 @@ func TestNetRuleMatching(t *testing.T) {
 	}
 	if Rules(nil).AllowRequest("http", "x", 80) {
 		t.Error("empty rules allow")
+	}
+	// The rule means the host UTS #46 maps its text to, never the
+	// punycode of the unmapped text.
+	mapped, err := ParseNetRules([]string{"\uff45xample.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mapped.AllowRequest("http", "example.test", 80) || mapped.AllowRequest("http", "xn--xample-hy68a.test", 80) {
+		t.Errorf("fullwidth rule admits the wrong host: %v", mapped)
 	}
 }
 
