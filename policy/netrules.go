@@ -111,6 +111,12 @@ func ParseNetRule(entry string) (NetRule, error) {
 		}
 		rule.Port, rule.HasPort = u.port, u.hasPort
 	}
+	// A '*' survives host parsing (URL hosts may hold one) but no request
+	// is ever made to such a name, so the rule would silently admit
+	// nothing.
+	if strings.Contains(u.host, "*") {
+		return fail("'*' is not rule syntax: a rule names one exact host and there are no wildcards; list each host, e.g. https://api.example.com")
+	}
 	rule.Host = u.host
 	return rule, nil
 }

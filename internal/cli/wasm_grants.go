@@ -29,7 +29,7 @@ stdout and stderr go to mur's, before the result line.`
 func (g *grantFlags) register(f *pflag.FlagSet) {
 	f.StringArrayVar(&g.dirs, "dir", nil, "preopen host directory HOST as GUEST: HOST[::GUEST][:ro] (repeatable; read-write unless :ro)")
 	f.StringArrayVar(&g.env, "env", nil, "set guest environment variable KEY=VALUE (repeatable; nothing is inherited)")
-	f.StringArrayVar(&g.allowNet, "allow-net", nil, "allow HTTP requests matching a Murmur network rule, e.g. api.example.com or https://*.example.com:443 (repeatable)")
+	f.StringArrayVar(&g.allowNet, "allow-net", nil, "allow HTTP requests matching a Murmur network rule: host, host:port or http[s]://host[:port], e.g. api.example.com or https://api.example.com:8443; one exact host each, no wildcards (repeatable)")
 	f.StringVar(&g.stdin, "stdin", "", "file whose contents are the guest's stdin (default: empty)")
 }
 
