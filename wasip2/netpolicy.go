@@ -16,11 +16,3 @@ type NetPolicy interface {
 	// written, since the entry named the address itself.
 	AdmitDial(host string, port uint16) (entry string, ok bool)
 }
-
-// defaultPort is the port a URL of scheme means when it names none.
-func defaultPort(scheme string) uint16 {
-	if scheme == "https" {
-		return 443
-	}
-	return 80
-}
