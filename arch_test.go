@@ -20,6 +20,11 @@ var engine = []string{
 	"canon", "component", "internal/ast", "internal/binary", "internal/coremod", "wasip2", "wit",
 }
 
+// manifestDeps are the only module packages manifest may import: helpers
+// with no runtime knowledge. manifest parses and validates; what a capsule
+// may do at run time is the policy package's business.
+var manifestDeps = []string{"internal/diag", "internal/manifestio"}
+
 // TestImportRules fails the build when a package imports across a layer
 // boundary that ARCHITECTURE.md forbids.
 func TestImportRules(t *testing.T) {
@@ -34,6 +39,8 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("engine package %s imports %s, which belongs to Murmur's runtime", pkg, dep)
 			case dep == "internal/cli" && pkg != "cmd/mur":
 				t.Errorf("%s imports internal/cli: only cmd/mur may; move shared logic out of the CLI", pkg)
+			case pkg == "manifest" && !slices.Contains(manifestDeps, dep):
+				t.Errorf("manifest imports %s: it may import only %v; runtime decisions belong in policy", dep, manifestDeps)
 			}
 		}
 	}

@@ -1,7 +1,7 @@
 package launch
 
 import (
-	"github.com/mur-go/mur/murmurhost"
+	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/wasip2"
 )
@@ -23,7 +23,7 @@ func identity(s *stage.Session) [][2]string {
 // a manifest cannot shadow them by allowlisting the same name
 // (security.md §8). Nothing else of the host environment gets through.
 func guestEnv(getenv func(string) (string, bool), g stage.Grants, runtime [][2]string) [][2]string {
-	env := murmurhost.GuestEnv(getenv, g.EnvAllow, g.ShellStripEnv)
+	env := policy.GuestEnv(getenv, g.EnvAllow, g.ShellStripEnv)
 	out := make([][2]string, 0, len(env)+len(runtime))
 	for _, kv := range env {
 		if !shadowed(kv[0], runtime) {

@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/mur-go/mur/component"
-	"github.com/mur-go/mur/murmurhost"
+	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/registry"
 	"github.com/mur-go/mur/stage"
 )
@@ -55,7 +55,7 @@ func (o Options) withDefaults() Options {
 // call ever runs without a deadline or a memory cap (spec decision 4),
 // even if a caller forgot to fill one in.
 func guestLimits(l component.Limits) component.Limits {
-	d := murmurhost.DefaultToolLimits()
+	d := policy.DefaultToolLimits()
 	if l.Deadline <= 0 {
 		l.Deadline = d.Deadline
 	}

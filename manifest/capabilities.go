@@ -15,26 +15,6 @@ var (
 	containmentClasses = []string{"advisory", "scoped", "sealed"}
 )
 
-// Defaults the runtime applies for undeclared limits (security spec §11,
-// §12). The parser keeps "absent" distinct from any value; these fill in.
-const (
-	DefaultMemoryBytes       = 536870912
-	DefaultTableElements     = 100000
-	DefaultInstances         = 1000
-	DefaultDeadlineSeconds   = 600
-	DefaultHookDeadlineSecs  = 30
-	DefaultMaxProcesses      = 128
-	DefaultMaxOpenFiles      = 1024
-	DefaultMaxFileSizeBytes  = 4294967296
-	DefaultCPUSeconds        = 3600
-	DefaultProcMemoryBytes   = 2147483648
-	DefaultCgroupMemoryBytes = 4294967296
-	DefaultCgroupPidsMax     = 256
-	DefaultCgroupCPUPercent  = 200
-	DefaultCgroupIOBytesSec  = 104857600
-	DefaultWorkdirMaxBytes   = 10737418240
-)
-
 // Capabilities is a `capabilities:` block, capsule-wide (the ceiling) or
 // per artifact. A nil sub-block pointer means the sub-block was absent,
 // which matters: per-artifact `network` absent inherits the ceiling while
@@ -54,7 +34,7 @@ type Capabilities struct {
 
 // NetworkCaps is capabilities.network.
 type NetworkCaps struct {
-	// Allow holds the rules as written; NetworkRules parses them.
+	// Allow holds the rules as written; policy.NetworkRules parses them.
 	Allow       []string
 	AllowPos    []Pos
 	UnixSockets bool
@@ -107,65 +87,6 @@ type Resources struct {
 	MaxProcesses, MaxOpenFiles, MaxFileSizeBytes, CPUSeconds, MemoryBytes   *uint64
 	CgroupMemoryBytes, CgroupPidsMax, CgroupCPUPercent, CgroupIOBytesPerSec *uint64
 	WorkdirMaxBytes                                                         *uint64
-}
-
-// EffectiveLimits are the WASM guest limits with defaults applied.
-type EffectiveLimits struct {
-	MemoryBytes, TableElements, Instances, DeadlineSeconds uint64
-}
-
-// EffectiveResources are the native-subprocess limits with defaults applied.
-type EffectiveResources struct {
-	MaxProcesses, MaxOpenFiles, MaxFileSizeBytes, CPUSeconds, MemoryBytes   uint64
-	CgroupMemoryBytes, CgroupPidsMax, CgroupCPUPercent, CgroupIOBytesPerSec uint64
-	WorkdirMaxBytes                                                         uint64
-}
-
-func or(p *uint64, def uint64) uint64 {
-	if p != nil {
-		return *p
-	}
-	return def
-}
-
-// GuestLimits returns the limits for a guest. Hooks default to a 30 s
-// deadline, but an explicitly declared deadline applies to hooks too.
-// Safe on a nil receiver (all defaults).
-func (c *Capabilities) GuestLimits(hook bool) EffectiveLimits {
-	var l Limits
-	if c != nil && c.Limits != nil {
-		l = *c.Limits
-	}
-	deadline := uint64(DefaultDeadlineSeconds)
-	if hook {
-		deadline = DefaultHookDeadlineSecs
-	}
-	return EffectiveLimits{
-		MemoryBytes:     or(l.MemoryBytes, DefaultMemoryBytes),
-		TableElements:   or(l.TableElements, DefaultTableElements),
-		Instances:       or(l.Instances, DefaultInstances),
-		DeadlineSeconds: or(l.DeadlineSeconds, deadline),
-	}
-}
-
-// SubprocessLimits returns the native subprocess limits. Nil-safe.
-func (c *Capabilities) SubprocessLimits() EffectiveResources {
-	var r Resources
-	if c != nil && c.Resources != nil {
-		r = *c.Resources
-	}
-	return EffectiveResources{
-		MaxProcesses:        or(r.MaxProcesses, DefaultMaxProcesses),
-		MaxOpenFiles:        or(r.MaxOpenFiles, DefaultMaxOpenFiles),
-		MaxFileSizeBytes:    or(r.MaxFileSizeBytes, DefaultMaxFileSizeBytes),
-		CPUSeconds:          or(r.CPUSeconds, DefaultCPUSeconds),
-		MemoryBytes:         or(r.MemoryBytes, DefaultProcMemoryBytes),
-		CgroupMemoryBytes:   or(r.CgroupMemoryBytes, DefaultCgroupMemoryBytes),
-		CgroupPidsMax:       or(r.CgroupPidsMax, DefaultCgroupPidsMax),
-		CgroupCPUPercent:    or(r.CgroupCPUPercent, DefaultCgroupCPUPercent),
-		CgroupIOBytesPerSec: or(r.CgroupIOBytesPerSec, DefaultCgroupIOBytesSec),
-		WorkdirMaxBytes:     or(r.WorkdirMaxBytes, DefaultWorkdirMaxBytes),
-	}
 }
 
 // NetworkAllow is network.allow as written (nil-safe; empty = nothing).

@@ -151,8 +151,8 @@ func TestMaximalCapsule(t *testing.T) {
 	check("staged", caps.Shell.StagedRuntime, []StagedRuntime{{"python3", "/opt/envs/py311", "cpython-3.11.9"}})
 	check("spawn", caps.SpawnAllow(), []string{"worker-capsule"})
 	check("env", caps.EnvAllow(), []string{"MY_APP_REGION"})
-	check("limits", caps.GuestLimits(true), EffectiveLimits{1024, 10, 5, 60})
-	check("resources", caps.SubprocessLimits(), EffectiveResources{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+	check("limits", caps.Limits, &Limits{u64(1024), u64(10), u64(5), u64(60)})
+	check("resources", caps.Resources, &Resources{u64(1), u64(2), u64(3), u64(4), u64(5), u64(6), u64(7), u64(8), u64(9), u64(10)})
 	check("containment", caps.Containment, "sealed")
 
 	check("port", *c.InternalPort, uint16(14159))
@@ -195,17 +195,6 @@ func TestMinimalCapsuleDefaults(t *testing.T) {
 	}
 	if c.Lifecycle != DefaultLifecycle() {
 		t.Errorf("lifecycle = %+v", c.Lifecycle)
-	}
-	l := c.Capabilities.GuestLimits(false)
-	if l != (EffectiveLimits{536870912, 100000, 1000, 600}) {
-		t.Errorf("limits = %+v", l)
-	}
-	if h := c.Capabilities.GuestLimits(true); h.DeadlineSeconds != 30 {
-		t.Errorf("hook deadline = %d", h.DeadlineSeconds)
-	}
-	r := c.Capabilities.SubprocessLimits()
-	if r != (EffectiveResources{128, 1024, 4294967296, 3600, 2147483648, 4294967296, 256, 200, 104857600, 10737418240}) {
-		t.Errorf("resources = %+v", r)
 	}
 	if c.InternalPort != nil || c.ContextMaxTokens != nil || c.IncludeToolOutput || c.Eval != nil {
 		t.Errorf("defaults wrong: %+v", c)

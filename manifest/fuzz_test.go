@@ -46,14 +46,9 @@ func FuzzParse(f *testing.F) {
 				continue
 			}
 			if c := file.Capsule; c != nil {
-				_, _ = c.Capabilities.NetworkRules("capabilities")
 				_ = c.Capabilities.CheckScope("capabilities")
-				_ = c.Capabilities.GuestLimits(true)
-				_ = c.Capabilities.SubprocessLimits()
-				_ = c.SecurityWarnings(Host{Tier: TierEnvironmentOnly})
 				_, _ = c.Registry.Resolve()
 				for i := range c.Artifacts {
-					_, _, _, _ = c.ArtifactNetwork(&c.Artifacts[i])
 					_ = c.Artifacts[i].Capabilities.CheckScope("x")
 				}
 			}

@@ -30,9 +30,9 @@ type Capsule struct {
 	// pull with a clear error.
 	Puller Puller
 
-	// Net is capabilities.network.allow, parsed; message/send checks the
-	// peer against it before connecting. Empty denies every peer.
-	Net []wasip2.NetRule
+	// Net is capabilities.network.allow (policy.Rules); message/send
+	// checks the peer against it before connecting. Nil denies every peer.
+	Net wasip2.NetPolicy
 	// Resolver looks up peer host names, once per connection, through the
 	// same pinned egress as wasi:http (wasip2.Egress); nil uses
 	// net.DefaultResolver.

@@ -6,73 +6,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
-)
 
-// CredentialEnvPatterns returns the built-in strip list, in order: these
-// are removed from every subprocess environment and every guest env.allow
-// set, whatever the manifest says (security.md §6). No manifest key can
-// remove one.
-func CredentialEnvPatterns() []string {
-	return []string{
-		"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GOOGLE_API_KEY", "HUGGING_FACE_HUB_TOKEN",
-		"NEXUS_API_KEY", "AWS_*", "GITHUB_TOKEN", "GH_TOKEN", "DOCKER_*", "KUBECONFIG",
-		"NPM_TOKEN", "PYPI_TOKEN", "CARGO_REGISTRY_TOKEN", "*_API_KEY",
-	}
-}
+	"github.com/mur-go/mur/policy"
+)
 
 // defaultEnvBaseline is what a subprocess may inherit from the runtime's own
 // environment (security.md §7 step 2).
 func defaultEnvBaseline() []string {
 	return []string{"PATH", "HOME", "USER", "LANG", "LC_ALL", "TMPDIR", "TEMP", "TMP", "CARGO_HOME", "RUSTUP_HOME", "TERM"}
-}
-
-// MatchEnvPattern reports whether key matches pattern: "*X*" contains,
-// "*X" suffix, "X*" prefix, else equality; case-sensitive, no other glob
-// syntax (security.md §6).
-func MatchEnvPattern(pattern, key string) bool {
-	switch {
-	case len(pattern) >= 2 && strings.HasPrefix(pattern, "*") && strings.HasSuffix(pattern, "*"):
-		return strings.Contains(key, pattern[1:len(pattern)-1])
-	case strings.HasPrefix(pattern, "*"):
-		return strings.HasSuffix(key, pattern[1:])
-	case strings.HasSuffix(pattern, "*"):
-		return strings.HasPrefix(key, pattern[:len(pattern)-1])
-	}
-	return key == pattern
-}
-
-// stripped reports whether key matches a built-in credential pattern or
-// one of extra (capabilities.shell.strip_env).
-func stripped(key string, extra []string) bool {
-	for _, p := range CredentialEnvPatterns() {
-		if MatchEnvPattern(p, key) {
-			return true
-		}
-	}
-	for _, p := range extra {
-		if MatchEnvPattern(p, key) {
-			return true
-		}
-	}
-	return false
-}
-
-// GuestEnv is the env.allow set a WASM guest starts from: each allowed name
-// the host has set, minus credentials and strip_env (security.md §8). The
-// runtime's MURMUR_* pairs are appended after it by the caller, so the
-// manifest cannot shadow them.
-func GuestEnv(getenv func(string) (string, bool), allow, stripEnv []string) [][2]string {
-	var out [][2]string
-	for _, k := range allow {
-		if stripped(k, stripEnv) {
-			continue
-		}
-		if v, ok := getenv(k); ok {
-			out = append(out, [2]string{k, v})
-		}
-	}
-	return out
 }
 
 // SubprocessEnv describes the environment of a native subprocess.
@@ -131,7 +72,7 @@ func (o SubprocessEnv) Build() ([]string, error) {
 	set("USERPROFILE", home)
 	env := make([]string, 0, len(keys))
 	for _, k := range keys {
-		if k != "HOME" && k != "USERPROFILE" && stripped(k, o.StripEnv) {
+		if k != "HOME" && k != "USERPROFILE" && policy.Stripped(k, o.StripEnv) {
 			continue
 		}
 		env = append(env, k+"="+vals[k])

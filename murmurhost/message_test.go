@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/mur-go/mur/wasip2"
+	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/wit"
 )
 
@@ -56,9 +56,9 @@ func newPeer(t *testing.T, tls bool, reply string) *a2aPeer {
 	return p
 }
 
-func rules(t *testing.T, entries ...string) []wasip2.NetRule {
+func rules(t *testing.T, entries ...string) policy.Rules {
 	t.Helper()
-	r, err := wasip2.ParseNetRules(entries)
+	r, err := policy.ParseNetRules(entries)
 	if err != nil {
 		t.Fatal(err)
 	}

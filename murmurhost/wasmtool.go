@@ -4,19 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/wasip2"
 	"github.com/mur-go/mur/wit"
 )
-
-// DefaultToolLimits are capabilities.limits' defaults for a tool or
-// driver call (wit.md §7.1): 600 s, 512 MiB, 100000 table elements, 1000
-// instances. Staging overrides each field the manifest declares.
-func DefaultToolLimits() component.Limits {
-	return component.Limits{Deadline: 600 * time.Second, MaxMemoryBytes: 512 << 20, MaxTableElements: 100000, MaxInstances: 1000}
-}
 
 // WasmToolConfig describes one WASM tool or driver.
 type WasmToolConfig struct {

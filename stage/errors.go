@@ -20,7 +20,7 @@ const (
 	CodeIntegrity = registry.CodeIntegrity
 	CodeNotFound  = "E-IO-001"  // --workdir, a skill source, the manifest
 	CodeIO        = "E-IO-003"  // archive reads, writes, hook contracts
-	CodeNetRule   = "E-CAP-001" // from manifest.Capabilities.NetworkRules
+	CodeNetRule   = "E-CAP-001" // from policy.NetworkRules
 	CodeScope     = "E-CAP-002" // from manifest.Capabilities.CheckScope
 )
 

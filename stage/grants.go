@@ -2,10 +2,9 @@ package stage
 
 import (
 	"fmt"
-	"time"
 
-	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/manifest"
+	"github.com/mur-go/mur/policy"
 )
 
 // ceiling validates the capsule-wide block first thing, before any store
@@ -13,15 +12,15 @@ import (
 // scope (E-CAP-002). Preopen is filled in once the workdir exists.
 func ceiling(c *manifest.Capsule) (Grants, error) {
 	caps := c.Capabilities
-	rules, err := caps.NetworkRules("capabilities")
+	rules, err := policy.NetworkRules(caps, "capabilities")
 	if err != nil {
 		return Grants{}, err
 	}
 	if err := caps.CheckScope("capabilities"); err != nil {
 		return Grants{}, err
 	}
-	g := Grants{Network: rules, Scope: caps.Scope(), Limits: limits(caps.GuestLimits(false)),
-		EnvAllow: caps.EnvAllow(), Resources: caps.SubprocessLimits()}
+	g := Grants{Network: rules, Scope: caps.Scope(), Limits: policy.GuestLimits(caps, false).Engine(),
+		EnvAllow: caps.EnvAllow(), Resources: policy.SubprocessLimits(caps)}
 	if caps != nil && caps.Shell != nil {
 		g.ShellStripEnv, g.ShellBaselineEnv = caps.Shell.StripEnv, caps.Shell.BaselineEnv
 	}
@@ -42,7 +41,7 @@ func artifactGrants(c *manifest.Capsule, ceil Grants, a *Artifact, index int, us
 		}
 		return g, nil, nil
 	}
-	rules, inherit, warns, err := c.ArtifactNetwork(a.Ref)
+	rules, inherit, warns, err := policy.ArtifactNetwork(c, a.Ref)
 	if err != nil {
 		return Grants{}, nil, err
 	}
@@ -61,17 +60,7 @@ func artifactGrants(c *manifest.Capsule, ceil Grants, a *Artifact, index int, us
 	// (Murmur validates the capsule-wide scope but applies it to nothing.)
 	g.Scope = own.Scope()
 	if a.Role == RoleHook {
-		g.Limits = limits(c.Capabilities.GuestLimits(true))
+		g.Limits = policy.GuestLimits(c.Capabilities, true).Engine()
 	}
 	return g, warns, nil
-}
-
-// limits converts the manifest's effective limits to the engine's.
-func limits(l manifest.EffectiveLimits) component.Limits {
-	return component.Limits{
-		Deadline:         time.Duration(l.DeadlineSeconds) * time.Second,
-		MaxMemoryBytes:   l.MemoryBytes,
-		MaxTableElements: uint32(min(l.TableElements, 1<<32-1)),
-		MaxInstances:     int(min(l.Instances, 1<<31-1)),
-	}
 }

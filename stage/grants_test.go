@@ -78,6 +78,7 @@ func TestCapabilityErrorsBeforeAnything(t *testing.T) {
 		name, caps, code string
 	}{
 		{name: "ceiling rule", caps: "capabilities:\n  network: {allow: [\"ftp://x\"]}\n", code: CodeNetRule},
+		{name: "ceiling wildcard", caps: "capabilities:\n  network: {allow: [\"*.example.com\"]}\n", code: CodeNetRule},
 		{name: "ceiling scope", caps: "capabilities:\n  filesystem: {scope: ../up}\n", code: CodeScope},
 		{name: "artifact scope", caps: "", code: CodeScope},
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/manifest"
-	"github.com/mur-go/mur/wasip2"
+	"github.com/mur-go/mur/policy"
 )
 
 // Session is a staged capsule session: every declared artifact resolved,
@@ -80,7 +80,7 @@ type Session struct {
 	// Warnings are the non-fatal findings of staging (W-SEC-007 per
 	// artifact, W-MAN-002 source+version), for the CLI and
 	// logs/bootstrap.log. Host-dependent W-SEC warnings need the sandbox
-	// tier and come from manifest.Capsule.SecurityWarnings instead.
+	// tier and come from policy.SecurityWarnings instead.
 	Warnings []manifest.Warning
 	// Notes are non-fatal problems Murmur only prints to stderr (MURMUR.md
 	// or the --workdir manifest copy could not be written).
@@ -182,7 +182,7 @@ type Artifact struct {
 type Grants struct {
 	// Network are the HTTP destinations allowed (already clamped for
 	// tools/drivers; not clamped for hooks). Empty: no network.
-	Network []wasip2.NetRule
+	Network policy.Rules
 	// InheritsNetwork is true when the artifact runs on the ceiling's list.
 	InheritsNetwork bool
 	// Preopen is the host directory to preopen as "." for a WASM guest:
@@ -194,13 +194,13 @@ type Grants struct {
 	// Limits are the guest limits (hooks default to a 30 s deadline).
 	Limits component.Limits
 	// EnvAllow is the ceiling's env.allow: host variables a WASM guest may
-	// see (feed to murmurhost.GuestEnv with ShellStripEnv).
+	// see (feed to policy.GuestEnv with ShellStripEnv).
 	EnvAllow []string
 	// ShellStripEnv and ShellBaselineEnv are the ceiling's shell.strip_env
 	// and shell.baseline_env (nil = undeclared).
 	ShellStripEnv, ShellBaselineEnv []string
 	// Resources are the native-subprocess limits (native tools, shell).
-	Resources manifest.EffectiveResources
+	Resources policy.EffectiveResources
 }
 
 // ShellTool is one capabilities.shell.allow binary.

@@ -41,31 +41,32 @@ func (e *EgressDeniedError) Error() string {
 
 // Egress is the single way a guest's network traffic leaves the host:
 // wasi:http's outgoing handler and murmur:message/send both dial through
-// it. It checks names against the rules, resolves each name once, checks
+// it. It checks names against the policy, resolves each name once, checks
 // every address that answer holds, and connects to a checked address only,
 // so a second DNS answer can never be the one used (see RATIONALE.md,
 // "Egress").
 type Egress struct {
-	rules    []NetRule
+	policy   NetPolicy
 	resolver Resolver
 	log      *slog.Logger
 }
 
-// NewEgress returns the egress for rules. A nil resolver uses
-// net.DefaultResolver; a nil logger uses slog.Default().
-func NewEgress(rules []NetRule, r Resolver, log *slog.Logger) *Egress {
+// NewEgress returns the egress enforcing p; a nil p admits nothing. A nil
+// resolver uses net.DefaultResolver; a nil logger uses slog.Default().
+func NewEgress(p NetPolicy, r Resolver, log *slog.Logger) *Egress {
 	if r == nil {
 		r = net.DefaultResolver
 	}
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Egress{rules: append([]NetRule(nil), rules...), resolver: r, log: log}
+	return &Egress{policy: p, resolver: r, log: log}
 }
 
-// Allows reports whether a rule admits scheme://host:port by name (no DNS).
+// Allows reports whether the policy admits scheme://host:port by name (no
+// DNS); host is as the request spells it, IPv6 in brackets.
 func (e *Egress) Allows(scheme, host string, port uint16) bool {
-	return Allows(e.rules, scheme, host, port)
+	return e.policy != nil && e.policy.AllowRequest(strings.ToLower(scheme), strings.ToLower(host), port)
 }
 
 // Transport returns an HTTP transport that connects only through e: no
@@ -83,7 +84,7 @@ func (e *Egress) Transport(tlsConf *tls.Config) *http.Transport {
 	}
 }
 
-// DialContext connects to addr ("host:port") if a rule admits the host and
+// DialContext connects to addr ("host:port") if the policy admits the host and
 // port and every address the host resolves to passes admitAddr. It dials
 // the checked addresses themselves, in the resolver's order.
 func (e *Egress) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -99,7 +100,11 @@ func (e *Egress) DialContext(ctx context.Context, network, addr string) (net.Con
 	if strings.Contains(ruleHost, ":") {
 		ruleHost = "[" + ruleHost + "]"
 	}
-	rule, ok := e.ruleFor(ruleHost, uint16(port))
+	var rule string
+	ok := false
+	if e.policy != nil {
+		rule, ok = e.policy.AdmitDial(ruleHost, uint16(port))
+	}
 	if !ok {
 		return nil, &EgressDeniedError{Host: host, Port: uint16(port)}
 	}
@@ -109,8 +114,8 @@ func (e *Egress) DialContext(ctx context.Context, network, addr string) (net.Con
 	}
 	for _, a := range addrs {
 		if reason := deniedByName(a); reason != "" && !literal {
-			derr := &EgressDeniedError{Host: host, Port: uint16(port), Addr: a, Rule: rule.Entry, Reason: reason}
-			e.log.Warn("egress refused", "host", host, "addr", a.String(), "class", reason, "rule", rule.Entry)
+			derr := &EgressDeniedError{Host: host, Port: uint16(port), Addr: a, Rule: rule, Reason: reason}
+			e.log.Warn("egress refused", "host", host, "addr", a.String(), "class", reason, "rule", rule)
 			return nil, derr
 		}
 	}
@@ -127,17 +132,6 @@ func (e *Egress) DialContext(ctx context.Context, network, addr string) (net.Con
 		}
 	}
 	return nil, errors.Join(errs...)
-}
-
-// ruleFor returns the first rule admitting host and port under either
-// scheme: the caller checked the scheme by name already.
-func (e *Egress) ruleFor(host string, port uint16) (NetRule, bool) {
-	for _, r := range e.rules {
-		if r.Host == host && (!r.HasPort || r.Port == port) {
-			return r, true
-		}
-	}
-	return NetRule{}, false
 }
 
 // resolve returns host's addresses from exactly one lookup; an address

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/wasip2"
 )
 
@@ -74,7 +75,7 @@ func attackerDNS() *fakeDNS {
 
 func newEgressFetcher(t testing.TB, dns wasip2.Resolver, log *slog.Logger, rules ...string) *fetcher {
 	t.Helper()
-	nr, err := wasip2.ParseNetRules(rules)
+	nr, err := policy.ParseNetRules(rules)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func TestEgressTLSVerifiesTheHostName(t *testing.T) {
 	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
 	roots := x509.NewCertPool()
 	roots.AddCert(srv.Certificate())
-	rules, err := wasip2.ParseNetRules([]string{"https://example.com:" + port, "https://other.test:" + port})
+	rules, err := policy.ParseNetRules([]string{"https://example.com:" + port, "https://other.test:" + port})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestEgressTLSVerifiesTheHostName(t *testing.T) {
 // The dialer checks the allow list itself, so a transport built from it
 // cannot be pointed anywhere else.
 func TestEgressDialRefusesUnlistedHosts(t *testing.T) {
-	rules, _ := wasip2.ParseNetRules([]string{"example.com:1"})
+	rules, _ := policy.ParseNetRules([]string{"example.com:1"})
 	e := wasip2.NewEgress(rules, attackerDNS(), nil)
 	for _, addr := range []string{"example.com:2", "other.test:1", "127.0.0.1:1"} {
 		_, err := e.DialContext(context.Background(), "tcp", addr)

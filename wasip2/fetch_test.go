@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/wasip2"
 	"github.com/mur-go/mur/wit"
 )
@@ -62,7 +63,7 @@ type fetcher struct {
 
 func newFetcher(t testing.TB, rules ...string) *fetcher {
 	t.Helper()
-	nr, err := wasip2.ParseNetRules(rules)
+	nr, err := policy.ParseNetRules(rules)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,9 +27,9 @@ type Grants struct {
 	Stdin []byte
 	// Stdout and Stderr receive the guest's output.
 	Stdout, Stderr Output
-	// Net lists the HTTP destinations the guest may reach (Murmur rules,
-	// see ParseNetRule). Empty: no network at all.
-	Net []NetRule
+	// Net decides which HTTP destinations the guest may reach; nil: no
+	// network at all.
+	Net NetPolicy
 	// Resolver looks up the host names of allowed requests, once per
 	// connection; nil uses net.DefaultResolver.
 	Resolver Resolver

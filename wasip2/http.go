@@ -628,3 +628,11 @@ func (c *Ctx) trackCancel(cancel context.CancelFunc) {
 	defer c.mu.Unlock()
 	c.cancels = append(c.cancels, cancel)
 }
+
+// defaultPort is the port a URL of scheme means when it names none.
+func defaultPort(scheme string) uint16 {
+	if scheme == "https" {
+		return 443
+	}
+	return 80
+}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/wit"
 )
 
@@ -82,7 +83,7 @@ func TestHTTPRules(t *testing.T) {
 	u, _ := url.Parse(srv.URL)
 	h := testHost(t)
 	ctxFor := func(entries ...string) *Ctx {
-		rules, err := ParseNetRules(entries)
+		rules, err := policy.ParseNetRules(entries)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +130,7 @@ func TestHTTPConnectionRefused(t *testing.T) {
 	addr := srv.Listener.Addr().String()
 	srv.Close()
 	h := testHost(t)
-	rules, _ := ParseNetRules([]string{addr})
+	rules, _ := policy.ParseNetRules([]string{addr})
 	c, _ := NewCtx(Grants{Net: rules})
 	defer c.Close()
 	_, _, errName := doRequest(t, h, c, 0, "http://"+addr+"/", nil)
@@ -145,7 +146,7 @@ func TestHTTPFirstByteTimeout(t *testing.T) {
 	defer srv.Close()
 	h := testHost(t)
 	u, _ := url.Parse(srv.URL)
-	rules, _ := ParseNetRules([]string{u.Host})
+	rules, _ := policy.ParseNetRules([]string{u.Host})
 	c, _ := NewCtx(Grants{Net: rules})
 	defer c.Close()
 	hdrs := h.call(t, c, httpTypes+"[constructor]fields")

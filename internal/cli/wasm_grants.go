@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/wasip2"
 )
 
@@ -29,7 +30,7 @@ empty stdin unless --dir, --env, --allow-net and --stdin say otherwise.`
 func (g *grantFlags) register(f *pflag.FlagSet) {
 	f.StringArrayVar(&g.dirs, "dir", nil, "preopen host directory HOST as GUEST: HOST[::GUEST][:ro] (repeatable; read-write unless :ro)")
 	f.StringArrayVar(&g.env, "env", nil, "set guest environment variable KEY=VALUE (repeatable; nothing is inherited)")
-	f.StringArrayVar(&g.allowNet, "allow-net", nil, "allow HTTP requests matching a Murmur network rule, e.g. api.example.com or https://*.example.com:443 (repeatable)")
+	f.StringArrayVar(&g.allowNet, "allow-net", nil, "allow HTTP requests matching a Murmur network rule: host, host:port or http[s]://host[:port], e.g. api.example.com or https://api.example.com:8443; one exact host each, no wildcards (repeatable)")
 	f.StringVar(&g.stdin, "stdin", "", "file whose contents are the guest's stdin (default: empty)")
 }
 
@@ -57,7 +58,7 @@ func (g *grantFlags) grants(cmd *cobra.Command, stdout, stderr io.Writer) (wasip
 		}
 		out.Env = append(out.Env, kv)
 	}
-	rules, err := wasip2.ParseNetRules(g.allowNet)
+	rules, err := policy.ParseNetRules(g.allowNet)
 	if err != nil {
 		return out, usagef(cmd, "--allow-net: %v", err)
 	}

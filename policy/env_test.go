@@ -1,4 +1,4 @@
-package murmurhost
+package policy
 
 import (
 	"reflect"

@@ -1,4 +1,4 @@
-package wasip2
+package policy
 
 import (
 	"errors"
@@ -23,7 +23,17 @@ func TestParseNetRule(t *testing.T) {
 		{"https://u:p@h.com", "https://h.com:443", ""},
 		{"0x7f.1", "127.0.0.1", ""},
 		{"bücher.de", "xn--bcher-kva.de", ""},
-		{"*.example.com", "*.example.com", ""},
+		{"BÜCHER.de", "xn--bcher-kva.de", ""},
+		{"faß.de", "xn--fa-hia.de", ""},
+		{"\uff45xample.test", "example.test", ""},
+		{"https://EXAMPLE\uff0etest", "https://example.test:443", ""},
+		{"ex\u00adample.test:8080", "example.test:8080", ""},
+		{"o\ufb03ce.test", "office.test", ""},
+		{"xn--a.test", "", "invalid host allow entry: invalid international domain name"},
+		{"*.example.com", "", "'*' is not rule syntax: a rule names one exact host and there are no wildcards; list each host, e.g. https://api.example.com"},
+		{"https://*.example.com:8443", "", "'*' is not rule syntax: a rule names one exact host and there are no wildcards; list each host, e.g. https://api.example.com"},
+		{"%2a.example.com", "", "'*' is not rule syntax: a rule names one exact host and there are no wildcards; list each host, e.g. https://api.example.com"},
+		{"*", "", "'*' is not rule syntax: a rule names one exact host and there are no wildcards; list each host, e.g. https://api.example.com"},
 		{"https://x.com/api", "", "URL allow entries must not include path, query, or fragment"},
 		{"https://x.com?a", "", "URL allow entries must not include path, query, or fragment"},
 		{"https://x.com#", "", "URL allow entries must not include path, query, or fragment"},
@@ -75,12 +85,21 @@ func TestNetRuleMatching(t *testing.T) {
 		{"http", "example.org", 1234, true},
 		{"http", "www.example.org", 80, false},
 	} {
-		if got := Allows(rules, tc.scheme, tc.host, tc.port); got != tc.want {
+		if got := rules.AllowRequest(tc.scheme, tc.host, tc.port); got != tc.want {
 			t.Errorf("%s://%s:%d = %v", tc.scheme, tc.host, tc.port, got)
 		}
 	}
-	if Allows(nil, "http", "x", 80) {
+	if Rules(nil).AllowRequest("http", "x", 80) {
 		t.Error("empty rules allow")
+	}
+	// The rule means the host UTS #46 maps its text to, never the
+	// punycode of the unmapped text.
+	mapped, err := ParseNetRules([]string{"\uff45xample.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mapped.AllowRequest("http", "example.test", 80) || mapped.AllowRequest("http", "xn--xample-hy68a.test", 80) {
+		t.Errorf("fullwidth rule admits the wrong host: %v", mapped)
 	}
 }
 

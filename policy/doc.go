@@ -1,0 +1,24 @@
+// Package policy is Murmur's capability policy, in one place: what a
+// guest or subprocess of a capsule may reach, computed from the parsed
+// manifest.
+//
+//   - Network rules (security.md §3): the rule syntax (ParseNetRule, with
+//     full UTS #46 IDNA so a rule names the host a URL with the same text
+//     reaches), matching (Rules, which the WASI host takes as its
+//     wasip2.NetPolicy), and narrowing a per-artifact list to the ceiling
+//     (Covers, ArtifactNetwork).
+//   - Environment: the credential strip list and the env.allow filter a
+//     guest starts from (GuestEnv, Stripped).
+//   - Limits: the one set of defaults for undeclared limits and resources
+//     (GuestLimits, SubprocessLimits, DefaultToolLimits).
+//   - The host-dependent W-SEC warnings (SecurityWarnings).
+//
+// The manifest package parses and validates the file and keeps network
+// rules as the strings written, with their positions; it imports no
+// runtime package. Rule syntax is checked here, where the runtime uses
+// it: NetworkRules returns E-CAP-001 as a *manifest.Error carrying the
+// manifest path, line and column, so there is one rule parser and one
+// entry cannot mean two things. Murmur checks rules when it stages a
+// session, not when it parses, which is also why the check belongs here
+// rather than in the parser.
+package policy
