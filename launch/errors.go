@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/wasip2"
 )
 
@@ -64,8 +65,6 @@ func StatusOf(err error) Status {
 	return StatusFailed
 }
 
-const limitsHint = "raise capabilities.limits.%s in murmur.yaml if the capsule legitimately needs more"
-
 // missingExport is Murmur's exact text (wit.md §2.1), for an absent
 // instance, an absent run, and a capsule built against the unversioned
 // name alike.
@@ -93,8 +92,8 @@ func classify(err error, limits component.Limits, instantiating bool) *Error {
 	)
 	switch {
 	case errors.As(err, &lim) && lim.Limit != component.LimitInstances:
-		key, detail := limitDetail(lim)
-		return &Error{Code: CodeRun, Status: StatusTrapped, Err: err, Hint: fmt.Sprintf(limitsHint, key),
+		key, detail := policy.LimitDetail(lim)
+		return &Error{Code: CodeRun, Status: StatusTrapped, Err: err, Hint: policy.LimitHint(key),
 			Msg: "capsule execution exceeded its configured resource limits: " + detail}
 	case errors.As(err, &dl):
 		d := dl.Deadline
@@ -131,13 +130,6 @@ func interfaceOf(name string) string {
 		return ""
 	}
 	return inst
-}
-
-func limitDetail(e *component.LimitError) (key, detail string) {
-	if e.Limit == component.LimitTableElements {
-		return "table_elements", fmt.Sprintf("table growth to %d elements exceeds capabilities.limits.table_elements (%d)", e.Desired, e.Max)
-	}
-	return "memory_bytes", fmt.Sprintf("linear memory growth to %d bytes exceeds capabilities.limits.memory_bytes (%d)", e.Desired, e.Max)
 }
 
 // firstLine drops the engine's stack trace, so the message reads as the

@@ -60,6 +60,7 @@ func capsuleGrants(o *Options) wasip2.Grants {
 		Args:   []string{s.Capsule.Name},
 		Stdout: wasip2.Output{W: o.Stdout},
 		Stderr: wasip2.Output{W: o.Stderr},
+		Log:    o.Log,
 		Net:    s.Ceiling.Network,
 	}
 }
@@ -78,6 +79,7 @@ func toolGrants(o *Options, g stage.Grants, name string) wasip2.Grants {
 		Args:   []string{name},
 		Stdout: wasip2.Output{W: o.Stdout},
 		Stderr: wasip2.Output{W: o.Stderr},
+		Log:    o.Log,
 		Net:    g.Network,
 	}
 }

@@ -51,6 +51,7 @@ func Script(ctx context.Context, opts Options) error {
 		Puller:    newPuller(&o, toolLinker, tb),
 		Net:       s.Ceiling.Network,
 		OnSend:    func(r murmurhost.SendRecord) { sends = append(sends, r) },
+		Log:       o.Log,
 	}
 	if err := run(ctx, &o, comp, host); err != nil {
 		var e *Error

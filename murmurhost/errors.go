@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/policy"
 )
 
 // ToolErrorKind says why a tool call failed, so callers (the agent loop,
@@ -29,7 +30,8 @@ const (
 	ToolInstantiate
 	// ToolDeadline: the call ran past its deadline and was interrupted.
 	ToolDeadline
-	// ToolResourceLimit: memory or table growth past the configured limit.
+	// ToolResourceLimit: growth past a configured limit (memory, tables, lifted
+	// bytes) or past a per-store cap (resource handles, open files).
 	ToolResourceLimit
 	// ToolTrapped: any other guest failure.
 	ToolTrapped
@@ -100,8 +102,9 @@ func classifyWasm(name string, limits component.Limits, err error, instantiating
 	)
 	switch {
 	case errors.As(err, &lim) && lim.Limit != component.LimitInstances:
+		_, detail := policy.LimitDetail(lim)
 		return &ToolError{Tool: name, Kind: ToolResourceLimit, Err: err,
-			msg: fmt.Sprintf("tool '%s' exceeded its configured resource limits: %s", name, limitDetail(lim))}
+			msg: fmt.Sprintf("tool '%s' exceeded its configured resource limits: %s", name, detail)}
 	case errors.As(err, &dl):
 		d := dl.Deadline
 		if d == 0 {
@@ -126,14 +129,6 @@ func trapText(err error) string {
 		msg = msg[:i]
 	}
 	return strings.TrimSuffix(msg, " (recovered by wazero)")
-}
-
-// limitDetail is Murmur's detail text, naming the manifest key to raise.
-func limitDetail(e *component.LimitError) string {
-	if e.Limit == component.LimitTableElements {
-		return fmt.Sprintf("table growth to %d elements exceeds capabilities.limits.table_elements (%d)", e.Desired, e.Max)
-	}
-	return fmt.Sprintf("linear memory growth to %d bytes exceeds capabilities.limits.memory_bytes (%d)", e.Desired, e.Max)
 }
 
 // formatSeconds renders a deadline the way Murmur does ("600s"); sub-second
