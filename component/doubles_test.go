@@ -16,19 +16,17 @@ import (
 
 const toolRun = "murmur:tool/run@0.2.0#run"
 
-// cacheDir is shared by the package's tests so each guest compiles once per
-// test run (the JS guest takes seconds to compile cold).
+// cacheDir is shared by all tests of the module so each guest compiles once
+// per test run (the JS guest takes seconds to compile cold).
 var cacheDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mur-component-test-")
+	dir, err := testguest.CacheDir()
 	if err != nil {
 		panic(err)
 	}
 	cacheDir = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(testguest.Main(m))
 }
 
 func newEngine(t testing.TB) *component.Engine {

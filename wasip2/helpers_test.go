@@ -2,12 +2,11 @@ package wasip2_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/wasip2"
 )
 
@@ -21,7 +20,11 @@ var (
 func compileGuest(t testing.TB, name string) *component.Component {
 	t.Helper()
 	engineOnce.Do(func() {
-		e, err := component.NewEngine(context.Background(), component.Config{})
+		dir, err := testguest.CacheDir()
+		if err != nil {
+			panic(err)
+		}
+		e, err := component.NewEngine(context.Background(), component.Config{CacheDir: dir})
 		if err != nil {
 			panic(err)
 		}
@@ -30,11 +33,7 @@ func compileGuest(t testing.TB, name string) *component.Component {
 	if c, ok := compiled.Load(name); ok {
 		return c.(*component.Component)
 	}
-	b, err := os.ReadFile(filepath.Join("..", "guests", "out", name+".wasm"))
-	if err != nil {
-		t.Skipf("fixture %s not built: %v", name, err)
-	}
-	c, err := engine.Compile(context.Background(), b)
+	c, err := engine.Compile(context.Background(), testguest.Bytes(t, name))
 	if err != nil {
 		t.Fatalf("compile %s: %v", name, err)
 	}
