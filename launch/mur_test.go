@@ -3,7 +3,8 @@ package launch_test
 // These tests drive the real mur binary, built once in TestMain, through
 // whole sessions: artifacts are packed with `mur build`, installed with
 // `mur install` and run with `mur run`, in temporary directories with their
-// own HOME, so nothing outside them is read or written.
+// own HOME, so nothing outside them is read or written and the tests run
+// in parallel.
 //
 // Most use the test guest capsule-steps (guests/wat): a script capsule that
 // calls spin, grow and secret, pulls extra@0.1.0 and sends an A2A message,
@@ -257,6 +258,7 @@ func (s *session) steps() []string {
 }
 
 func TestHelloExampleRuns(t *testing.T) {
+	t.Parallel()
 	testHelloExample(t, func(t *testing.T) (flag string, env []string) {
 		reg := filepath.Join(t.TempDir(), "registry")
 		return "local", []string{"HOME=" + reg}
@@ -266,6 +268,7 @@ func TestHelloExampleRuns(t *testing.T) {
 // The same path through a real HTTP registry on loopback: build, publish,
 // install with the lock, stage and run.
 func TestHelloExampleRunsFromHTTPRegistry(t *testing.T) {
+	t.Parallel()
 	testHelloExample(t, func(t *testing.T) (flag string, env []string) {
 		const key = "test-key"
 		srv := httptest.NewServer(registry.NewServer(t.TempDir(), registry.WithAPIKey(key)))
@@ -369,6 +372,7 @@ func testHelloExample(t *testing.T, newReg func(t *testing.T) (flag string, env 
 
 // TestFirstRunWritesLock: without murmur.lock, a run pins what it staged.
 func TestFirstRunWritesLock(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, "  network:\n    allow: []\n", []string{"record"})
 	p.run(0, "http://127.0.0.1:9/")
 	lock, err := os.ReadFile(filepath.Join(p.dir, "murmur.lock"))
@@ -381,6 +385,7 @@ func TestFirstRunWritesLock(t *testing.T) {
 }
 
 func TestUndeclaredToolIsRefusedAndNothingRuns(t *testing.T) {
+	t.Parallel()
 	// secret is installed in the project store but not declared.
 	p := newProject(t, "  limits:\n    deadline_seconds: 30\n", []string{"record"}, "secret", "spin")
 	s := p.run(0, "http://127.0.0.1:9/")
@@ -414,6 +419,7 @@ func TestUndeclaredToolIsRefusedAndNothingRuns(t *testing.T) {
 }
 
 func TestSpinningToolStopsAtDeadline(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, "  limits:\n    deadline_seconds: 1\n", []string{"spin", "record"})
 	start := time.Now()
 	stdout, stderr, code := runMur(p.dir, nil, "run")
@@ -439,6 +445,7 @@ func TestSpinningToolStopsAtDeadline(t *testing.T) {
 }
 
 func TestGrowingToolHitsMemoryLimit(t *testing.T) {
+	t.Parallel()
 	const limit = 4 << 20
 	p := newProject(t, fmt.Sprintf("  limits:\n    memory_bytes: %d\n", limit), []string{"grow", "record"})
 	s := p.run(0, "http://127.0.0.1:9/")
@@ -454,6 +461,7 @@ func TestGrowingToolHitsMemoryLimit(t *testing.T) {
 }
 
 func TestTamperedPullWritesNothing(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, "  network:\n    allow: []\n", []string{"record"}, "extra")
 	pkg := filepath.Join(p.dir, ".murmur", "artifacts", "extra", "0.1.0", "extra-0.1.0.mur.zip")
 	b, err := os.ReadFile(pkg)
@@ -488,6 +496,7 @@ func TestTamperedPullWritesNothing(t *testing.T) {
 }
 
 func TestSendOutsideNetworkAllowIsRefusedWithoutConnecting(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
