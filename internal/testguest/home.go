@@ -21,8 +21,9 @@ func Main(m *testing.M) int {
 	before := snapshot(roots)
 	code := m.Run()
 	if changed := diff(before, snapshot(roots)); len(changed) > 0 {
-		fmt.Fprintf(os.Stderr, "FAIL: the tests wrote to the user's home: %s\n"+
-			"use t.TempDir(), testguest.CacheDir() or a HOME of the test's own instead\n", strings.Join(changed, ", "))
+		fmt.Fprintf(os.Stderr, "FAIL: the user's home changed while the tests ran: %s\n"+
+			"tests must use t.TempDir(), testguest.CacheDir() or a HOME of their own "+
+			"(if another program wrote there meanwhile, run the tests again)\n", strings.Join(changed, ", "))
 		if code == 0 {
 			code = 1
 		}
