@@ -3,8 +3,7 @@ package launch_test
 // These tests drive the real mur binary, built once in TestMain, through
 // whole sessions: artifacts are packed with `mur build`, installed with
 // `mur install` and run with `mur run`, in temporary directories with their
-// own HOME, so nothing outside them is read or written and the tests run
-// in parallel.
+// own HOME, so nothing outside them is read or written.
 //
 // Most use the test guest capsule-steps (guests/wat): a script capsule that
 // calls spin, grow and secret, pulls extra@0.1.0 and sends an A2A message,
@@ -258,7 +257,6 @@ func (s *session) steps() []string {
 }
 
 func TestHelloExampleRuns(t *testing.T) {
-	t.Parallel()
 	testHelloExample(t, func(t *testing.T) (flag string, env []string) {
 		reg := filepath.Join(t.TempDir(), "registry")
 		return "local", []string{"HOME=" + reg}
@@ -268,7 +266,6 @@ func TestHelloExampleRuns(t *testing.T) {
 // The same path through a real HTTP registry on loopback: build, publish,
 // install with the lock, stage and run.
 func TestHelloExampleRunsFromHTTPRegistry(t *testing.T) {
-	t.Parallel()
 	testHelloExample(t, func(t *testing.T) (flag string, env []string) {
 		const key = "test-key"
 		srv := httptest.NewServer(registry.NewServer(t.TempDir(), registry.WithAPIKey(key)))
@@ -372,7 +369,6 @@ func testHelloExample(t *testing.T, newReg func(t *testing.T) (flag string, env 
 
 // TestFirstRunWritesLock: without murmur.lock, a run pins what it staged.
 func TestFirstRunWritesLock(t *testing.T) {
-	t.Parallel()
 	p := newProject(t, "  network:\n    allow: []\n", []string{"record"})
 	p.run(0, "http://127.0.0.1:9/")
 	lock, err := os.ReadFile(filepath.Join(p.dir, "murmur.lock"))
@@ -385,7 +381,6 @@ func TestFirstRunWritesLock(t *testing.T) {
 }
 
 func TestUndeclaredToolIsRefusedAndNothingRuns(t *testing.T) {
-	t.Parallel()
 	// secret is installed in the project store but not declared.
 	p := newProject(t, "  limits:\n    deadline_seconds: 30\n", []string{"record"}, "secret", "spin")
 	s := p.run(0, "http://127.0.0.1:9/")
@@ -419,7 +414,6 @@ func TestUndeclaredToolIsRefusedAndNothingRuns(t *testing.T) {
 }
 
 func TestSpinningToolStopsAtDeadline(t *testing.T) {
-	t.Parallel()
 	p := newProject(t, "  limits:\n    deadline_seconds: 1\n", []string{"spin", "record"})
 	start := time.Now()
 	stdout, stderr, code := runMur(p.dir, nil, "run")
@@ -445,7 +439,6 @@ func TestSpinningToolStopsAtDeadline(t *testing.T) {
 }
 
 func TestGrowingToolHitsMemoryLimit(t *testing.T) {
-	t.Parallel()
 	const limit = 4 << 20
 	p := newProject(t, fmt.Sprintf("  limits:\n    memory_bytes: %d\n", limit), []string{"grow", "record"})
 	s := p.run(0, "http://127.0.0.1:9/")
@@ -461,7 +454,6 @@ func TestGrowingToolHitsMemoryLimit(t *testing.T) {
 }
 
 func TestTamperedPullWritesNothing(t *testing.T) {
-	t.Parallel()
 	p := newProject(t, "  network:\n    allow: []\n", []string{"record"}, "extra")
 	pkg := filepath.Join(p.dir, ".murmur", "artifacts", "extra", "0.1.0", "extra-0.1.0.mur.zip")
 	b, err := os.ReadFile(pkg)
@@ -496,7 +488,6 @@ func TestTamperedPullWritesNothing(t *testing.T) {
 }
 
 func TestSendOutsideNetworkAllowIsRefusedWithoutConnecting(t *testing.T) {
-	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
