@@ -34,8 +34,9 @@ import (
 // env is what TestMain prepares for every test.
 var env struct {
 	mur   string // the mur binary
+	greet string // the hello example's native tool, examples/hello/tools/greet
 	pkgs  string // built .mur.zip packages: <name>-0.1.0.mur.zip
-	cache string // MUR_CACHE_DIR shared by all runs
+	cache string // MUR_CACHE_DIR shared by all runs (and all packages' tests)
 	repo  string // the repository root
 }
 
@@ -48,6 +49,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// setup builds the binaries and packages, then runs the tests, checking
+// that no test wrote to the user's home.
 func setup(m *testing.M) (int, error) {
 	tmp, err := os.MkdirTemp("", "mur-launch-test-")
 	if err != nil {
@@ -58,18 +61,38 @@ func setup(m *testing.M) (int, error) {
 		return 0, err
 	}
 	env.mur = filepath.Join(tmp, "mur")
+	env.greet = filepath.Join(tmp, "greet")
 	env.pkgs = filepath.Join(tmp, "pkgs")
-	env.cache = filepath.Join(tmp, "cache")
-	if err := goBuild(env.mur, "./cmd/mur"); err != nil {
+	if env.cache, err = testguest.CacheDir(); err != nil {
 		return 0, err
 	}
-	if err := packTestArtifacts(filepath.Join(tmp, "src")); err != nil {
+	src := filepath.Join(tmp, "src")
+	record := filepath.Join(src, "record-bin")
+	if err := goBuildAll(map[string]string{env.mur: "./cmd/mur", env.greet: "./examples/hello/tools/greet", record: "./launch/testdata/record"}); err != nil {
 		return 0, err
 	}
-	if err := packHostileArtifacts(filepath.Join(tmp, "src")); err != nil {
+	if err := packTestArtifacts(src, record); err != nil {
 		return 0, err
 	}
-	return m.Run(), nil
+	if err := packHostileArtifacts(src); err != nil {
+		return 0, err
+	}
+	return testguest.Main(m), nil
+}
+
+// goBuildAll builds main packages of the repository (output file → package)
+// concurrently: linking is mostly single-threaded, and the go commands share
+// the build cache safely.
+func goBuildAll(builds map[string]string) error {
+	errs := make(chan error, len(builds))
+	for out, pkg := range builds {
+		go func() { errs <- goBuild(out, pkg) }()
+	}
+	var all []error
+	for range builds {
+		all = append(all, <-errs)
+	}
+	return errors.Join(all...)
 }
 
 // goBuild builds a main package of the repository into out.
@@ -85,12 +108,8 @@ func goBuild(out, pkg string) error {
 
 // packTestArtifacts builds the test artifacts with `mur build`: the WASM
 // tools spin, grow and extra (murmurhost's test guests) and the native
-// tools record and secret (one binary, testdata/record).
-func packTestArtifacts(src string) error {
-	record := filepath.Join(src, "record-bin")
-	if err := goBuild(record, "./launch/testdata/record"); err != nil {
-		return err
-	}
+// tools record and secret (one binary, testdata/record, built as record).
+func packTestArtifacts(src, record string) error {
 	wasmTools := map[string]string{"spin": "tool-spin", "grow": "tool-grow", "extra": "tool-spin"}
 	for name, guest := range wasmTools {
 		dir := filepath.Join(src, name)
@@ -274,7 +293,7 @@ func testHelloExample(t *testing.T, newReg func(t *testing.T) (flag string, env 
 		}
 	}
 	// What publish.sh does, into temporary directories.
-	if err := goBuild(filepath.Join(src, "greet", "bin", "greet"), "./examples/hello/tools/greet"); err != nil {
+	if err := copyFile(env.greet, filepath.Join(src, "greet", "bin", "greet")); err != nil {
 		t.Fatal(err)
 	}
 	copies := map[string]string{

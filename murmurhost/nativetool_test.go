@@ -6,12 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -110,10 +109,26 @@ func TestNativeTool(t *testing.T) {
 		if runtime.GOOS == "windows" {
 			t.Skip("no process groups")
 		}
+		// The tool and its child share a connection to peer: it closes once
+		// both are dead, which is what the deadline must achieve.
+		peer, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer peer.Close()
+		if err := os.WriteFile(filepath.Join(workdir, "peer.addr"), []byte(peer.Addr().String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		accepted := make(chan net.Conn, 1)
+		go func() {
+			if c, err := peer.Accept(); err == nil {
+				accepted <- c
+			}
+		}()
 		short := *tool
 		short.Deadline = time.Second
 		start := time.Now()
-		_, err := short.Invoke(ctx, ToolInput{Data: Str("spawn")})
+		_, err = short.Invoke(ctx, ToolInput{Data: Str("spawn")})
 		const want = "tool 'nt' exceeded its 1s execution deadline (capabilities.limits.deadline_seconds) and was interrupted"
 		var te *ToolError
 		if err == nil || err.Error() != want || !errors.As(err, &te) || te.Kind != ToolDeadline {
@@ -122,17 +137,18 @@ func TestNativeTool(t *testing.T) {
 		if d := time.Since(start); d > 10*time.Second {
 			t.Fatalf("took %s", d)
 		}
-		b, err := os.ReadFile(filepath.Join(workdir, "child.pid"))
-		if err != nil {
+		var conn net.Conn
+		select {
+		case conn = <-accepted:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the tool never connected to the test")
+		}
+		defer conn.Close()
+		if err := conn.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
 			t.Fatal(err)
 		}
-		pid, _ := strconv.Atoi(string(b))
-		deadline := time.Now().Add(5 * time.Second)
-		for alive(pid) {
-			if time.Now().After(deadline) {
-				t.Fatalf("child %d of the tool survived the deadline", pid)
-			}
-			time.Sleep(50 * time.Millisecond)
+		if _, err := conn.Read(make([]byte, 1)); errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatal("the tool's child survived the deadline: its connection is still open")
 		}
 	})
 	t.Run("spawn failure", func(t *testing.T) {
@@ -172,20 +188,6 @@ func mustEval(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return r
-}
-
-// alive reports whether pid is a running (not zombie) process.
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		if runtime.GOOS != "linux" {
-			p, _ := os.FindProcess(pid)
-			return p.Signal(nil) == nil
-		}
-		return false
-	}
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	return len(f) > 0 && !slices.Contains([]string{"Z", "X"}, f[0])
 }
 
 func TestParseNativeOutputNonStringData(t *testing.T) {

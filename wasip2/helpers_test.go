@@ -20,7 +20,11 @@ var (
 func compileGuest(t testing.TB, name string) *component.Component {
 	t.Helper()
 	engineOnce.Do(func() {
-		e, err := component.NewEngine(context.Background(), component.Config{})
+		dir, err := testguest.CacheDir()
+		if err != nil {
+			panic(err)
+		}
+		e, err := component.NewEngine(context.Background(), component.Config{CacheDir: dir})
 		if err != nil {
 			panic(err)
 		}

@@ -140,10 +140,19 @@ func TestHTTPConnectionRefused(t *testing.T) {
 }
 
 func TestHTTPFirstByteTimeout(t *testing.T) {
+	// The handler answers nothing until the client gives up or the test
+	// ends (released before srv.Close, which waits for handlers); should the
+	// timeout not work, it answers late instead of hanging the test.
+	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(2 * time.Second)
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		case <-time.After(5 * time.Second):
+		}
 	}))
 	defer srv.Close()
+	defer close(release)
 	h := testHost(t)
 	u, _ := url.Parse(srv.URL)
 	rules, _ := policy.ParseNetRules([]string{u.Host})

@@ -21,6 +21,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/wasip2"
 	"github.com/mur-go/mur/wit"
 )
@@ -42,7 +43,12 @@ func components(t *testing.T) (capsule, wordCount *component.Component) {
 	t.Helper()
 	compiled.once.Do(func() {
 		ctx := context.Background()
-		engine, err := component.NewEngine(ctx, component.Config{DisableCache: true})
+		dir, err := testguest.CacheDir()
+		if err != nil {
+			compiled.err = err
+			return
+		}
+		engine, err := component.NewEngine(ctx, component.Config{CacheDir: dir})
 		if err != nil {
 			compiled.err = err
 			return

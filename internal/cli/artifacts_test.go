@@ -263,12 +263,20 @@ func TestArtifactHelpTeaches(t *testing.T) {
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
+	// wrote, if made, is signalled after each write, so a test waits for
+	// output instead of polling.
+	wrote chan struct{}
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.b.Write(p)
+	n, err := s.b.Write(p)
+	select {
+	case s.wrote <- struct{}{}:
+	default:
+	}
+	return n, err
 }
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
@@ -279,19 +287,25 @@ func TestRegistryServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stdout, stderr syncBuffer
+	stdout.wrote = make(chan struct{}, 1)
 	done := make(chan error, 1)
 	go func() {
 		done <- execute(ctx, []string{"registry", "serve", "--dir", dir, "--addr", "127.0.0.1:0"}, &stdout, &stderr)
 	}()
 	addr := regexp.MustCompile(`on (http://127\.0\.0\.1:\d+)`)
 	var url string
-	for deadline := time.Now().Add(5 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for timeout := time.After(10 * time.Second); url == ""; {
 		if m := addr.FindStringSubmatch(stdout.String()); m != nil {
 			url = m[1]
+			continue
 		}
-	}
-	if url == "" {
-		t.Fatalf("server did not start: %q %q", stdout.String(), stderr.String())
+		select {
+		case <-stdout.wrote:
+		case err := <-done:
+			t.Fatalf("server did not start: %v: %q %q", err, stdout.String(), stderr.String())
+		case <-timeout:
+			t.Fatalf("server did not start: %q %q", stdout.String(), stderr.String())
+		}
 	}
 	zip := buildExampleTool(t)
 	mur(t, "publish", zip, "--registry", url).want(t, 0, "Published canned-tool@0.1.0", "")

@@ -7,20 +7,21 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/mur-go/mur/internal/testguest"
 )
 
-// TestMain shares one compilation cache among the tests, so each test
-// guest is compiled once per run rather than once per test.
+// TestMain shares the module's test compilation cache among the tests, so
+// each test guest is compiled once per run rather than once per test, and
+// checks that no test wrote to the user's home.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mur-cli-test-cache-")
+	dir, err := testguest.CacheDir()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	os.Setenv(cacheDirEnv, dir)
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(testguest.Main(m))
 }
 
 // outcome is what one in-process run of mur produced.

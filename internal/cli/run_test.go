@@ -12,13 +12,12 @@ import (
 	"github.com/mur-go/mur/internal/testguest"
 )
 
-// runIn runs "mur run args…" in dir, in process, with a HOME and a
-// compilation cache of its own.
+// runIn runs "mur run args…" in dir, in process, with a HOME of its own
+// and the shared compilation cache TestMain set.
 func runIn(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	t.Chdir(dir)
 	t.Setenv("HOME", filepath.Join(dir, ".home"))
-	t.Setenv(cacheDirEnv, filepath.Join(t.TempDir(), "cache"))
 	var out, errb bytes.Buffer
 	code = Run(context.Background(), append([]string{"run"}, args...), &out, &errb)
 	return out.String(), errb.String(), code

@@ -69,11 +69,16 @@ var DriverMetadataPairs = [][2]string{{"continuation_id", "cont-42"}, {"state_ef
 // Path is the absolute path of guests/out/<name>.wasm, found from this
 // source file so it works from any package's test directory.
 func Path(name string) string {
+	return filepath.Join(moduleRoot(), "guests", "out", name+".wasm")
+}
+
+// moduleRoot is the repository root, two levels above this source file.
+func moduleRoot() string {
 	_, file, _, ok := runtime.Caller(0)
 	if !ok {
 		panic("testguest: cannot locate its own source file")
 	}
-	return filepath.Join(filepath.Dir(file), "..", "..", "guests", "out", name+".wasm")
+	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
 // Bytes reads the named fixture, failing tb if it is missing.

@@ -2,17 +2,18 @@
 // reads the tool-input JSON on stdin and behaves by its data: "env" reports
 // its environment, working directory and stdin; "raw" prints plain text;
 // "fail" writes to stderr and exits 3; "failed" reports status failed;
-// "spawn" starts a child that sleeps, writes the child's pid to child.pid
-// and sleeps itself.
+// "spawn" connects to the address in peer.addr, starts a child that
+// inherits the connection and sleeps, and sleeps itself: the peer sees the
+// connection close only once both processes are gone.
 package main
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
-	"strconv"
 	"time"
 )
 
@@ -50,11 +51,23 @@ func main() {
 	case "failed":
 		fmt.Print(`{"status":"failed","summary":"nope","data":"why"}`)
 	case "spawn":
+		addr, err := os.ReadFile("peer.addr")
+		if err != nil {
+			panic(err)
+		}
+		conn, err := net.Dial("tcp", string(addr))
+		if err != nil {
+			panic(err)
+		}
+		f, err := conn.(*net.TCPConn).File()
+		if err != nil {
+			panic(err)
+		}
 		child := exec.Command(os.Args[0], "child")
+		child.ExtraFiles = []*os.File{f}
 		if err := child.Start(); err != nil {
 			panic(err)
 		}
-		os.WriteFile("child.pid", []byte(strconv.Itoa(child.Process.Pid)), 0o644)
 		time.Sleep(time.Minute)
 	}
 }
