@@ -1,6 +1,7 @@
 package mur_test
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -25,6 +26,24 @@ var engine = []string{
 // may do at run time is the policy package's business.
 var manifestDeps = []string{"internal/diag", "internal/manifestio"}
 
+// runners are the packages that run tools or talk to peers. The WIT
+// bindings in host hand calls to them; nothing below the bindings reaches
+// back up.
+var runners = []string{"tools", "a2a"}
+
+// sessionCallers are the only packages that may run a whole session: the
+// CLI now, the A2A server when it comes. Everything else is below the
+// pipeline it drives.
+var sessionCallers = []string{"internal/cli"}
+
+// hostDeps are the only module packages host may import: the engine it
+// binds to and the runners it hands calls to. It stages, installs and
+// dials nothing itself.
+var hostDeps = []string{"component", "wasip2", "wit", "tools", "a2a"}
+
+// topLevel is what no runtime package below the CLI may import.
+var topLevel = []string{"internal/cli", "session"}
+
 // TestImportRules fails the build when a package imports across a layer
 // boundary that ARCHITECTURE.md forbids.
 func TestImportRules(t *testing.T) {
@@ -41,6 +60,12 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("%s imports internal/cli: only cmd/mur may; move shared logic out of the CLI", pkg)
 			case pkg == "manifest" && !slices.Contains(manifestDeps, dep):
 				t.Errorf("manifest imports %s: it may import only %v; runtime decisions belong in policy", dep, manifestDeps)
+			case dep == "session" && !slices.Contains(sessionCallers, pkg):
+				t.Errorf("%s imports session: only %v may run a whole session", pkg, sessionCallers)
+			case slices.Contains(runners, pkg) && (dep == "host" || dep == "launch" || slices.Contains(topLevel, dep)):
+				t.Errorf("runner package %s imports %s: tools and a2a sit below the host bindings and the run pipeline", pkg, dep)
+			case pkg == "host" && !slices.Contains(hostDeps, dep):
+				t.Errorf("host imports %s: the WIT bindings may import only %v; runners and clients live in tools and a2a", dep, hostDeps)
 			}
 		}
 	}
@@ -86,4 +111,39 @@ func moduleImports(t *testing.T) map[string][]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// hostRunners are the runner constructors and types of package tools.
+// host may name the Tool interface and its values, but building a runner
+// is the run pipeline's job (launch), so host can never choose how a tool
+// is isolated.
+var hostRunners = []string{"WasmTool", "NewWasmTool", "WasmToolConfig", "NativeTool", "SkillTool", "RegistryPuller", "SubprocessEnv"}
+
+// TestHostBuildsNoRunner fails when host's non-test code names a runner of
+// package tools.
+func TestHostBuildsNoRunner(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("host", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no host sources found (%v); is the test running at the module root?", err)
+	}
+	fset := token.NewFileSet()
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == "tools" && slices.Contains(hostRunners, sel.Sel.Name) {
+				t.Errorf("%s: host uses tools.%s; runners are built by the run pipeline, not the WIT bindings", fset.Position(sel.Pos()), sel.Sel.Name)
+			}
+			return true
+		})
+	}
 }

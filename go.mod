@@ -3,6 +3,7 @@ module github.com/mur-go/mur
 go 1.25.0
 
 require (
+	github.com/google/uuid v1.6.0
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	github.com/tetratelabs/wazero v1.12.0

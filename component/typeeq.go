@@ -7,6 +7,12 @@ import (
 	"github.com/mur-go/mur/wit"
 )
 
+// TypesMatch reports how got differs structurally from want, nil if it
+// does not: the check the linker makes, for an embedder that type-checks
+// an export against a contract of its own. Resources match only if they
+// are the same resource type.
+func TypesMatch(got, want wit.Type) error { return typesMatch(got, want, nil) }
+
 // funcTypesMatch checks that a guest's view of an imported function equals
 // the host's definition. Guest resource types are mapped through bound to
 // the host types they were linked to. Names of types don't matter; names of

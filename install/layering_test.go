@@ -35,7 +35,7 @@ func TestLayering(t *testing.T) {
 	if !seen["registry"] || !seen["lockfile"] {
 		t.Fatalf("the import walk missed install's own imports: %v", seen)
 	}
-	for _, bad := range []string{"stage", "launch", "murmurhost", "internal/cli"} {
+	for _, bad := range []string{"stage", "launch", "host", "tools", "a2a", "session", "internal/cli"} {
 		if seen[bad] {
 			t.Errorf("install imports %s", bad)
 		}

@@ -8,7 +8,7 @@
 // manifest alone (the accessible workdir as ".", env.allow plus the
 // runtime's MURMUR_* identity, wasi:http behind capabilities.network.allow,
 // capabilities.limits) and the Murmur host interfaces of package
-// murmurhost, wired to the staged tools. Every WASM preopen hides the
+// host, wired to the runners of package tools. Every WASM preopen hides the
 // runtime's own entries (tools/, trace.jsonl, .murmur/), so no guest can
 // touch what the runtime later executes or trusts. Every failure comes back as an
 // *Error carrying Murmur's wording and E-RUN code, because capsule authors

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mur-go/mur/murmurhost"
+	"github.com/mur-go/mur/host"
 	"github.com/mur-go/mur/wit"
 )
 
@@ -18,13 +18,13 @@ func checkRunExport(w *wit.World) error {
 		if e.Kind != wit.ExternInstance {
 			continue
 		}
-		if e.Name == murmurhost.InstanceCapsule {
+		if e.Name == host.InstanceCapsule {
 			for _, f := range e.Exports {
 				if f.Kind == wit.ExternFunc && f.Name == "run" {
 					return checkRunType(f.Func)
 				}
 			}
-			return missingExport("the component exports " + murmurhost.InstanceCapsule + " but no function run in it")
+			return missingExport("the component exports " + host.InstanceCapsule + " but no function run in it")
 		}
 		if base, _, _ := strings.Cut(e.Name, "@"); base == "murmur:capsule/run" {
 			others = append(others, e.Name)
@@ -45,6 +45,6 @@ func checkRunType(f *wit.Func) error {
 		return nil
 	}
 	return &Error{Code: CodeRun, Status: StatusFailed,
-		Msg:  fmt.Sprintf("failed to type-check capsule run export %s: it has type %s, want func()", murmurhost.CapsuleRunExport, wit.FuncString(f)),
+		Msg:  fmt.Sprintf("failed to type-check capsule run export %s: it has type %s, want func()", host.CapsuleRunExport, wit.FuncString(f)),
 		Hint: "rebuild the capsule against murmur:capsule@0.1.0 (run: func())"}
 }

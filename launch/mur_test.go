@@ -107,7 +107,7 @@ func goBuild(out, pkg string) error {
 }
 
 // packTestArtifacts builds the test artifacts with `mur build`: the WASM
-// tools spin, grow and extra (murmurhost's test guests) and the native
+// tools spin, grow and extra (the tools package's test guests) and the native
 // tools record and secret (one binary, testdata/record, built as record).
 func packTestArtifacts(src, record string) error {
 	wasmTools := map[string]string{"spin": "tool-spin", "grow": "tool-grow", "extra": "tool-spin"}

@@ -8,9 +8,9 @@ import (
 
 	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/component"
-	"github.com/mur-go/mur/murmurhost"
 	"github.com/mur-go/mur/registry"
 	"github.com/mur-go/mur/stage"
+	"github.com/mur-go/mur/tools"
 )
 
 // Stores returns the stores manage.pull searches, in Murmur's order: the
@@ -47,21 +47,21 @@ func (c chain) Resolve(ctx context.Context, name, version string, p *artifact.Pl
 }
 
 // newPuller is manage.pull over the stores: resolve, verify, check the
-// lock, and only then stage and pin (murmurhost.RegistryPuller keeps that
+// lock, and only then stage and pin (tools.RegistryPuller keeps that
 // order). A pulled artifact becomes listed and, if the manifest declared a
 // tool of that name, callable; it never widens the allowlist.
-func newPuller(o *Options, linker *component.Linker, tb *toolbox) murmurhost.Puller {
+func newPuller(o *Options, linker *component.Linker, tb *toolbox) tools.Puller {
 	if len(o.Stores) == 0 {
 		return nil
 	}
 	s := o.Session
-	return &murmurhost.RegistryPuller{
+	return &tools.RegistryPuller{
 		Registry:  chain(o.Stores),
 		LockPath:  s.LockPath,
 		ToolsDir:  s.ToolsDir,
 		Inventory: tb.inventory,
 		Tools:     tb.tools,
-		NewTool: func(ctx context.Context, a murmurhost.PulledArtifact) (murmurhost.Tool, error) {
+		NewTool: func(ctx context.Context, a tools.PulledArtifact) (tools.Tool, error) {
 			spec := toolSpec{name: a.Name, grants: ceilingGrants(s),
 				binary: filepath.Join(a.Dir, a.Name), binarySHA256: a.BinarySHA256, skill: a.Skill}
 			switch {

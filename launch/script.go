@@ -7,8 +7,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/mur-go/mur/a2a"
 	"github.com/mur-go/mur/component"
-	"github.com/mur-go/mur/murmurhost"
+	"github.com/mur-go/mur/host"
 	"github.com/mur-go/mur/wasip2"
 )
 
@@ -16,7 +17,7 @@ import (
 // state behind Murmur's host interfaces.
 type capsuleStore struct {
 	wasi *wasip2.Ctx
-	host *murmurhost.Capsule
+	host *host.Capsule
 }
 
 // Script runs a staged script capsule once: compile its component, build
@@ -34,7 +35,7 @@ func Script(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	toolLinker, err := murmurhost.NewToolLinker()
+	toolLinker, err := host.NewToolLinker()
 	if err != nil {
 		return fmt.Errorf("linking the tool host: %w", err)
 	}
@@ -42,18 +43,20 @@ func Script(ctx context.Context, opts Options) error {
 	if err != nil {
 		return &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
 	}
-	var sends []murmurhost.SendRecord
-	host := &murmurhost.Capsule{
+	var sends []a2a.SendRecord
+	state := &host.Capsule{
 		SessionID: s.ID,
 		Allowlist: tb.allowlist,
 		Tools:     tb.tools,
 		Inventory: tb.inventory,
 		Puller:    newPuller(&o, toolLinker, tb),
-		Net:       s.Ceiling.Network,
-		OnSend:    func(r murmurhost.SendRecord) { sends = append(sends, r) },
-		Log:       o.Log,
+		A2A: &a2a.Client{
+			Net:    s.Ceiling.Network,
+			OnSend: func(r a2a.SendRecord) { sends = append(sends, r) },
+			Log:    o.Log,
+		},
 	}
-	if err := run(ctx, &o, comp, host); err != nil {
+	if err := run(ctx, &o, comp, state); err != nil {
 		var e *Error
 		if errors.As(err, &e) && e.Status == StatusCancelled {
 			if werr := writeCancelledResult(s.OutDir, e); werr != nil {
@@ -91,7 +94,7 @@ func compileCapsule(ctx context.Context, o *Options) (*component.Component, erro
 
 // run instantiates the capsule in its own store and calls run. The
 // deadline covers instantiation and, afresh, the call, as in Murmur.
-func run(ctx context.Context, o *Options, comp *component.Component, host *murmurhost.Capsule) error {
+func run(ctx context.Context, o *Options, comp *component.Component, state *host.Capsule) error {
 	wasi, err := wasip2.NewCtx(capsuleGrants(o))
 	if err != nil {
 		return &Error{Code: CodeIO, Status: StatusFailed, Err: err,
@@ -102,11 +105,11 @@ func run(ctx context.Context, o *Options, comp *component.Component, host *murmu
 	if err := wasip2.Register(l, func(st *component.Store) *wasip2.Ctx { return st.Data.(*capsuleStore).wasi }); err != nil {
 		return fmt.Errorf("linking WASI: %w", err)
 	}
-	if err := murmurhost.RegisterCapsule(l, func(st *component.Store) *murmurhost.Capsule { return st.Data.(*capsuleStore).host }); err != nil {
+	if err := host.RegisterCapsule(l, func(st *component.Store) *host.Capsule { return st.Data.(*capsuleStore).host }); err != nil {
 		return fmt.Errorf("linking the capsule host: %w", err)
 	}
 	limits := guestLimits(o.Session.Ceiling.Limits)
-	store := &component.Store{Limits: limits, Data: &capsuleStore{wasi: wasi, host: host}}
+	store := &component.Store{Limits: limits, Data: &capsuleStore{wasi: wasi, host: state}}
 	inst, err := l.Instantiate(ctx, comp, store)
 	if err != nil {
 		return outcome(ctx, err, limits, true)
@@ -119,11 +122,11 @@ func run(ctx context.Context, o *Options, comp *component.Component, host *murmu
 	if err := checkRunExport(comp.World()); err != nil {
 		return err
 	}
-	fn, err := inst.Func(murmurhost.CapsuleRunExport)
+	fn, err := inst.Func(host.CapsuleRunExport)
 	if err != nil {
 		return missingExport(err.Error())
 	}
-	o.Log.Debug("calling the capsule", "export", murmurhost.CapsuleRunExport, "deadline", limits.Deadline)
+	o.Log.Debug("calling the capsule", "export", host.CapsuleRunExport, "deadline", limits.Deadline)
 	start := time.Now()
 	_, err = fn.Call(ctx)
 	if err != nil {

@@ -7,15 +7,15 @@ import (
 	"log/slog"
 
 	"github.com/mur-go/mur/component"
-	"github.com/mur-go/mur/murmurhost"
 	"github.com/mur-go/mur/stage"
+	"github.com/mur-go/mur/tools"
 )
 
 // toolbox is what the capsule's invoke and manage act on.
 type toolbox struct {
 	allowlist []string
-	tools     *murmurhost.ToolSet
-	inventory *murmurhost.StagedInventory
+	tools     *tools.ToolSet
+	inventory *tools.StagedInventory
 }
 
 // newToolbox makes every staged artifact callable. The allowlist is the
@@ -23,11 +23,11 @@ type toolbox struct {
 // other name before looking anything up (wit.md §5.2).
 func newToolbox(o *Options, linker *component.Linker) (*toolbox, error) {
 	s := o.Session
-	tb := &toolbox{tools: murmurhost.NewToolSet()}
-	var installed []murmurhost.InstalledArtifact
+	tb := &toolbox{tools: tools.NewToolSet()}
+	var installed []tools.InstalledArtifact
 	for _, a := range s.Artifacts {
 		if a.ManifestPath != "" {
-			installed = append(installed, murmurhost.InstalledArtifact{Name: a.Name, Version: a.Version,
+			installed = append(installed, tools.InstalledArtifact{Name: a.Name, Version: a.Version,
 				Role: string(a.Role), Native: a.Kind == stage.KindNative, Manifest: a.ManifestYAML})
 		}
 		if a.Role != stage.RoleTool {
@@ -47,7 +47,7 @@ func newToolbox(o *Options, linker *component.Linker) (*toolbox, error) {
 			shellMF[st.Name] = st.ManifestYAML
 		}
 	}
-	tb.inventory = murmurhost.NewStagedInventory(s.Capsule.Capabilities.ShellAllow(), shellMF, installed)
+	tb.inventory = tools.NewStagedInventory(s.Capsule.Capabilities.ShellAllow(), shellMF, installed)
 	return tb, nil
 }
 
@@ -67,26 +67,26 @@ type toolSpec struct {
 // per call with its own grants and limits, a native binary in the
 // accessible workdir with a scrubbed environment and the same deadline,
 // or a skill's guidance text.
-func newTool(o *Options, linker *component.Linker, t toolSpec) (murmurhost.Tool, error) {
+func newTool(o *Options, linker *component.Linker, t toolSpec) (tools.Tool, error) {
 	limits := guestLimits(t.grants.Limits)
 	switch t.kind {
 	case stage.KindWasm:
-		wt, err := murmurhost.NewWasmTool(murmurhost.WasmToolConfig{Name: t.name, Component: t.component,
+		wt, err := tools.NewWasmTool(tools.WasmToolConfig{Name: t.name, Component: t.component,
 			Linker: linker, Grants: toolGrants(o, t.grants, t.name), Limits: limits})
 		if err != nil {
 			return nil, fmt.Errorf("preparing tool '%s': %w", t.name, err)
 		}
 		return wt, nil
 	case stage.KindNative:
-		env, err := murmurhost.SubprocessEnv{Getenv: o.Getenv, BaselineEnv: t.grants.ShellBaselineEnv,
+		env, err := tools.SubprocessEnv{Getenv: o.Getenv, BaselineEnv: t.grants.ShellBaselineEnv,
 			StripEnv: t.grants.ShellStripEnv, Workdir: o.Session.AccessibleDir}.Build()
 		if err != nil {
 			return nil, fmt.Errorf("preparing native tool '%s': %w", t.name, err)
 		}
-		return &murmurhost.NativeTool{Name: t.name, Path: t.binary, SHA256: t.binarySHA256, Dir: o.Session.AccessibleDir,
+		return &tools.NativeTool{Name: t.name, Path: t.binary, SHA256: t.binarySHA256, Dir: o.Session.AccessibleDir,
 			Env: env, Deadline: limits.Deadline}, nil
 	case stage.KindSkill:
-		return &murmurhost.SkillTool{Name: t.name, Text: t.skill}, nil
+		return &tools.SkillTool{Name: t.name, Text: t.skill}, nil
 	}
 	return nil, fmt.Errorf("tool '%s' has unknown kind %q", t.name, t.kind)
 }
@@ -96,17 +96,17 @@ func newTool(o *Options, linker *component.Linker, t toolSpec) (murmurhost.Tool,
 // watching a deadline or memory cap being hit should see it.
 type logged struct {
 	name string
-	tool murmurhost.Tool
+	tool tools.Tool
 	log  *slog.Logger
 }
 
-func (l logged) Invoke(ctx context.Context, in murmurhost.ToolInput) (murmurhost.ToolResult, error) {
+func (l logged) Invoke(ctx context.Context, in tools.ToolInput) (tools.ToolResult, error) {
 	l.log.Debug("calling tool", "tool", l.name)
 	r, err := l.tool.Invoke(ctx, in)
 	if err != nil {
 		level := slog.LevelInfo
-		var te *murmurhost.ToolError
-		if errors.As(err, &te) && (te.Kind == murmurhost.ToolDeadline || te.Kind == murmurhost.ToolResourceLimit) {
+		var te *tools.ToolError
+		if errors.As(err, &te) && (te.Kind == tools.ToolDeadline || te.Kind == tools.ToolResourceLimit) {
 			level = slog.LevelWarn
 		}
 		l.log.Log(ctx, level, "tool call failed", "tool", l.name, "err", err.Error())

@@ -5,8 +5,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/mur-go/mur/a2a"
 	"github.com/mur-go/mur/internal/confined"
-	"github.com/mur-go/mur/murmurhost"
 	"github.com/mur-go/mur/stage"
 )
 
@@ -27,7 +27,7 @@ type sendRecord struct {
 // message/send to the session's trace.jsonl, refusing a trace.jsonl link
 // (the capsule could have planted one to make the runtime append
 // elsewhere).
-func writeSendRecords(sessionDir, sessionID string, sends []murmurhost.SendRecord) error {
+func writeSendRecords(sessionDir, sessionID string, sends []a2a.SendRecord) error {
 	if len(sends) == 0 {
 		return nil
 	}

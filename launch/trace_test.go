@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mur-go/mur/a2a"
 	"github.com/mur-go/mur/internal/confined"
-	"github.com/mur-go/mur/murmurhost"
 )
 
 // A trace.jsonl link the capsule planted in the session dir is refused:
@@ -20,7 +20,7 @@ func TestSendRecordsRefusePlantedTraceLink(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(dir, "trace.jsonl")); err != nil {
 		t.Fatal(err)
 	}
-	err := writeSendRecords(dir, "ses_1", []murmurhost.SendRecord{{PeerURL: "http://127.0.0.1:9/", MessageID: "m"}})
+	err := writeSendRecords(dir, "ses_1", []a2a.SendRecord{{PeerURL: "http://127.0.0.1:9/", MessageID: "m"}})
 	if !errors.Is(err, confined.ErrSymlink) {
 		t.Fatalf("err = %v, want the link refused", err)
 	}

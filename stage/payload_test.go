@@ -10,9 +10,10 @@ import (
 
 	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/host"
 	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/manifest"
-	"github.com/mur-go/mur/murmurhost"
+	"github.com/mur-go/mur/tools"
 )
 
 func TestNativeToolStaged(t *testing.T) {
@@ -172,15 +173,15 @@ func TestWasmPayloadCompiled(t *testing.T) {
 	}
 
 	// The staged values are enough to call the tool.
-	linker, err := murmurhost.NewToolLinker()
+	linker, err := host.NewToolLinker()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tool, err := murmurhost.NewWasmTool(murmurhost.WasmToolConfig{Name: a.Name, Component: a.Component, Linker: linker, Limits: a.Grants.Limits})
+	tool, err := tools.NewWasmTool(tools.WasmToolConfig{Name: a.Name, Component: a.Component, Linker: linker, Limits: a.Grants.Limits})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := tool.Invoke(ctx, murmurhost.ToolInput{Data: murmurhost.Str("{}")})
+	res, err := tool.Invoke(ctx, tools.ToolInput{Data: tools.Str("{}")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-
-	"github.com/mur-go/mur/launch"
 )
 
 // exitInterrupted is the status of a run cancelled without a signal: that
@@ -23,15 +21,11 @@ func (e *cancelError) Unwrap() error   { return e.err }
 func (e *cancelError) exitStatus() int { return e.status }
 
 // asCancelled turns the outcome of a run whose ctx was cancelled from
-// outside into a cancelError; any other outcome is returned as it is.
+// outside into a cancelError (session.Run has already made it a
+// cancelled run); any other outcome is returned as it is.
 func asCancelled(ctx context.Context, err error) error {
-	if ctx.Err() == nil || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if err == nil || ctx.Err() == nil || errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return err
-	}
-	var le *launch.Error
-	if !errors.As(err, &le) || le.Status != launch.StatusCancelled {
-		err = &launch.Error{Code: launch.CodeRun, Status: launch.StatusCancelled, Err: err,
-			Msg: "capsule run cancelled (" + context.Cause(ctx).Error() + ")"}
 	}
 	return &cancelError{err: err, status: cancelStatus(ctx)}
 }

@@ -6,15 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/launch"
-	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/manifest"
+	runsession "github.com/mur-go/mur/session"
 	"github.com/mur-go/mur/stage"
 )
 
@@ -97,114 +95,39 @@ type runner struct {
 	opts runOptions
 }
 
-// run does the work in a2a-cli.md §6.3's order and prints the status line;
-// every failure is also an error, so the exit status is never 0 for it.
+// run runs the session (package session) and prints the status line; every
+// failure is also an error, so the exit status is never 0 for it.
 func (r *runner) run(ctx context.Context) error {
-	sess, err := r.launch(ctx)
+	capsuleOut := r.stdout
+	if r.opts.json {
+		capsuleOut = r.stderr // nothing but the launch line on stdout
+	}
+	res, err := runsession.Run(ctx, runsession.Options{
+		ManifestPath:   r.opts.manifest,
+		NoEnvFile:      r.opts.noEnvFile,
+		Workdir:        r.opts.workdir,
+		Task:           r.opts.task,
+		RuntimeVersion: murVersion(),
+		CacheDir:       os.Getenv(cacheDirEnv),
+		Stdout:         capsuleOut,
+		Stderr:         r.stderr,
+		Log:            r.log,
+		OnWarning:      func(w manifest.Warning) { fmt.Fprintln(r.stderr, w.String()) },
+		OnStaged:       r.printSession,
+	})
 	err = asCancelled(ctx, err)
-	status := launch.StatusOf(err)
 	if r.opts.json {
 		// A cancelled run still has a session to describe; the line says
 		// how it ended so it cannot pass for a finished one.
-		if err == nil || (status == launch.StatusCancelled && sess != nil) {
-			if perr := r.printLaunchLine(sess, status); perr != nil && err == nil {
+		if err == nil || (res.Status == launch.StatusCancelled && res.Session != nil) {
+			if perr := r.printLaunchLine(res.Session, res.Status); perr != nil && err == nil {
 				err = perr
 			}
 		}
 		return err
 	}
-	fmt.Fprintf(r.stdout, "status:  %s\n", status)
+	fmt.Fprintf(r.stdout, "status:  %s\n", res.Status)
 	return err
-}
-
-// launch stages the session and runs the capsule, printing the session
-// line (and with -v the workdir and manifest lines) once it exists.
-func (r *runner) launch(ctx context.Context) (*stage.Session, error) {
-	f, err := r.loadManifest()
-	if err != nil {
-		return nil, err
-	}
-	c := f.Capsule
-	if c.IsAgent() {
-		return nil, launch.AgentNotImplemented()
-	}
-	lock, err := stage.ReadLock(filepath.Join(f.Dir, lockfile.FileName))
-	if err != nil {
-		return nil, err
-	}
-	// Component discovery runs before staging so a capsule without its
-	// component stages nothing. (Murmur checks the lock and the stores
-	// first; both are in stage.Stage, which also writes the workdir.)
-	compPath, err := launch.FindComponent(f.Dir)
-	if err != nil {
-		return nil, err
-	}
-	wasm, err := os.ReadFile(compPath)
-	if err != nil {
-		return nil, fmt.Errorf("reading the capsule component: %w", err)
-	}
-	engine, err := component.NewEngine(ctx, component.Config{CacheDir: os.Getenv(cacheDirEnv)})
-	if err != nil {
-		return nil, fmt.Errorf("starting the engine: %w", err)
-	}
-	defer r.closeEngine(ctx, engine)
-
-	sess, err := stage.Stage(ctx, stage.Options{Manifest: f, Workdir: r.opts.workdir, Task: r.opts.task,
-		Lock: lock, Compiler: engine, CapsuleWasm: wasm, RuntimeVersion: murVersion()})
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range sess.Warnings {
-		fmt.Fprintln(r.stderr, w.String())
-	}
-	for _, n := range sess.Notes {
-		r.log.Warn(n)
-	}
-	if wrote, err := sess.WriteLockIfAbsent(); err != nil {
-		return sess, fmt.Errorf("writing murmur.lock: %w", err)
-	} else if wrote {
-		r.log.Info("wrote murmur.lock", "path", sess.LockPath, "artifacts", len(sess.Pins))
-	}
-	r.printSession(sess)
-
-	capsuleOut := r.stdout
-	if r.opts.json {
-		capsuleOut = r.stderr // nothing but the launch line on stdout
-	}
-	err = launch.Script(ctx, launch.Options{
-		Session:       sess,
-		ComponentPath: compPath,
-		Engine:        engine,
-		Getenv:        f.LookupEnv,
-		Stdout:        capsuleOut,
-		Stderr:        r.stderr,
-		Stores:        launch.Stores(sess.ProjectDir, os.Getenv),
-		Log:           r.log,
-	})
-	return sess, err
-}
-
-// loadManifest resolves --manifest against the working directory and
-// parses it as a capsule manifest, .env layered under the environment.
-func (r *runner) loadManifest() (*manifest.File, error) {
-	path, err := filepath.Abs(r.opts.manifest)
-	if err != nil {
-		return nil, fmt.Errorf("resolving --manifest: %w", err)
-	}
-	f, warns, err := manifest.LoadWith(path, manifest.LoadOptions{Role: manifest.RoleCapsule, NoEnvFile: r.opts.noEnvFile})
-	for _, w := range warns {
-		fmt.Fprintln(r.stderr, w.String())
-	}
-	if err != nil {
-		return nil, err
-	}
-	if f.Capsule == nil {
-		return nil, fmt.Errorf("%s is an artifact manifest, not a capsule manifest", path)
-	}
-	if v, mine := f.Capsule.MurVersion, murVersion(); v != "" && mine != "(devel)" && v != mine {
-		r.log.Warn("the capsule asks for another mur version", "mur_version", v, "running", mine)
-	}
-	return f, nil
 }
 
 // printSession prints the human session lines (nothing in JSON mode).

@@ -1,0 +1,51 @@
+package host
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/tools"
+)
+
+// TestPullRefusesAnUnparsableManifest: a package that hashes right but
+// whose murmur.yaml is not an artifact manifest is refused before anything
+// reaches tools/ or murmur.lock, as staging and mur install refuse it
+// (before the shared pipeline, pull wrote it into the workdir and pinned it).
+func TestPullRefusesAnUnparsableManifest(t *testing.T) {
+	for _, tc := range []struct{ name, manifest string }{
+		{"not yaml", "name: [style\n"},
+		{"not a mapping", "- style\n"},
+		{"no name", "version: 1.0.0\nruntime: skill\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			lockPath := filepath.Join(dir, "murmur.lock")
+			toolsDir := filepath.Join(dir, "workdir", "tools")
+			var buf bytes.Buffer
+			zw := zip.NewWriter(&buf)
+			for _, e := range [][2]string{{"murmur.yaml", tc.manifest}, {"skill.md", "# guidance"}} {
+				w, _ := zw.Create(e[0])
+				w.Write([]byte(e[1]))
+			}
+			zw.Close()
+			data := buf.Bytes()
+			reg := &fakeRegistry{data: data, sha: artifact.SHA256Hex(data), rt: artifact.Static}
+			p := &tools.RegistryPuller{Registry: reg, LockPath: lockPath, ToolsDir: toolsDir}
+			_, err := p.Pull(context.Background(), "style", "1.0.0")
+			if err == nil || !strings.HasPrefix(err.Error(), "failed to read the manifest of style@1.0.0: ") {
+				t.Fatalf("err = %v", err)
+			}
+			for _, path := range []string{toolsDir, lockPath} {
+				if _, err := os.Stat(path); !os.IsNotExist(err) {
+					t.Errorf("%s was written (stat: %v)", path, err)
+				}
+			}
+		})
+	}
+}

@@ -1,9 +1,0 @@
-//go:build !unix
-
-package murmurhost
-
-import "os/exec"
-
-// ownProcessGroup: without process groups, cancellation kills the tool
-// process itself (exec.CommandContext's default).
-func ownProcessGroup(*exec.Cmd) {}

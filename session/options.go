@@ -1,0 +1,73 @@
+package session
+
+import (
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/manifest"
+	"github.com/mur-go/mur/stage"
+)
+
+// Options describe one run.
+type Options struct {
+	// ManifestPath is the capsule's murmur.yaml (an absolute path, or one
+	// relative to the process's working directory).
+	ManifestPath string
+	// NoEnvFile skips loading .env from the manifest's directory or its
+	// ancestors.
+	NoEnvFile bool
+	// Workdir is an existing directory to use as the capsule's workdir; ""
+	// makes a new one under <manifest dir>/workdir.
+	Workdir string
+	// Task is the task input written to task.md: a file's contents if it
+	// names a file, else the text itself ("" writes none).
+	Task string
+	// RuntimeVersion is the running mur's version, recorded by staging and
+	// compared with the manifest's mur_version.
+	RuntimeVersion string
+
+	// Engine compiles and runs the components. Nil makes one for this run
+	// (with CacheDir as its compilation cache) and closes it afterwards; a
+	// server running many sessions passes its own.
+	Engine   *component.Engine
+	CacheDir string
+
+	// Stdout and Stderr receive the capsule's own output; nil discards it.
+	Stdout, Stderr io.Writer
+	// Getenv reads the runtime's environment to find the global store that
+	// manage.pull searches; nil means os.Getenv.
+	Getenv func(string) string
+	// Log receives the run's diagnostics; nil uses slog.Default().
+	Log *slog.Logger
+
+	// OnWarning, if set, receives each manifest and staging warning.
+	OnWarning func(manifest.Warning)
+	// OnStaged, if set, is called once the session is staged (and a new
+	// murmur.lock written), before the capsule runs: the moment a caller
+	// can show the session's id and workdir.
+	OnStaged func(*stage.Session)
+}
+
+func (o Options) withDefaults() Options {
+	if o.Stdout == nil {
+		o.Stdout = io.Discard
+	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	if o.OnWarning == nil {
+		o.OnWarning = func(manifest.Warning) {}
+	}
+	if o.OnStaged == nil {
+		o.OnStaged = func(*stage.Session) {}
+	}
+	return o
+}
