@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/install"
 )
 
 // TestPullRefusesAnUnparsableManifest: a package that hashes right but
@@ -35,7 +36,7 @@ func TestPullRefusesAnUnparsableManifest(t *testing.T) {
 			zw.Close()
 			data := buf.Bytes()
 			reg := &fakeRegistry{data: data, sha: artifact.SHA256Hex(data), rt: artifact.Static}
-			p := &RegistryPuller{Registry: reg, LockPath: lockPath, ToolsDir: tools}
+			p := &RegistryPuller{Sources: []install.Source{{Name: "registry", Resolver: reg}}, LockPath: lockPath, ToolsDir: tools}
 			_, err := p.Pull(context.Background(), "style", "1.0.0")
 			if err == nil || !strings.HasPrefix(err.Error(), "failed to read the manifest of style@1.0.0: ") {
 				t.Fatalf("err = %v", err)

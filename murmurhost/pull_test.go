@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/install"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/registry"
 )
@@ -62,7 +63,7 @@ func TestRegistryPuller(t *testing.T) {
 	inv := NewStagedInventory(nil, nil, nil)
 	set := NewToolSet()
 	newPuller := func(reg registry.Resolver) *RegistryPuller {
-		return &RegistryPuller{Registry: reg, LockPath: lockPath, ToolsDir: tools, Inventory: inv, Tools: set,
+		return &RegistryPuller{Sources: []install.Source{{Name: "registry", Resolver: reg}}, LockPath: lockPath, ToolsDir: tools, Inventory: inv, Tools: set,
 			NewTool: func(_ context.Context, a PulledArtifact) (Tool, error) {
 				return &SkillTool{Name: a.Name, Text: a.Skill}, nil
 			}}
