@@ -30,6 +30,11 @@ type Options struct {
 	// Stores are searched, in order, by manage.pull (project store, then
 	// global store; see Stores). Empty refuses runtime pulls.
 	Stores []install.Source
+	// Trampoline is the binary native tools are started through so that
+	// capabilities.resources applies as hard rlimits: one whose main
+	// hands sandbox.ExecMode to sandbox.Main (the mur binary itself). ""
+	// refuses every native tool rather than run one unlimited.
+	Trampoline string
 	// Log receives diagnostics; nil discards them.
 	Log *slog.Logger
 }

@@ -157,6 +157,10 @@ func (r *runner) launch(ctx context.Context) (*stage.Session, error) {
 	for _, w := range sess.Warnings {
 		fmt.Fprintln(r.stderr, w.String())
 	}
+	self, err := os.Executable()
+	if err != nil {
+		return sess, fmt.Errorf("locating the mur binary to start native tools through: %w", err)
+	}
 	for _, n := range sess.Notes {
 		r.log.Warn(n)
 	}
@@ -180,6 +184,7 @@ func (r *runner) launch(ctx context.Context) (*stage.Session, error) {
 		Stderr:        r.stderr,
 		Stores:        launch.Stores(sess.ProjectDir, os.Getenv),
 		Log:           r.log,
+		Trampoline:    self,
 	})
 	return sess, err
 }
