@@ -101,6 +101,9 @@ func SecurityWarnings(c *manifest.Capsule, host Host) []manifest.Warning {
 				fmt.Sprintf("capabilities.shell.interpreter_runtime gives '%s' host directories outside the workdir [%s]; the capsule now depends on this host's interpreter layout and version — prefer staged_runtime where available", g.Binary, strings.Join(dirs, ", ")))
 		}
 	}
+	// Native tools never get a kernel sandbox, on any tier (§9.4), so the
+	// gap to report for them is the missing aggregate bound, on Linux too
+	// while mur-go creates no scope.
 	if !host.CgroupScope && (len(shell) > 0 || len(caps.SpawnAllow()) > 0 || len(host.NativeTools) > 0) {
 		why := "this platform has no cgroup v2"
 		if host.Linux {
