@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/install"
 	"github.com/mur-go/mur/tools"
 )
 
@@ -36,7 +37,7 @@ func TestPullRefusesAnUnparsableManifest(t *testing.T) {
 			zw.Close()
 			data := buf.Bytes()
 			reg := &fakeRegistry{data: data, sha: artifact.SHA256Hex(data), rt: artifact.Static}
-			p := &tools.RegistryPuller{Registry: reg, LockPath: lockPath, ToolsDir: toolsDir}
+			p := &tools.RegistryPuller{Sources: []install.Source{{Name: "registry", Resolver: reg}}, LockPath: lockPath, ToolsDir: toolsDir}
 			_, err := p.Pull(context.Background(), "style", "1.0.0")
 			if err == nil || !strings.HasPrefix(err.Error(), "failed to read the manifest of style@1.0.0: ") {
 				t.Fatalf("err = %v", err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/install"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/registry"
 	"github.com/mur-go/mur/tools"
@@ -63,7 +64,7 @@ func TestRegistryPuller(t *testing.T) {
 	inv := tools.NewStagedInventory(nil, nil, nil)
 	set := tools.NewToolSet()
 	newPuller := func(reg registry.Resolver) *tools.RegistryPuller {
-		return &tools.RegistryPuller{Registry: reg, LockPath: lockPath, ToolsDir: toolsDir, Inventory: inv, Tools: set,
+		return &tools.RegistryPuller{Sources: []install.Source{{Name: "registry", Resolver: reg}}, LockPath: lockPath, ToolsDir: toolsDir, Inventory: inv, Tools: set,
 			NewTool: func(_ context.Context, a tools.PulledArtifact) (tools.Tool, error) {
 				return &tools.SkillTool{Name: a.Name, Text: a.Skill}, nil
 			}}

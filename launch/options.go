@@ -6,8 +6,8 @@ import (
 	"os"
 
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/install"
 	"github.com/mur-go/mur/policy"
-	"github.com/mur-go/mur/registry"
 	"github.com/mur-go/mur/stage"
 )
 
@@ -29,7 +29,12 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	// Stores are searched, in order, by manage.pull (project store, then
 	// global store; see Stores). Empty refuses runtime pulls.
-	Stores []registry.Resolver
+	Stores []install.Source
+	// Trampoline is the binary native tools are started through so that
+	// capabilities.resources applies as hard rlimits: one whose main
+	// hands sandbox.ExecMode to sandbox.Main (the mur binary itself). ""
+	// refuses every native tool rather than run one unlimited.
+	Trampoline string
 	// Log receives diagnostics; nil discards them.
 	Log *slog.Logger
 }

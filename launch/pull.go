@@ -2,12 +2,11 @@ package launch
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 
-	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/install"
 	"github.com/mur-go/mur/registry"
 	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/tools"
@@ -15,35 +14,15 @@ import (
 
 // Stores returns the stores manage.pull searches, in Murmur's order: the
 // project store beside murmur.yaml, then the global store (skipped when
-// there is no home directory).
-func Stores(projectDir string, getenv func(string) string) []registry.Resolver {
-	stores := []registry.Resolver{registry.NewLocal(registry.ProjectRoot(projectDir), nil)}
+// there is no home directory). They are install's sources, as staging's
+// are, so a pull resolves exactly as staging did.
+func Stores(projectDir string, getenv func(string) string) []install.Source {
+	project := registry.ProjectRoot(projectDir)
+	stores := []install.Source{{Name: project, Resolver: registry.NewLocal(project, nil)}}
 	if g, err := registry.GlobalRoot(getenv); err == nil {
-		stores = append(stores, registry.NewLocal(g, nil))
+		stores = append(stores, install.Source{Name: g, Resolver: registry.NewLocal(g, nil)})
 	}
 	return stores
-}
-
-// chain resolves from the first store that has the package. Its errors
-// are one line without a diagnostic code: the capsule receives them as
-// the <e> of "failed to resolve <n>@<v>: <e>".
-type chain []registry.Resolver
-
-func (c chain) Resolve(ctx context.Context, name, version string, p *artifact.Platform) (*registry.Resolved, error) {
-	for _, r := range c {
-		res, err := r.Resolve(ctx, name, version, p)
-		if errors.Is(err, registry.ErrNotFound) {
-			continue
-		}
-		var re *registry.Error
-		if errors.As(err, &re) && re.Err != nil {
-			return nil, fmt.Errorf("%s: %w", re.Msg, re.Err)
-		} else if re != nil {
-			return nil, errors.New(re.Msg)
-		}
-		return res, err
-	}
-	return nil, fmt.Errorf("not installed in the project or global store (run `mur install %s@%s` first): %w", name, version, registry.ErrNotFound)
 }
 
 // newPuller is manage.pull over the stores: resolve, verify, check the
@@ -56,7 +35,7 @@ func newPuller(o *Options, linker *component.Linker, tb *toolbox) tools.Puller {
 	}
 	s := o.Session
 	return &tools.RegistryPuller{
-		Registry:  chain(o.Stores),
+		Sources:   o.Stores,
 		LockPath:  s.LockPath,
 		ToolsDir:  s.ToolsDir,
 		Inventory: tb.inventory,

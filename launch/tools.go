@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/sandbox"
 	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/tools"
 )
@@ -78,13 +79,17 @@ func newTool(o *Options, linker *component.Linker, t toolSpec) (tools.Tool, erro
 		}
 		return wt, nil
 	case stage.KindNative:
+		if o.Trampoline == "" {
+			return nil, fmt.Errorf("preparing native tool '%s': no rlimit trampoline configured, and a native tool never runs without capabilities.resources applied", t.name)
+		}
 		env, err := tools.SubprocessEnv{Getenv: o.Getenv, BaselineEnv: t.grants.ShellBaselineEnv,
 			StripEnv: t.grants.ShellStripEnv, Workdir: o.Session.AccessibleDir}.Build()
 		if err != nil {
 			return nil, fmt.Errorf("preparing native tool '%s': %w", t.name, err)
 		}
 		return &tools.NativeTool{Name: t.name, Path: t.binary, SHA256: t.binarySHA256, Dir: o.Session.AccessibleDir,
-			Env: env, Deadline: limits.Deadline}, nil
+			Env: env, Deadline: limits.Deadline,
+			Sandbox: &sandbox.Trampoline{Self: o.Trampoline, Limits: sandbox.RlimitsFor(t.grants.Resources)}}, nil
 	case stage.KindSkill:
 		return &tools.SkillTool{Name: t.name, Text: t.skill}, nil
 	}

@@ -11,7 +11,15 @@
 //     guest starts from (GuestEnv, Stripped).
 //   - Limits: the one set of defaults for undeclared limits and resources
 //     (GuestLimits, SubprocessLimits, DefaultToolLimits).
-//   - The host-dependent W-SEC warnings (SecurityWarnings).
+//   - Containment (security.md §10): the declared floor (Floor, the
+//     --containment check ContainmentFlag), the class the host achieves
+//     (Achieved, on CurrentHost) and the E-CAP-003 refusal
+//     (CheckContainment). mur-go applies no kernel tier yet, so anything
+//     above advisory is refused.
+//   - Resources mur-go cannot enforce yet (cgroup_*, workdir_max_bytes)
+//     are refused (CheckResources) rather than ignored.
+//   - The host-dependent W-SEC warnings (SecurityWarnings) and their
+//     stderr and bootstrap.log lines (LaunchLine, InBootstrapLog).
 //
 // The manifest package parses and validates the file and keeps network
 // rules as the strings written, with their positions; it imports no

@@ -33,6 +33,9 @@ type Host struct {
 	// UncoveredHelpers are compiler helpers the staging probe found with
 	// no Execute-carrying grant under the sealed floor.
 	UncoveredHelpers []CompilerHelper
+	// CgroupScope is true when a cgroup v2 scope bounds the subprocess
+	// tree as a whole (§12.2); without one W-SEC-010 says so.
+	CgroupScope bool
 }
 
 // CompilerHelper is one W-SEC-012 finding.
@@ -53,7 +56,11 @@ func SecurityWarnings(c *manifest.Capsule, host Host) []manifest.Warning {
 	if len(shell) > 0 {
 		switch host.Tier {
 		case TierEnvironmentOnly:
-			add(manifest.WarnShellEnvOnly, "capabilities.shell.allow", "capabilities.shell.allow is non-empty, but this platform has no kernel sandbox for subprocesses; only the environment is controlled (synthetic HOME, credential variables stripped)")
+			where := "this platform has no kernel sandbox for subprocesses"
+			if host.Linux {
+				where = "mur-go applies no kernel sandbox (Landlock, seccomp) to subprocesses yet"
+			}
+			add(manifest.WarnShellEnvOnly, "capabilities.shell.allow", "capabilities.shell.allow is non-empty, but "+where+"; only the environment is controlled (synthetic HOME, credential variables stripped)")
 			if slices.Contains(shell, "bash") && len(caps.NetworkAllow()) > 0 {
 				add(manifest.WarnBashNetwork, "capabilities.shell.allow", "capabilities.shell.allow includes \"bash\" and capabilities.network.allow is non-empty, but nothing on this platform limits the network connections bash itself makes")
 			}
@@ -94,8 +101,15 @@ func SecurityWarnings(c *manifest.Capsule, host Host) []manifest.Warning {
 				fmt.Sprintf("capabilities.shell.interpreter_runtime gives '%s' host directories outside the workdir [%s]; the capsule now depends on this host's interpreter layout and version — prefer staged_runtime where available", g.Binary, strings.Join(dirs, ", ")))
 		}
 	}
-	if !host.Linux && (len(shell) > 0 || len(caps.SpawnAllow()) > 0 || len(host.NativeTools) > 0) {
-		add(manifest.WarnNoAggregateBound, "capabilities", "this capsule can start native subprocesses, but this platform has no cgroup v2, so nothing bounds the subprocess tree as a whole; per-process limits from capabilities.resources still apply")
+	// Native tools never get a kernel sandbox, on any tier (§9.4), so the
+	// gap to report for them is the missing aggregate bound, on Linux too
+	// while mur-go creates no scope.
+	if !host.CgroupScope && (len(shell) > 0 || len(caps.SpawnAllow()) > 0 || len(host.NativeTools) > 0) {
+		why := "this platform has no cgroup v2"
+		if host.Linux {
+			why = "mur-go creates no cgroup v2 scope yet"
+		}
+		add(manifest.WarnNoAggregateBound, "capabilities", "this capsule can start native subprocesses, but "+why+", so nothing bounds the subprocess tree as a whole; per-process limits from capabilities.resources still apply")
 	}
 	if caps.WorkdirExec() {
 		add(manifest.WarnWorkdirExec, "capabilities.filesystem.workdir_exec", "capabilities.filesystem.workdir_exec is true: files the capsule writes into its workdir can be executed whatever capabilities.shell.allow says, so this capsule's containment class is 'advisory' on every host")

@@ -31,10 +31,10 @@ artifacts:
 	if got := codes(Host{Tier: TierEnvironmentOnly}); got != "W-SEC-001,W-SEC-003,W-SEC-006,W-SEC-008,W-SEC-009,W-SEC-010,W-SEC-011" {
 		t.Errorf("env-only: %s", got)
 	}
-	if got := codes(Host{Tier: TierSeccompOnly, Linux: true}); got != "W-SEC-002,W-SEC-006,W-SEC-008,W-SEC-009,W-SEC-011" {
+	if got := codes(Host{Tier: TierSeccompOnly, Linux: true, CgroupScope: true}); got != "W-SEC-002,W-SEC-006,W-SEC-008,W-SEC-009,W-SEC-011" {
 		t.Errorf("seccomp: %s", got)
 	}
-	if got := codes(Host{Tier: TierKernelFull, Linux: true, NativeTools: []string{"n"}}); got != "W-SEC-005,W-SEC-006,W-SEC-008,W-SEC-008,W-SEC-009,W-SEC-011" {
+	if got := codes(Host{Tier: TierKernelFull, Linux: true, CgroupScope: true, NativeTools: []string{"n"}}); got != "W-SEC-005,W-SEC-006,W-SEC-008,W-SEC-008,W-SEC-009,W-SEC-011" {
 		t.Errorf("full: %s", got)
 	}
 	h := Host{Tier: TierKernelSealed, Linux: true, DeclaredFloor: "sealed", UncoveredHelpers: []CompilerHelper{{"gcc", "cc1", "/usr/libexec/gcc/cc1"}}}

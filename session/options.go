@@ -24,6 +24,12 @@ type Options struct {
 	// Task is the task input written to task.md: a file's contents if it
 	// names a file, else the text itself ("" writes none).
 	Task string
+	// Containment is the --containment floor ("" when not given); the
+	// strongest of it and the manifest's applies.
+	Containment string
+	// Trampoline is the mur binary native tools start through, under
+	// capabilities.resources' rlimits; "" refuses every native tool.
+	Trampoline string
 	// RuntimeVersion is the running mur's version, recorded by staging and
 	// compared with the manifest's mur_version.
 	RuntimeVersion string
@@ -44,6 +50,9 @@ type Options struct {
 
 	// OnWarning, if set, receives each manifest and staging warning.
 	OnWarning func(manifest.Warning)
+	// OnSecurityWarning, if set, receives each W-SEC warning staging found
+	// for this host (they are in logs/bootstrap.log too).
+	OnSecurityWarning func(manifest.Warning)
 	// OnStaged, if set, is called once the session is staged (and a new
 	// murmur.lock written), before the capsule runs: the moment a caller
 	// can show the session's id and workdir.
@@ -65,6 +74,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.OnWarning == nil {
 		o.OnWarning = func(manifest.Warning) {}
+	}
+	if o.OnSecurityWarning == nil {
+		o.OnSecurityWarning = func(manifest.Warning) {}
 	}
 	if o.OnStaged == nil {
 		o.OnStaged = func(*stage.Session) {}

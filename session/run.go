@@ -11,6 +11,7 @@ import (
 	"github.com/mur-go/mur/launch"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/manifest"
+	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/stage"
 )
 
@@ -46,6 +47,9 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 	if err != nil {
 		return nil, fail(StepLoad, err)
 	}
+	if err := policy.ContainmentFlag(o.Containment); err != nil {
+		return nil, fail(StepPrepare, err)
+	}
 	if f.Capsule.IsAgent() {
 		return nil, fail(StepPrepare, launch.AgentNotImplemented())
 	}
@@ -77,12 +81,15 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 	}
 
 	sess, err := stage.Stage(ctx, stage.Options{Manifest: f, Workdir: o.Workdir, Task: o.Task,
-		Lock: lock, Compiler: engine, CapsuleWasm: wasm, RuntimeVersion: o.RuntimeVersion})
+		Lock: lock, Compiler: engine, CapsuleWasm: wasm, RuntimeVersion: o.RuntimeVersion, Containment: o.Containment})
 	if err != nil {
 		return nil, fail(StepStage, err)
 	}
 	for _, w := range sess.Warnings {
 		o.OnWarning(w)
+	}
+	for _, w := range sess.SecurityWarnings {
+		o.OnSecurityWarning(w)
 	}
 	for _, n := range sess.Notes {
 		o.Log.Warn(n)
@@ -103,6 +110,7 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 		Stderr:        o.Stderr,
 		Stores:        launch.Stores(sess.ProjectDir, o.Getenv),
 		Log:           o.Log,
+		Trampoline:    o.Trampoline,
 	})
 	if err != nil {
 		return sess, fail(StepRun, err)

@@ -42,6 +42,12 @@ type Options struct {
 	// <accessible>/task.md.
 	Task string
 
+	// Containment is `mur run --containment` ("" = not given): with
+	// capabilities.containment it makes the declared floor, which staging
+	// refuses (E-CAP-003) before anything else when the host cannot hold
+	// the capsule to it.
+	Containment string
+
 	// Lock is the project's murmur.lock (see ReadLock); nil means there is
 	// none and staging checks hashes against the store sidecars only.
 	Lock *lockfile.Lock

@@ -78,10 +78,14 @@ type Session struct {
 	Pins     []lockfile.Entry
 
 	// Warnings are the non-fatal findings of staging (W-SEC-007 per
-	// artifact, W-MAN-002 source+version), for the CLI and
-	// logs/bootstrap.log. Host-dependent W-SEC warnings need the sandbox
-	// tier and come from policy.SecurityWarnings instead.
+	// artifact, W-MAN-002 source+version), for the CLI.
 	Warnings []manifest.Warning
+	// SecurityWarnings are the host-dependent W-SEC warnings
+	// (policy.SecurityWarnings on Containment.Host), for stderr; the
+	// launch ones among them are already in logs/bootstrap.log.
+	SecurityWarnings []manifest.Warning
+	// Containment is the declared floor and the class achieved.
+	Containment Containment
 	// Notes are non-fatal problems Murmur only prints to stderr (MURMUR.md
 	// or the --workdir manifest copy could not be written).
 	Notes []string

@@ -24,7 +24,8 @@ import (
 
 // Stage stages a session. The order is Murmur's (a2a-cli.md §6.3,
 // artifacts.md §9.5, security.md §10.2), with every refusal before any
-// write: capability ceiling, --workdir, murmur.lock entries and versions,
+// write: capability ceiling, containment floor (E-CAP-003) and unenforceable
+// resources, --workdir, murmur.lock entries and versions,
 // store lookup (E-RUN-008), per artifact integrity, extraction, grants and
 // compilation; then the workdir, tools/, MURMUR.md, the --workdir
 // manifest copy and task.md.
@@ -47,6 +48,9 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 	if s.Ceiling, err = ceiling(c); err != nil {
 		return nil, err
 	}
+	if s.Containment, err = checkCapabilities(c, opts.Containment); err != nil {
+		return nil, err
+	}
 	userDir := ""
 	if opts.Workdir != "" {
 		if userDir, err = userWorkdir(opts.Workdir, opts.Cwd); err != nil {
@@ -62,6 +66,7 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.securityWarnings()
 	if !c.IsAgent() && opts.CapsuleWasm != nil {
 		if s.CapsuleComponent, err = compile(ctx, opts.Compiler, "capsule "+c.Name, opts.CapsuleWasm); err != nil {
 			return nil, err
@@ -177,6 +182,9 @@ func (s *Session) write(made *created, arts []*staged, userDir string, opts *Opt
 		if err := made.mkdirIn(root, dir); err != nil {
 			return ioError("", fmt.Sprintf("failed to create workdir %s: %v", s.SessionDir, err), err)
 		}
+	}
+	if err := s.writeBootstrapLog(root); err != nil {
+		return err
 	}
 	shells, err := writeTools(made, root, s.ToolsDir, arts, s.Capsule.Capabilities.ShellAllow())
 	if err != nil {

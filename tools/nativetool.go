@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/mur-go/mur/sandbox"
 )
 
 // DefaultNativeOutputBytes caps each of a native tool's stdout and stderr
@@ -21,8 +23,9 @@ const DefaultNativeOutputBytes = 16 << 20
 // (tools/<name>/<name>) as a subprocess: the tool-input as JSON on stdin,
 // a JSON tool result on stdout (session.md §2.4, security.md §9).
 //
-// Not done here, and left to the sandbox layer: rlimits, the cgroup scope,
-// fd hygiene beyond Go's default (only stdio is inherited), and the
+// With Sandbox set the tool starts through its trampoline, under hard
+// rlimits. Not done here: the cgroup scope, fd hygiene beyond Go's
+// default (only stdio and the pinned binary are inherited), and the
 // workdir-size guard.
 type NativeTool struct {
 	Name string
@@ -45,6 +48,10 @@ type NativeTool struct {
 	// MaxOutputBytes caps stdout and stderr each; the excess is dropped
 	// and the result marked truncated. 0 means DefaultNativeOutputBytes.
 	MaxOutputBytes int
+	// Sandbox starts the tool under capabilities.resources' rlimits; nil
+	// runs it with the limits mur itself has (the session launcher always
+	// sets it).
+	Sandbox *sandbox.Trampoline
 }
 
 // Invoke implements Tool.
@@ -78,6 +85,9 @@ func (t *NativeTool) Invoke(ctx context.Context, in ToolInput) (ToolResult, erro
 	stdout, stderr := &capBuffer{max: max}, &capBuffer{max: max}
 	cmd := exec.CommandContext(ctx, bin.Path)
 	cmd.Args = []string{t.Path} // argv[0] as staged, whatever is executed
+	if t.Sandbox != nil {
+		cmd.Path, cmd.Args = t.Sandbox.Command(bin.Path, cmd.Args)
+	}
 	if bin.File != nil {
 		// fd 3 stays open in the tool so that a #! script can be read by
 		// its interpreter through /proc/self/fd/3.

@@ -32,7 +32,9 @@ type PulledArtifact struct {
 // verify, check the lock, extract, and only then write anything; the lock
 // is updated last, atomically.
 type RegistryPuller struct {
-	Registry registry.Resolver
+	// Sources are asked in order, as staging asks them (the project store,
+	// then the global store); the first that has the package wins.
+	Sources []install.Source
 	// LockPath is murmur.lock beside the capsule's murmur.yaml.
 	LockPath string
 	// ToolsDir is <session workdir>/tools.
@@ -62,10 +64,10 @@ func (p *RegistryPuller) Pull(ctx context.Context, name, version string) (Instal
 			plat = &cur
 		}
 	}
-	f := &install.Fetcher{Sources: []install.Source{{Name: "registry", Resolver: p.Registry}}, Mode: install.Guard}
+	f := &install.Fetcher{Sources: p.Sources, Mode: install.Guard}
 	res, err := f.Resolve(ctx, install.Request{Name: name, Version: version, Platform: plat, Payload: pullPayload})
 	if err != nil {
-		return InstalledArtifact{}, fmt.Errorf("failed to resolve %s: %w", ref, cause(err))
+		return InstalledArtifact{}, fmt.Errorf("failed to resolve %s: %w", ref, resolveCause(name, version, err))
 	}
 	lock, err := lockfile.ReadOrNew(p.LockPath)
 	if err != nil {
@@ -150,6 +152,24 @@ func pullError(ref string, err error) error {
 		return fmt.Errorf("failed to read the manifest of %s: %w", ref, ie.Err)
 	}
 	return fmt.Errorf("failed to open %s: %w", ref, ie.Err)
+}
+
+// resolveCause is a failed resolve in one line, without a diagnostic
+// code: the capsule receives it as the <e> of "failed to resolve
+// <n>@<v>: <e>".
+func resolveCause(name, version string, err error) error {
+	if errors.Is(err, registry.ErrNotFound) {
+		return fmt.Errorf("not installed in the project or global store (run `mur install %s@%s` first): %w", name, version, registry.ErrNotFound)
+	}
+	var re *registry.Error
+	switch c := cause(err); {
+	case errors.As(c, &re) && re.Err != nil:
+		return fmt.Errorf("%s: %w", re.Msg, re.Err)
+	case re != nil:
+		return errors.New(re.Msg)
+	default:
+		return c
+	}
 }
 
 // cause is the error a pipeline step failed with, as the registry or the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mur-go/mur/launch"
 	"github.com/mur-go/mur/manifest"
+	"github.com/mur-go/mur/policy"
 	runsession "github.com/mur-go/mur/session"
 	"github.com/mur-go/mur/stage"
 )
@@ -40,6 +41,15 @@ staged tools) and mur never deletes them itself: "mur sessions list" shows
 them with their sizes, "mur sessions prune --older-than 7d" (or --keep N)
 removes old ones.
 
+Native tools start under hard rlimits from capabilities.resources
+(defaults: 1024 open files, 4 GiB per file, 3600 s CPU, 2 GiB address
+space, the uid's live tasks + 128 processes; -v prints them and the
+session's logs/bootstrap.log records them). mur-go applies no kernel
+sandbox and no cgroup scope yet: a containment floor above advisory
+(capabilities.containment or --containment) is refused with E-CAP-003, and
+the cgroup_* and workdir_max_bytes resources are refused as not
+implemented, before anything is staged.
+
 Agent capsules (with inference:) are not implemented in mur-go yet.
 
 Output: "session: ses_…" when the session starts, the capsule's own
@@ -57,12 +67,13 @@ with the failed calls.`
 
 // runOptions are the flags of "mur run".
 type runOptions struct {
-	manifest  string
-	workdir   string
-	task      string
-	json      bool
-	verbose   bool
-	noEnvFile bool
+	manifest    string
+	workdir     string
+	task        string
+	json        bool
+	verbose     bool
+	noEnvFile   bool
+	containment string
 }
 
 func newRunCommand(a *app) *cobra.Command {
@@ -86,6 +97,7 @@ func newRunCommand(a *app) *cobra.Command {
 	f.BoolVar(&opts.json, "json", false, "print one JSON line describing the session instead of the human output (wins over -v)")
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "also print the workdir and the manifest's name and version")
 	f.BoolVar(&opts.noEnvFile, "no-env-file", false, "do not load .env from the manifest's directory or its ancestors")
+	f.StringVar(&opts.containment, "containment", "", "the weakest containment class the run accepts: advisory, scoped or sealed (the strongest of this and capabilities.containment applies)")
 	return cmd
 }
 
@@ -98,6 +110,10 @@ type runner struct {
 // run runs the session (package session) and prints the status line; every
 // failure is also an error, so the exit status is never 0 for it.
 func (r *runner) run(ctx context.Context) error {
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("locating the mur binary to start native tools through: %w", err)
+	}
 	capsuleOut := r.stdout
 	if r.opts.json {
 		capsuleOut = r.stderr // nothing but the launch line on stdout
@@ -107,13 +123,18 @@ func (r *runner) run(ctx context.Context) error {
 		NoEnvFile:      r.opts.noEnvFile,
 		Workdir:        r.opts.workdir,
 		Task:           r.opts.task,
+		Containment:    r.opts.containment,
+		Trampoline:     self,
 		RuntimeVersion: murVersion(),
 		CacheDir:       os.Getenv(cacheDirEnv),
 		Stdout:         capsuleOut,
 		Stderr:         r.stderr,
 		Log:            r.log,
 		OnWarning:      func(w manifest.Warning) { fmt.Fprintln(r.stderr, w.String()) },
-		OnStaged:       r.printSession,
+		OnSecurityWarning: func(w manifest.Warning) {
+			fmt.Fprintln(r.stderr, policy.LaunchLine(policy.StderrPrefix, w))
+		},
+		OnStaged: r.printSession,
 	})
 	err = asCancelled(ctx, err)
 	if r.opts.json {
@@ -139,6 +160,8 @@ func (r *runner) printSession(s *stage.Session) {
 	if r.opts.verbose {
 		fmt.Fprintf(r.stdout, "workdir: %s\n", s.AccessibleDir)
 		fmt.Fprintf(r.stdout, "manifest: %s v%s\n", s.Capsule.Name, s.Capsule.Version)
+		fmt.Fprintf(r.stdout, "containment: declared %s, achieved %s\n", s.Containment.Declared, s.Containment.Achieved)
+		fmt.Fprintf(r.stdout, "native subprocess limits: %s\n", s.NativeLimits())
 	}
 }
 

@@ -1,0 +1,73 @@
+//go:build unix
+
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Main is the trampoline: args are what follows ExecMode. It sets every
+// limit as a hard limit on this process and execs the tool, so the tool
+// never runs a single instruction without them. Any failure ends the
+// process with status 127 and a line on stderr; the tool does not run.
+func Main(args []string) {
+	if err := run(args); err != nil {
+		fmt.Fprintf(os.Stderr, "mur: native subprocess not started: %v\n", err)
+		os.Exit(127)
+	}
+}
+
+func run(args []string) error {
+	l, path, argv, err := parseArgs(args)
+	if err != nil {
+		return err
+	}
+	if err := apply(l); err != nil {
+		return err
+	}
+	// syscall.Setrlimit (unlike a raw prlimit) also stops the Go runtime
+	// from restoring its own RLIMIT_NOFILE soft limit at exec.
+	if err := syscall.Exec(path, argv, os.Environ()); err != nil {
+		return fmt.Errorf("exec %s: %w", path, err)
+	}
+	return nil
+}
+
+// apply sets the limits in §9.4's first step.
+func apply(l Rlimits) error {
+	set := []struct {
+		name     string
+		resource int
+		v        uint64
+	}{
+		{"RLIMIT_CORE", unix.RLIMIT_CORE, 0},
+		{"RLIMIT_NOFILE", unix.RLIMIT_NOFILE, l.OpenFiles},
+		{"RLIMIT_FSIZE", unix.RLIMIT_FSIZE, l.FileSizeBytes},
+		{"RLIMIT_CPU", unix.RLIMIT_CPU, l.CPUSeconds},
+		{"RLIMIT_NPROC", unix.RLIMIT_NPROC, liveTasks() + l.ExtraProcesses},
+	}
+	for _, s := range set {
+		if err := hard(s.resource, s.v); err != nil {
+			return fmt.Errorf("setting %s to %d: %w", s.name, s.v, err)
+		}
+	}
+	if err := hard(memoryLimit, l.MemoryBytes); err != nil && memoryLimitRequired {
+		return fmt.Errorf("setting %s to %d: %w", memoryLimitName, l.MemoryBytes, err)
+	}
+	return nil
+}
+
+// hard sets soft = hard = v, clamped to the current hard limit (raising a
+// hard limit needs privileges, and a lower one inherited stays).
+func hard(resource int, v uint64) error {
+	var cur syscall.Rlimit
+	if err := syscall.Getrlimit(resource, &cur); err != nil {
+		return err
+	}
+	v = min(v, cur.Max)
+	return syscall.Setrlimit(resource, &syscall.Rlimit{Cur: v, Max: v})
+}
