@@ -17,7 +17,7 @@ const module = "github.com/mur-go/mur"
 // engine, the canonical ABI, WIT values and the WASI host. ARCHITECTURE.md
 // draws the same line.
 var engine = []string{
-	"canon", "component", "internal/ast", "internal/binary", "internal/coremod", "wasip2", "wit",
+	"canon", "component", "component/internal/ast", "component/internal/binary", "component/internal/coremod", "wasip2", "wit",
 }
 
 // manifestDeps are the only module packages manifest may import: helpers
