@@ -23,7 +23,7 @@ var engine = []string{
 // manifestDeps are the only module packages manifest may import: helpers
 // with no runtime knowledge. manifest parses and validates; what a capsule
 // may do at run time is the policy package's business.
-var manifestDeps = []string{"internal/diag", "internal/manifestio"}
+var manifestDeps = []string{"internal/artifactname", "internal/diag", "internal/manifestio"}
 
 // TestImportRules fails the build when a package imports across a layer
 // boundary that ARCHITECTURE.md forbids.
