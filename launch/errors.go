@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/component"
-	"github.com/mur-go/mur/policy"
+	"github.com/mur-go/mur/murmurhost"
 	"github.com/mur-go/mur/wasip2"
 )
 
@@ -92,8 +92,8 @@ func classify(err error, limits component.Limits, instantiating bool) *Error {
 	)
 	switch {
 	case errors.As(err, &lim) && lim.Limit != component.LimitInstances:
-		key, detail := policy.LimitDetail(lim)
-		return &Error{Code: CodeRun, Status: StatusTrapped, Err: err, Hint: policy.LimitHint(key),
+		key, detail := murmurhost.LimitDetail(lim)
+		return &Error{Code: CodeRun, Status: StatusTrapped, Err: err, Hint: murmurhost.LimitHint(key),
 			Msg: "capsule execution exceeded its configured resource limits: " + detail}
 	case errors.As(err, &dl):
 		d := dl.Deadline

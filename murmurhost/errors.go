@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/component"
-	"github.com/mur-go/mur/policy"
 )
 
 // ToolErrorKind says why a tool call failed, so callers (the agent loop,
@@ -102,7 +101,7 @@ func classifyWasm(name string, limits component.Limits, err error, instantiating
 	)
 	switch {
 	case errors.As(err, &lim) && lim.Limit != component.LimitInstances:
-		_, detail := policy.LimitDetail(lim)
+		_, detail := LimitDetail(lim)
 		return &ToolError{Tool: name, Kind: ToolResourceLimit, Err: err,
 			msg: fmt.Sprintf("tool '%s' exceeded its configured resource limits: %s", name, detail)}
 	case errors.As(err, &dl):
