@@ -28,6 +28,7 @@ func TestRenameOntoDirectory(t *testing.T) {
 	// Host links leading out of the preopen.
 	must(t, os.Symlink("../outside", filepath.Join(work, "out")))
 	must(t, os.Symlink("../outside/empty", filepath.Join(work, "outempty")))
+	must(t, os.Symlink("..", filepath.Join(work, "sub", "root")))
 	before := tree(t, outside) + tree(t, filepath.Join(work, "tools")) + tree(t, filepath.Join(work, "full"))
 	g := wasip2.Grants{Dirs: []wasip2.DirGrant{{Host: work, Guest: "/work", Hide: []string{"tools"}}}}
 	expect(t, g, [][2]string{
@@ -45,6 +46,8 @@ func TestRenameOntoDirectory(t *testing.T) {
 		{"rename blocker out/empty", "errno=EPERM"},
 		{"rename out/empty moved", "errno=EPERM"},
 		{"rename blocker outempty", "errno=ENOTDIR"},
+		{"rename blocker outempty/", "errno=ENOTDIR"},
+		{"rename blocker sub/root/", "errno=ENOTDIR"},
 		{"rename blocker sub/..", "errno=EBUSY"},
 		{"rename sub/.. blocker", "errno=EBUSY"},
 		{"rename blocker .", "errno=EBUSY"},
