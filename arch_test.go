@@ -18,13 +18,13 @@ const module = "github.com/mur-go/mur"
 // engine, the canonical ABI, WIT values and the WASI host. ARCHITECTURE.md
 // draws the same line.
 var engine = []string{
-	"canon", "component", "internal/ast", "internal/binary", "internal/coremod", "wasip2", "wit",
+	"canon", "component", "component/internal/ast", "component/internal/binary", "component/internal/coremod", "wasip2", "wit",
 }
 
 // manifestDeps are the only module packages manifest may import: helpers
 // with no runtime knowledge. manifest parses and validates; what a capsule
 // may do at run time is the policy package's business.
-var manifestDeps = []string{"internal/diag", "internal/manifestio"}
+var manifestDeps = []string{"internal/artifactname", "internal/diag", "internal/manifestio"}
 
 // runners are the packages that run tools or talk to peers. The WIT
 // bindings in host hand calls to them; nothing below the bindings reaches

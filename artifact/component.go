@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/mur-go/mur/internal/binary"
+	"github.com/mur-go/mur/component"
 )
 
 // The eight-byte preambles: "\0asm", a version, a layer (0 core, 1
@@ -35,7 +35,7 @@ func CheckComponent(file string, wasm []byte) error {
 		return bad("rebuild it with a current toolchain (wasm-tools, jco, cargo component)",
 			"unsupported WebAssembly version/layer % x (mur reads components with % x)", wasm[4:8], componentPreamble[4:8])
 	}
-	if _, err := binary.DecodeComponent(wasm); err != nil {
+	if err := component.CheckEncoding(wasm); err != nil {
 		return newError(CodeNoPayload, "rebuild the component; 'wasm-tools validate' shows where it is damaged", err,
 			fmt.Sprintf("%s is not a valid WebAssembly component: %v", file, err))
 	}

@@ -6,8 +6,8 @@ import (
 	"strconv"
 
 	"github.com/mur-go/mur/canon"
-	"github.com/mur-go/mur/internal/ast"
-	"github.com/mur-go/mur/internal/coremod"
+	"github.com/mur-go/mur/component/internal/ast"
+	"github.com/mur-go/mur/component/internal/coremod"
 	"github.com/mur-go/mur/wit"
 )
 

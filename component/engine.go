@@ -19,7 +19,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
 
-	"github.com/mur-go/mur/internal/binary"
+	"github.com/mur-go/mur/component/internal/binary"
 	"github.com/mur-go/mur/wit"
 )
 

@@ -19,12 +19,13 @@ func (e *DeadlineError) Error() string {
 		// The caller's context carried the deadline, not the store.
 		return fmt.Sprintf("%s exceeded its execution deadline and was interrupted", e.Func)
 	}
-	return fmt.Sprintf("%s exceeded its %s execution deadline and was interrupted", e.Func, formatSeconds(e.Deadline))
+	return fmt.Sprintf("%s exceeded its %s execution deadline and was interrupted", e.Func, FormatSeconds(e.Deadline))
 }
 
-// formatSeconds prints whole seconds as "1s" and fractions as "0.5s", the
-// wording Murmur uses for deadlines.
-func formatSeconds(d time.Duration) string {
+// FormatSeconds prints whole seconds as "1s" and fractions as "0.5s", the
+// wording Murmur uses for deadlines. It lives here, the lowest package that
+// words a deadline, so the runtime's messages read the same.
+func FormatSeconds(d time.Duration) string {
 	if d%time.Second == 0 {
 		return fmt.Sprintf("%ds", d/time.Second)
 	}

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mur-go/mur/internal/binary"
+	"github.com/mur-go/mur/component/internal/binary"
 )
 
 // FuzzElaborate feeds decodable but hostile components to validation and

@@ -12,7 +12,7 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/mur-go/mur/canon"
-	"github.com/mur-go/mur/internal/coremod"
+	"github.com/mur-go/mur/component/internal/coremod"
 )
 
 // compileModules compiles every core module of the plan with wazero.

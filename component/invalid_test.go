@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/component"
-	"github.com/mur-go/mur/internal/binary"
+	"github.com/mur-go/mur/component/internal/binary"
 	"github.com/mur-go/mur/internal/testguest"
 )
 

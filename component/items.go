@@ -1,6 +1,6 @@
 package component
 
-import "github.com/mur-go/mur/internal/ast"
+import "github.com/mur-go/mur/component/internal/ast"
 
 // item is an entry of a component-level index space during elaboration.
 // Exactly one field matching sort is set.

@@ -2,7 +2,7 @@ package component
 
 import (
 	"github.com/mur-go/mur/canon"
-	"github.com/mur-go/mur/internal/ast"
+	"github.com/mur-go/mur/component/internal/ast"
 	"github.com/mur-go/mur/wit"
 	"github.com/tetratelabs/wazero"
 )

@@ -13,7 +13,7 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/mur-go/mur/canon"
-	"github.com/mur-go/mur/internal/coremod"
+	"github.com/mur-go/mur/component/internal/coremod"
 	"github.com/mur-go/mur/wit"
 )
 

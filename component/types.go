@@ -3,7 +3,7 @@ package component
 import (
 	"fmt"
 
-	"github.com/mur-go/mur/internal/ast"
+	"github.com/mur-go/mur/component/internal/ast"
 	"github.com/mur-go/mur/wit"
 )
 

@@ -3,7 +3,7 @@ package component
 import (
 	"fmt"
 
-	"github.com/mur-go/mur/internal/ast"
+	"github.com/mur-go/mur/component/internal/ast"
 )
 
 // ValidationError reports a component the component model's validation

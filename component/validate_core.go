@@ -6,9 +6,9 @@ import (
 
 	"github.com/tetratelabs/wazero"
 
-	"github.com/mur-go/mur/internal/ast"
-	"github.com/mur-go/mur/internal/binary"
-	"github.com/mur-go/mur/internal/coremod"
+	"github.com/mur-go/mur/component/internal/ast"
+	"github.com/mur-go/mur/component/internal/binary"
+	"github.com/mur-go/mur/component/internal/coremod"
 )
 
 // ruleCoreModule: every embedded core module is a valid core module, even

@@ -9,7 +9,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 
 	"github.com/mur-go/mur/canon"
-	"github.com/mur-go/mur/internal/ast"
+	"github.com/mur-go/mur/component/internal/ast"
 )
 
 var (

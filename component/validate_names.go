@@ -3,8 +3,8 @@ package component
 import (
 	"strings"
 
-	"github.com/mur-go/mur/internal/ast"
-	"github.com/mur-go/mur/internal/binary"
+	"github.com/mur-go/mur/component/internal/ast"
+	"github.com/mur-go/mur/component/internal/binary"
 )
 
 // Rules about names (Explainer.md, "Import and Export Definitions").

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/mur-go/mur/internal/ast"
-	"github.com/mur-go/mur/internal/binary"
+	"github.com/mur-go/mur/component/internal/ast"
+	"github.com/mur-go/mur/component/internal/binary"
 )
 
 func TestIsLabel(t *testing.T) {

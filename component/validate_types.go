@@ -1,7 +1,7 @@
 package component
 
 import (
-	"github.com/mur-go/mur/internal/ast"
+	"github.com/mur-go/mur/component/internal/ast"
 )
 
 // Rules about type definitions (Binary.md, "Type Definitions"). The

@@ -75,7 +75,7 @@ func missingExport(hint string) *Error {
 
 func deadlineExceeded(d time.Duration, cause error) *Error {
 	return &Error{Code: CodeRun, Status: StatusTrapped, Err: cause,
-		Msg:  fmt.Sprintf("capsule execution exceeded its %s deadline and was interrupted", seconds(d)),
+		Msg:  fmt.Sprintf("capsule execution exceeded its %s deadline and was interrupted", component.FormatSeconds(d)),
 		Hint: "raise capabilities.limits.deadline_seconds in murmur.yaml if the capsule legitimately needs longer"}
 }
 
@@ -140,12 +140,4 @@ func firstLine(err error) string {
 		msg = msg[:i]
 	}
 	return strings.TrimSuffix(msg, " (recovered by wazero)")
-}
-
-// seconds renders a deadline the way Murmur does ("600s").
-func seconds(d time.Duration) string {
-	if d%time.Second == 0 {
-		return fmt.Sprintf("%ds", d/time.Second)
-	}
-	return fmt.Sprintf("%gs", d.Seconds())
 }

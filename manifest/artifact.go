@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mur-go/mur/internal/artifactname"
 )
 
 var artifactKeys = []string{"name", "version", "runtime", "implementation", "execution", "requires_files",
@@ -269,32 +270,14 @@ func (a *Artifact) HookContract() (HookContract, error) {
 	return hc, nil
 }
 
-// MaxArtifactNameLen is the longest name `mur build` accepts.
-const MaxArtifactNameLen = 100
+// MaxArtifactNameLen is the longest name, in characters, `mur build` accepts.
+const MaxArtifactNameLen = artifactname.MaxLen
 
 // ValidateArtifactName applies `mur build`'s name rule (E-BLD-001):
 // 1–100 chars of [a-z0-9-], not starting or ending with '-'.
 func ValidateArtifactName(name string) error {
-	reason := ""
-	switch {
-	case name == "":
-		reason = "must not be empty"
-	case utf8.RuneCountInString(name) > MaxArtifactNameLen:
-		reason = fmt.Sprintf("must be at most %d characters", MaxArtifactNameLen)
-	default:
-		for _, r := range name {
-			if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
-				reason = fmt.Sprintf("may contain only lowercase letters, digits and '-' (found '%c')", r)
-				break
-			}
-		}
-		if reason == "" && (strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-")) {
-			reason = "must not start or end with '-'"
-		}
+	if err := artifactname.Check(name); err != nil {
+		return &Error{Code: CodeBuildName, Path: "name", Msg: err.Error(), Hint: artifactname.Hint, Err: err}
 	}
-	if reason == "" {
-		return nil
-	}
-	return &Error{Code: CodeBuildName, Path: "name", Msg: fmt.Sprintf("invalid artifact name '%s': %s", name, reason),
-		Hint: "artifact names are lowercase letters, digits and inner hyphens, e.g. my-tool"}
+	return nil
 }

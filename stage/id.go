@@ -17,6 +17,14 @@ const SessionIDPrefix = "ses_"
 // (RFC 9562): 48 bits of Unix milliseconds from now, then version and
 // variant bits around 74 random bits. Time-ordered ids keep session dirs
 // sorted by creation. rnd nil means crypto/rand.
+//
+// This is written here rather than with github.com/google/uuid: its
+// NewV7FromReader reads time.Now itself (through a package variable and a
+// process-wide sequence counter in the 12 bits after the version), so the
+// id's timestamp could not be Options.Clock's, the id would disagree with
+// Session.Created and `mur sessions` (SessionIDTime), and the exact-id test
+// could not pin it. Stamping our clock over its output would be writing
+// the encoding by hand again, plus a dependency.
 func NewSessionID(now time.Time, rnd io.Reader) (string, error) {
 	if rnd == nil {
 		rnd = rand.Reader

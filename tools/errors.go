@@ -83,7 +83,7 @@ func errInstantiate(name string, err error) *ToolError {
 
 func errDeadline(name string, d time.Duration, err error) *ToolError {
 	return &ToolError{Tool: name, Kind: ToolDeadline, Deadline: d, Err: err,
-		msg: fmt.Sprintf("tool '%s' exceeded its %s execution deadline (capabilities.limits.deadline_seconds) and was interrupted", name, formatSeconds(d))}
+		msg: fmt.Sprintf("tool '%s' exceeded its %s execution deadline (capabilities.limits.deadline_seconds) and was interrupted", name, component.FormatSeconds(d))}
 }
 
 func errFailed(name, msg string, err error) *ToolError {
@@ -128,13 +128,4 @@ func trapText(err error) string {
 		msg = msg[:i]
 	}
 	return strings.TrimSuffix(msg, " (recovered by wazero)")
-}
-
-// formatSeconds renders a deadline the way Murmur does ("600s"); sub-second
-// budgets (tests) print as a decimal.
-func formatSeconds(d time.Duration) string {
-	if d%time.Second == 0 {
-		return fmt.Sprintf("%ds", d/time.Second)
-	}
-	return fmt.Sprintf("%gs", d.Seconds())
 }

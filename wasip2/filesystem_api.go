@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"slices"
 	"time"
@@ -213,16 +212,7 @@ func (h *host) registerFilesystem() {
 		if err := firstErr(needDir(d), d.mutable(), d.reach(p, follow(a[1]), false)); err != nil {
 			return nil, err
 		}
-		if !follow(a[1]) {
-			fi, err := d.dir.Lstat(p)
-			if err != nil {
-				return nil, err
-			}
-			if fi.Mode()&fs.ModeSymlink != 0 {
-				return nil, fsErr(fsUnsupported, "setting the times of a symbolic link itself")
-			}
-		}
-		return nil, d.dir.Chtimes(p, newTime(a[3]), newTime(a[4]))
+		return nil, setTimesAt(d.dir, p, follow(a[1]), newTime(a[3]), newTime(a[4]))
 	})
 	method("link-at", fn(res0(nil), dSelf, param("old-path-flags", t.pathFlags), param("old-path", wit.String), param("new-descriptor", borrow(t.descriptor)), param("new-path", wit.String)), func(ctx context.Context, c *Ctx, d *descriptor, a []any) (any, error) {
 		nd, err := res[*descriptor](c, a[3])
@@ -293,7 +283,7 @@ func (h *host) registerFilesystem() {
 		if err != nil {
 			return nil, err
 		}
-		return nil, root.Rename(op, np)
+		return nil, renameIn(root, op, np)
 	})
 	method("symlink-at", fn(res0(nil), dSelf, param("old-path", wit.String), param("new-path", wit.String)), func(ctx context.Context, c *Ctx, d *descriptor, a []any) (any, error) {
 		target, p := str(a[1]), str(a[2])

@@ -24,3 +24,10 @@ func clearNonblock(f *os.File) error {
 	}
 	return serr
 }
+
+// openParent opens directory p of root for an *at call on a name in it,
+// with O_DIRECTORY|O_NONBLOCK so a FIFO swapped in cannot block it (see
+// openSubRoot).
+func openParent(root *os.Root, p string) (*os.File, error) {
+	return root.OpenFile(p, os.O_RDONLY|syscall.O_DIRECTORY|openNoBlock, 0)
+}

@@ -11,6 +11,7 @@
 //	read PATH                            open, read, print the content
 //	stat PATH | lstat PATH | readlink PATH
 //	mkdir PATH | rmdir PATH | unlink PATH | utimes PATH
+//	lutimes PATH                         set both times to 1e9 s, not following a final symlink
 //	rename OLD NEW | link OLD NEW | symlink TARGET NEW
 //	ls PATH                              entry names, sorted, without . and ..
 //	hold N PATH                          open PATH N times, closing none
@@ -35,8 +36,11 @@ const (
 	oDirectory    = 2
 	rightRead     = 1<<1 | 1<<14 // fd_read, fd_readdir
 	rightWrite    = 1 << 6
+	fstATime      = 1 << 0
 	fstATimeNow   = 1 << 1
+	fstMTime      = 1 << 2
 	fstMTimeNow   = 1 << 3
+	lutimesNanos  = 1e9 * 1e9 // 2001-09-09, easy to spot in a stat
 	readdirBuffer = 64 << 10
 )
 
@@ -94,6 +98,8 @@ func one(cmd []string) string {
 		e = pathUnlinkFile(dirFD, p, n)
 	case "utimes":
 		e = pathFilestatSetTimes(dirFD, lookupFollow, p, n, 0, 0, fstATimeNow|fstMTimeNow)
+	case "lutimes":
+		e = pathFilestatSetTimes(dirFD, 0, p, n, lutimesNanos, lutimesNanos, fstATime|fstMTime)
 	case "rename":
 		e = pathRename(dirFD, p, n, dirFD, q, m)
 	case "link":
@@ -191,7 +197,7 @@ func result(e uint32) string {
 }
 
 var errnoNames = map[syscall.Errno]string{
-	syscall.EACCES: "EACCES", syscall.EBADF: "EBADF", syscall.EEXIST: "EEXIST",
+	syscall.EACCES: "EACCES", syscall.EBADF: "EBADF", syscall.EBUSY: "EBUSY", syscall.EEXIST: "EEXIST",
 	syscall.EINVAL: "EINVAL", syscall.EIO: "EIO", syscall.EISDIR: "EISDIR",
 	syscall.ELOOP: "ELOOP", syscall.EMFILE: "EMFILE", syscall.ENFILE: "ENFILE",
 	syscall.ENOENT: "ENOENT", syscall.ENOTDIR: "ENOTDIR", syscall.ENOTEMPTY: "ENOTEMPTY",

@@ -6,14 +6,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mur-go/mur/internal/ast"
+	"github.com/mur-go/mur/component/internal/ast"
 )
 
 // fixtureFiles lists the checked-in fixtures plus whatever the guest build
 // has produced under guests/out.
 func fixtureFiles(t testing.TB) []string {
 	var files []string
-	for _, pat := range []string{"testdata/*.wasm", "../../guests/out/*.wasm"} {
+	for _, pat := range []string{"testdata/*.wasm", "../../../guests/out/*.wasm"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)

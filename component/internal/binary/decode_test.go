@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mur-go/mur/internal/ast"
+	"github.com/mur-go/mur/component/internal/ast"
 )
 
 func u32p(v uint32) *uint32 { return &v }

@@ -1,7 +1,7 @@
 package binary
 
 import (
-	"github.com/mur-go/mur/internal/ast"
+	"github.com/mur-go/mur/component/internal/ast"
 )
 
 // coreModuleHeader is the preamble of a core module: magic, version 1.

@@ -6,7 +6,7 @@ package binary
 import (
 	"fmt"
 
-	"github.com/mur-go/mur/internal/ast"
+	"github.com/mur-go/mur/component/internal/ast"
 )
 
 // maxDepth bounds the nesting of components and component/instance types,

@@ -1,6 +1,6 @@
 package binary
 
-import "github.com/mur-go/mur/internal/ast"
+import "github.com/mur-go/mur/component/internal/ast"
 
 // decodeNames decodes the payload of a "component-name" custom section.
 // Name sections are advisory, so malformed data yields nil instead of an

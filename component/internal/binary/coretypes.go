@@ -3,7 +3,7 @@ package binary
 import (
 	"fmt"
 
-	"github.com/mur-go/mur/internal/ast"
+	"github.com/mur-go/mur/component/internal/ast"
 )
 
 // decodeCoreType reads a core:type. At component level (topLevel) 0x50

@@ -3,7 +3,7 @@ package binary
 import (
 	"fmt"
 
-	"github.com/mur-go/mur/internal/ast"
+	"github.com/mur-go/mur/component/internal/ast"
 )
 
 // maxFlags is the largest flags type the canonical ABI allows.

@@ -1,7 +1,7 @@
 package binary
 
 import (
-	"github.com/mur-go/mur/internal/ast"
+	"github.com/mur-go/mur/component/internal/ast"
 )
 
 // decodeCanon reads one canonical definition. Only lift, lower and the
