@@ -58,7 +58,7 @@ func TestRunOutcomes(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "task.md"), []byte("do it"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			s := &stage.Session{AccessibleDir: dir, OutDir: filepath.Join(dir, "out"),
+			s := &stage.Session{AccessibleDir: dir, SessionDir: dir, OutDir: filepath.Join(dir, "out"),
 				Capsule:   &manifest.Capsule{Name: "c", Version: "1", Inference: &manifest.Inference{Model: "m", MaxTurns: manifest.DefaultMaxTurns}},
 				Artifacts: []*stage.Artifact{{Name: "t", Role: stage.RoleTool, Kind: stage.KindWasm}}}
 			set := tools.NewToolSet()

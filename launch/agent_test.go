@@ -6,6 +6,7 @@ package launch_test
 // kept the protocol and fed back the tool results the script expects.
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -40,6 +41,17 @@ var agentPkgs = sync.OnceValues(func() (string, error) {
 			return "", fmt.Errorf("mur build %s: exit %d\n%s", name, code, stderr)
 		}
 	}
+	bin := filepath.Join(src, "plant-bin")
+	if err := goBuild(bin, "./launch/testdata/plant"); err != nil {
+		return "", err
+	}
+	dir := filepath.Join(src, "plant")
+	if err := artifactDir(dir, "plant", "implementation: native\n", map[string]string{"bin/plant": bin}); err != nil {
+		return "", err
+	}
+	if _, stderr, code := runMur(src, nil, "build", dir, "-o", src); code != 0 {
+		return "", fmt.Errorf("mur build plant: exit %d\n%s", code, stderr)
+	}
 	return src, nil
 })
 
@@ -48,11 +60,26 @@ var agentPkgs = sync.OnceValues(func() (string, error) {
 // output and the session's out/result.txt.
 func agentRun(t *testing.T, maxTurns int, turns string, wantCode int) (stdout, stderr, result string) {
 	t.Helper()
+	p, stdout, stderr := agentProject(t, maxTurns, turns, wantCode)
+	results, _ := filepath.Glob(filepath.Join(p.dir, "workdir", "ses_*", "out", "result.txt"))
+	if len(results) != 1 {
+		t.Fatalf("want one out/result.txt, found %v\nstdout:\n%s\nstderr:\n%s", results, stdout, stderr)
+	}
+	b, err := os.ReadFile(results[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stdout, stderr, string(b)
+}
+
+// agentProject writes, installs and runs the capsule agentRun describes.
+func agentProject(t *testing.T, maxTurns int, turns string, wantCode int) (p *project, stdout, stderr string) {
+	t.Helper()
 	pkgs, err := agentPkgs()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &project{t: t, dir: t.TempDir()}
+	p = &project{t: t, dir: t.TempDir()}
 	yaml := fmt.Sprintf(`name: agent
 version: "0.1.0"
 inference:
@@ -70,6 +97,9 @@ artifacts:
   - name: echo
     version: "0.1.0"
     runtime: tool
+  - name: plant
+    version: "0.1.0"
+    runtime: tool
 capabilities:
   shell:
     allow: [sh]
@@ -77,19 +107,11 @@ capabilities:
 	if err := os.WriteFile(filepath.Join(p.dir, "murmur.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"scripted", "echo"} {
+	for _, name := range []string{"scripted", "echo", "plant"} {
 		p.mur(0, "install", filepath.Join(pkgs, name+"-0.1.0.mur.zip"))
 	}
 	stdout, stderr = p.mur(wantCode, "run", "--task", "reverse hello")
-	results, _ := filepath.Glob(filepath.Join(p.dir, "workdir", "ses_*", "out", "result.txt"))
-	if len(results) != 1 {
-		t.Fatalf("want one out/result.txt, found %v\nstdout:\n%s\nstderr:\n%s", results, stdout, stderr)
-	}
-	b, err := os.ReadFile(results[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return stdout, stderr, string(b)
+	return p, stdout, stderr
 }
 
 func TestAgentCapsuleRunsItsLoop(t *testing.T) {
@@ -144,5 +166,28 @@ func TestAgentCapsuleRunsItsLoop(t *testing.T) {
 				t.Errorf("stderr lacks %q:\n%s", c.stderr, stderr)
 			}
 		})
+	}
+}
+
+// A tool that swaps out/result.txt for a link to a file outside the
+// session cannot make the runtime write the outcome through it: the write
+// is refused, the file outside keeps its contents and the run fails.
+func TestAgentResultIsNotWrittenThroughAPlantedLink(t *testing.T) {
+	victim := filepath.Join(t.TempDir(), "victim.txt")
+	if err := os.WriteFile(victim, []byte("original"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	input, err := json.Marshal(map[string]string{"link": "out/result.txt", "target": victim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := `[{"tool_calls": [{"id": "p", "name": "plant", "input": ` + string(input) + `}]},
+		{"expect_results": [{"tool_call_id": "p", "is_error": false, "text": "planted"}], "text": "pwned"}]`
+	_, stdout, stderr := agentProject(t, 10, turns, 1)
+	if b, err := os.ReadFile(victim); err != nil || string(b) != "original" {
+		t.Errorf("the file outside the session now holds %q (%v)", b, err)
+	}
+	if !strings.HasSuffix(stdout, "status:  failed\n") || !strings.Contains(stderr, "is a symbolic link") {
+		t.Errorf("want a failed run naming the link\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
 	}
 }
