@@ -75,6 +75,9 @@ func attempt(ctx context.Context, o Options) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, failure(KindIO, err, "building the tool inventory: %v", err)
 	}
+	if err := logInventory(s, inv); err != nil {
+		o.Log.Warn("writing the tool inventory to logs/bootstrap.log", "err", err)
+	}
 	req := request{Model: inf.Model, MaxTokens: inf.EffectiveMaxTokens(), System: system,
 		Messages: []any{userMessage(task)}, Tools: inv}
 	d := &dispatcher{session: s, tools: o.Tools, allowlist: o.Allowlist}

@@ -58,7 +58,7 @@ func TestRunOutcomes(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "task.md"), []byte("do it"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			s := &stage.Session{AccessibleDir: dir, SessionDir: dir, OutDir: filepath.Join(dir, "out"),
+			s := &stage.Session{AccessibleDir: dir, SessionDir: dir, OutDir: filepath.Join(dir, "out"), LogsDir: filepath.Join(dir, "logs"),
 				Capsule:   &manifest.Capsule{Name: "c", Version: "1", Inference: &manifest.Inference{Model: "m", MaxTurns: manifest.DefaultMaxTurns}},
 				Artifacts: []*stage.Artifact{{Name: "t", Role: stage.RoleTool, Kind: stage.KindWasm}}}
 			set := tools.NewToolSet()
@@ -70,6 +70,9 @@ func TestRunOutcomes(t *testing.T) {
 			}
 			if out.Turns != c.turns {
 				t.Errorf("turns = %d, want %d", out.Turns, c.turns)
+			}
+			if log, err := os.ReadFile(filepath.Join(dir, "logs", "bootstrap.log")); c.ctx.Err() == nil && string(log) != "Installed tools (JSON):\n[]\n" {
+				t.Errorf("logs/bootstrap.log = %q (%v), want the empty inventory", log, err)
 			}
 			b, err := os.ReadFile(filepath.Join(dir, "out", "result.txt"))
 			if err != nil || !strings.HasPrefix(string(b), c.result) {
