@@ -6,12 +6,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mur-go/mur/internal/confined"
 	"github.com/mur-go/mur/stage"
 )
 
 // logInventory appends the pretty-printed inventory to logs/bootstrap.log
-// at the attempt's start (session.md §2.3), confined like out/result.txt.
+// at the attempt's start (session.md §2.3).
 func logInventory(s *stage.Session, inv []any) error {
 	var b bytes.Buffer
 	b.WriteString("Installed tools (JSON):\n")
@@ -21,17 +20,5 @@ func logInventory(s *stage.Session, inv []any) error {
 	if err := enc.Encode(inv); err != nil {
 		return err
 	}
-	rel, err := filepath.Rel(s.SessionDir, filepath.Join(s.LogsDir, stage.BootstrapLog))
-	if err != nil {
-		return err
-	}
-	root, err := os.OpenRoot(s.SessionDir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
-		return err
-	}
-	return confined.WriteFile(root, rel, b.Bytes(), 0o644, os.O_CREATE|os.O_APPEND)
+	return writeSessionFile(s, filepath.Join(s.LogsDir, stage.BootstrapLog), b.Bytes(), os.O_CREATE|os.O_APPEND)
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mur-go/mur/internal/confined"
 	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/tools"
 )
@@ -177,23 +176,4 @@ func cancelled(ctx context.Context) error {
 		return nil
 	}
 	return failure(KindCancelled, context.Cause(ctx), "session cancelled (%v)", context.Cause(ctx))
-}
-
-// writeResult replaces out/result.txt. Guests and tools can write the
-// session dir, so the write stays inside it and never follows a link
-// planted at out/result.txt: a planted link fails the write instead.
-func writeResult(s *stage.Session, text string) error {
-	rel, err := filepath.Rel(s.SessionDir, filepath.Join(s.OutDir, "result.txt"))
-	if err != nil {
-		return err
-	}
-	root, err := os.OpenRoot(s.SessionDir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
-		return err
-	}
-	return confined.WriteFile(root, rel, []byte(text), 0o644, os.O_CREATE|os.O_TRUNC)
 }
