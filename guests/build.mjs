@@ -85,6 +85,22 @@ guests.push({
     return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
   },
 });
+// The scripted inference driver: built like wasitest-go; it reads its
+// script from the environment.
+guests.push({
+  name: 'scripted-go',
+  inputs: ['go/scripted/*', 'go/cabi/*', 'wit/*.wit', 'package-lock.json', 'build.mjs', 'build.sh'],
+  build: async () => {
+    const embedded = await componentEmbed({
+      binary: await readFile('build/scripted-go.core.wasm'),
+      witSource: await readFile(witPath, 'utf8'),
+      world,
+      stringEncoding: 'utf8',
+    });
+    const adapter = await readFile(preview1AdapterReactorPath());
+    return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
+  },
+});
 // The WASI command guest: a Go reactor exporting wasi:cli/run itself (see
 // go/cmdrun/main.go for why not the command adapter).
 guests.push({

@@ -32,5 +32,8 @@ GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= go build \
 GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= go build \
 	-buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w' \
 	-o build/cmdrun-go.core.wasm ./go/cmdrun
+GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= go build \
+	-buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w' \
+	-o build/scripted-go.core.wasm ./go/scripted
 
 node build.mjs "$@"

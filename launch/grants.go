@@ -1,21 +1,48 @@
 package launch
 
 import (
+	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/wasip2"
 )
 
-// identity is the runtime's MURMUR_* pairs a script capsule and its WASM
-// tools see (session.md §1.5). A script capsule binds no A2A port, so
-// MURMUR_CAPSULE_URL is absent rather than empty; an agent capsule's
-// inference vars do not exist on this path.
+// identity is the runtime's MURMUR_* pairs a capsule's WASM guests see
+// (session.md §1.5). No A2A port is bound, so MURMUR_CAPSULE_URL is absent
+// rather than empty. An agent capsule's driver and WASM tools also get the
+// inference vars; a script capsule has none.
 func identity(s *stage.Session) [][2]string {
-	return [][2]string{
-		{"MURMUR_CAPSULE_NAME", s.Capsule.Name},
-		{"MURMUR_CAPSULE_VERSION", s.Capsule.Version},
-		{"MURMUR_SESSION_ID", s.ID},
+	out := inferenceEnv(s.Capsule.Inference)
+	return append(out,
+		[2]string{"MURMUR_CAPSULE_NAME", s.Capsule.Name},
+		[2]string{"MURMUR_CAPSULE_VERSION", s.Capsule.Version},
+		[2]string{"MURMUR_SESSION_ID", s.ID},
+	)
+}
+
+// inferenceEnv is the MURMUR_INFERENCE_* set, in §1.5's order; the key and
+// the driver config only when the manifest sets them.
+func inferenceEnv(inf *manifest.Inference) [][2]string {
+	if inf == nil {
+		return nil
 	}
+	driver, config := "", ""
+	if inf.Driver != nil {
+		driver, config = inf.Driver.Artifact, inf.Driver.Config
+	}
+	out := [][2]string{
+		{"MURMUR_INFERENCE_TRANSPORT", inf.Transport},
+		{"MURMUR_INFERENCE_ENDPOINT", inf.Endpoint},
+		{"MURMUR_INFERENCE_MODEL", inf.Model},
+		{"MURMUR_INFERENCE_DRIVER", driver},
+	}
+	if inf.HasAPIKey {
+		out = append(out, [2]string{"MURMUR_INFERENCE_API_KEY", inf.APIKey})
+	}
+	if config != "" {
+		out = append(out, [2]string{"MURMUR_INFERENCE_DRIVER_CONFIG", config})
+	}
+	return out
 }
 
 // guestEnv is a WASM guest's whole environment: the env.allow set (minus

@@ -29,7 +29,8 @@ func Script(ctx context.Context, opts Options) error {
 	o := opts.withDefaults()
 	s := o.Session
 	if s.Capsule.IsAgent() {
-		return AgentNotImplemented()
+		return &Error{Code: CodeRun, Status: StatusFailed,
+			Msg: "an agent capsule (inference:) has no script component to launch: it runs through package agent (session.Run)"}
 	}
 	comp, err := compileCapsule(ctx, &o)
 	if err != nil {
@@ -156,12 +157,4 @@ func outcome(ctx context.Context, err error, limits component.Limits, instantiat
 		return nil
 	}
 	return classify(err, limits, instantiating)
-}
-
-// AgentNotImplemented is the refusal for a capsule with an inference:
-// block: its agent loop does not exist in mur-go yet.
-func AgentNotImplemented() *Error {
-	return &Error{Code: CodeRun, Status: StatusFailed,
-		Msg:  "not implemented yet in mur-go: agent capsules (inference:) — the agent loop, drivers and the A2A server are still to come",
-		Hint: "mur-go runs script capsules for now: remove the inference: block and put the capsule's component, exporting murmur:capsule/run@0.1.0, in capsule.wasm beside murmur.yaml"}
 }

@@ -50,8 +50,11 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 	if err := policy.ContainmentFlag(o.Containment); err != nil {
 		return nil, fail(StepPrepare, err)
 	}
-	if f.Capsule.IsAgent() {
-		return nil, fail(StepPrepare, launch.AgentNotImplemented())
+	agentCapsule := f.Capsule.IsAgent()
+	if agentCapsule {
+		if err := checkAgent(f.Capsule); err != nil {
+			return nil, fail(StepPrepare, err)
+		}
 	}
 	lock, err := stage.ReadLock(filepath.Join(f.Dir, lockfile.FileName))
 	if err != nil {
@@ -60,13 +63,16 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 	// Component discovery runs before staging so a capsule without its
 	// component stages nothing. (Murmur checks the lock and the stores
 	// first; both are in stage.Stage, which also writes the workdir.)
-	compPath, err := launch.FindComponent(f.Dir)
-	if err != nil {
-		return nil, fail(StepPrepare, err)
-	}
-	wasm, err := os.ReadFile(compPath)
-	if err != nil {
-		return nil, fail(StepPrepare, fmt.Errorf("reading the capsule component: %w", err))
+	// An agent capsule has no component of its own: its driver is staged.
+	var compPath string
+	var wasm []byte
+	if !agentCapsule {
+		if compPath, err = launch.FindComponent(f.Dir); err != nil {
+			return nil, fail(StepPrepare, err)
+		}
+		if wasm, err = os.ReadFile(compPath); err != nil {
+			return nil, fail(StepPrepare, fmt.Errorf("reading the capsule component: %w", err))
+		}
 	}
 	engine := o.Engine
 	if engine == nil {
@@ -101,7 +107,7 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 	}
 	o.OnStaged(sess)
 
-	err = launch.Script(ctx, launch.Options{
+	lo := launch.Options{
 		Session:       sess,
 		ComponentPath: compPath,
 		Engine:        engine,
@@ -111,7 +117,12 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 		Stores:        launch.Stores(sess.ProjectDir, o.Getenv),
 		Log:           o.Log,
 		Trampoline:    o.Trampoline,
-	})
+	}
+	if agentCapsule {
+		err = runAgent(ctx, lo)
+	} else {
+		err = launch.Script(ctx, lo)
+	}
 	if err != nil {
 		return sess, fail(StepRun, err)
 	}

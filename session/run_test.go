@@ -63,8 +63,8 @@ func TestRunFailures(t *testing.T) {
 		text   string
 	}{
 		{"no manifest", "", "", session.StepLoad, launch.StatusFailed, "murmur.yaml"},
-		{"agent capsule", scriptYAML + "inference:\n  endpoint: https://x.example\n  model: m\n  driver:\n    artifact: d\n", "",
-			session.StepPrepare, launch.StatusFailed, "not implemented yet in mur-go: agent capsules"},
+		{"agent capsule with an undeclared driver", scriptYAML + "inference:\n  endpoint: https://x.example\n  model: m\n  driver:\n    artifact: d\n", "",
+			session.StepPrepare, launch.StatusFailed, "inference driver 'd' is not declared"},
 		{"no component", scriptYAML, "", session.StepPrepare, launch.StatusFailed, "E-RUN-004"},
 		{"not a capsule component", scriptYAML, "tool-spin", session.StepRun, launch.StatusFailed, "murmur:capsule/run@0.1.0"},
 	}

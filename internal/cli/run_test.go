@@ -58,10 +58,10 @@ func expectFailure(t *testing.T, stdout, stderr string, code int, status string,
 	}
 }
 
-func TestRunAgentCapsuleIsNotImplemented(t *testing.T) {
+func TestRunAgentCapsuleWithUndeclaredDriver(t *testing.T) {
 	dir := capsuleDir(t, scriptYAML+"inference:\n  endpoint: https://x.example\n  model: m\n  driver:\n    artifact: d\n", nil)
 	stdout, stderr, code := runIn(t, dir)
-	expectFailure(t, stdout, stderr, code, "failed", "not implemented yet in mur-go: agent capsules (inference:)")
+	expectFailure(t, stdout, stderr, code, "failed", "inference driver 'd' is not declared: inference.driver.artifact must name an artifacts entry with runtime: driver")
 	if _, err := os.Stat(filepath.Join(dir, "workdir")); err == nil {
 		t.Error("a refused agent capsule created a workdir")
 	}

@@ -51,6 +51,11 @@ const (
 	// FSAttackGo is the WASI filesystem boundary's hostile guest: raw
 	// preview1 path calls on its first preopen, paths passed as spelled.
 	FSAttackGo = "fsattack-go"
+
+	// ScriptedGo is the scripted inference driver: it replays the turns in
+	// MURMUR_INFERENCE_DRIVER_CONFIG and checks each request (see
+	// guests/README.md).
+	ScriptedGo = "scripted-go"
 )
 
 // Canned tool-result data of the driver doubles.

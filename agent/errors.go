@@ -1,0 +1,50 @@
+package agent
+
+import "fmt"
+
+// Kind says how an attempt failed, so callers can map it to a status.
+type Kind int
+
+// The ways an attempt fails.
+const (
+	// KindPrompt: the system prompt could not be resolved; nothing ran.
+	KindPrompt Kind = iota + 1
+	// KindTask: no task input to start from.
+	KindTask
+	// KindDriver: the driver could not be called, or answered a status
+	// other than passed.
+	KindDriver
+	// KindResponse: the response was empty, unparsable, asked for tools
+	// without naming any, or had a stop_reason the loop does not know.
+	KindResponse
+	// KindModelError: the response's stop_reason was error.
+	KindModelError
+	// KindMaxTurns: inference.max_turns ran out before end_turn.
+	KindMaxTurns
+	// KindCancelled: the context was cancelled.
+	KindCancelled
+	// KindIO: the outcome could not be written.
+	KindIO
+)
+
+// Diagnostic codes (Murmur's).
+const (
+	CodeRun    = "E-RUN-001"
+	CodePrompt = "E-RUN-009"
+)
+
+// Error is a failed attempt. Msg is what out/result.txt records after
+// "error: ".
+type Error struct {
+	Kind Kind
+	Code string
+	Msg  string
+	Err  error
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("error[%s]: %s", e.Code, e.Msg) }
+func (e *Error) Unwrap() error { return e.Err }
+
+func failure(kind Kind, err error, format string, args ...any) *Error {
+	return &Error{Kind: kind, Code: CodeRun, Err: err, Msg: fmt.Sprintf(format, args...)}
+}

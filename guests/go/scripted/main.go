@@ -1,0 +1,216 @@
+//go:build wasip1
+
+// Command scripted is the test inference driver: a reactor like toolrun
+// (abi.go) exporting murmur:tool/run@0.2.0, which replays a script of
+// model turns instead of calling a model. The script is the driver config
+// (MURMUR_INFERENCE_DRIVER_CONFIG), {"turns": [turn, …]}; the turn answered
+// is the one at the index of the number of assistant messages in the
+// request, so a replay needs no state between calls (drivers get a fresh
+// store per turn). guests/README.md documents the turn keys.
+//
+// Every request is checked against the driver protocol (session.md §1.1–
+// §1.2) and against what its turn expects; a mismatch is answered with
+// status error naming it, so a test sees the host's mistake as a failed
+// run with the reason in out/result.txt.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// main is required of package main even in c-shared mode, where it never runs.
+func main() {}
+
+type script struct {
+	Turns []turn `json:"turns"`
+}
+
+// turn is one scripted model answer and what its request must carry.
+type turn struct {
+	// Text is the reply's text block; Calls its tool_call blocks.
+	Text  *string    `json:"text"`
+	Calls []toolCall `json:"tool_calls"`
+	// StopReason overrides the derived one (tool_call with calls, else
+	// end_turn); with "error" the answer carries Error as its error field.
+	StopReason string `json:"stop_reason"`
+	// Error alone answers status error, the shipped drivers' convention.
+	Error string `json:"error"`
+	// ExpectResults are the tool messages the request must end with.
+	ExpectResults []expectResult `json:"expect_results"`
+	// ExpectSystem must occur in the request's system field.
+	ExpectSystem string `json:"expect_system"`
+}
+
+type toolCall struct {
+	ID    string         `json:"id"`
+	Name  string         `json:"name"`
+	Input map[string]any `json:"input"`
+}
+
+type expectResult struct {
+	ToolCallID string `json:"tool_call_id"`
+	IsError    bool   `json:"is_error"`
+	Text       string `json:"text"`
+}
+
+type request struct {
+	System   *string   `json:"system"`
+	Messages []message `json:"messages"`
+	Tools    []any     `json:"tools"`
+}
+
+type message struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	ToolCallID string          `json:"tool_call_id"`
+	IsError    bool            `json:"is_error"`
+}
+
+type block struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// answer is the driver's reply to one request: status, summary, data.
+func answer(raw []byte) (uint8, string, string) {
+	var s script
+	if err := json.Unmarshal([]byte(os.Getenv("MURMUR_INFERENCE_DRIVER_CONFIG")), &s); err != nil {
+		return fail("MURMUR_INFERENCE_DRIVER_CONFIG is not a script: " + err.Error())
+	}
+	req, err := check(raw)
+	if err != nil {
+		return fail(err.Error())
+	}
+	n := 0
+	for _, m := range req.Messages {
+		if m.Role == "assistant" {
+			n++
+		}
+	}
+	if n >= len(s.Turns) {
+		return fail(fmt.Sprintf("the script has %d turns but the request is turn %d", len(s.Turns), n+1))
+	}
+	t := s.Turns[n]
+	if t.ExpectSystem != "" && !strings.Contains(*req.System, t.ExpectSystem) {
+		return fail(fmt.Sprintf("turn %d: system does not contain %q", n+1, t.ExpectSystem))
+	}
+	if err := checkResults(req.Messages, t.ExpectResults); err != nil {
+		return fail(fmt.Sprintf("turn %d: %v", n+1, err))
+	}
+	if t.Error != "" && t.StopReason == "" {
+		return fail(t.Error)
+	}
+	return statusPassed, "scripted turn", reply(t)
+}
+
+// check parses a request and enforces the protocol's shape: compact JSON
+// with sorted keys, system present as the [Capsule] block, tools an array,
+// every content an array of blocks, the first message the user's task.
+func check(raw []byte) (*request, error) {
+	var generic any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&generic); err != nil {
+		return nil, fmt.Errorf("request is not JSON: %v", err)
+	}
+	if canon := encode(generic); canon != string(raw) {
+		return nil, fmt.Errorf("request is not compact JSON with sorted keys: got %s, want %s", raw, canon)
+	}
+	var req request
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return nil, fmt.Errorf("request has the wrong shape: %v", err)
+	}
+	if req.System == nil || !strings.HasPrefix(*req.System, "[Capsule]\nName: ") {
+		return nil, fmt.Errorf("request system is missing or does not start with the [Capsule] block")
+	}
+	if req.Tools == nil {
+		return nil, fmt.Errorf("request tools is not an array")
+	}
+	if len(req.Messages) == 0 || req.Messages[0].Role != "user" {
+		return nil, fmt.Errorf("request does not start with the user's task")
+	}
+	for i, m := range req.Messages {
+		var blocks []json.RawMessage
+		if err := json.Unmarshal(m.Content, &blocks); err != nil || blocks == nil {
+			return nil, fmt.Errorf("message %d (%s) content is not an array of blocks: %s", i, m.Role, m.Content)
+		}
+	}
+	return &req, nil
+}
+
+// checkResults compares the tool messages after the last assistant message
+// with want (nothing to compare when want is empty).
+func checkResults(msgs []message, want []expectResult) error {
+	if len(want) == 0 {
+		return nil
+	}
+	var got []message
+	for i := len(msgs) - 1; i >= 0 && msgs[i].Role == "tool"; i-- {
+		got = append([]message{msgs[i]}, got...)
+	}
+	if len(got) != len(want) {
+		return fmt.Errorf("want %d tool results, the request has %d", len(want), len(got))
+	}
+	for i, w := range want {
+		var blocks []block
+		_ = json.Unmarshal(got[i].Content, &blocks)
+		var text []string
+		for _, b := range blocks {
+			text = append(text, b.Text)
+		}
+		g := expectResult{ToolCallID: got[i].ToolCallID, IsError: got[i].IsError, Text: strings.Join(text, "\n")}
+		if g != w {
+			return fmt.Errorf("tool result %d is %+v, want %+v", i+1, g, w)
+		}
+	}
+	return nil
+}
+
+// reply is the response JSON for t (session.md §1.3).
+func reply(t turn) string {
+	content := []any{}
+	if t.Text != nil {
+		content = append(content, map[string]any{"type": "text", "text": *t.Text})
+	}
+	for _, c := range t.Calls {
+		in := c.Input
+		if in == nil {
+			in = map[string]any{}
+		}
+		content = append(content, map[string]any{"type": "tool_call", "id": c.ID, "name": c.Name, "input": in})
+	}
+	stop := t.StopReason
+	switch {
+	case stop != "":
+	case len(t.Calls) > 0:
+		stop = "tool_call"
+	default:
+		stop = "end_turn"
+	}
+	out := map[string]any{"stop_reason": stop, "content": content}
+	if stop == "error" {
+		out["error"] = t.Error
+	}
+	return encode(out)
+}
+
+// fail is the shipped drivers' error answer.
+func fail(msg string) (uint8, string, string) {
+	return statusError, msg, encode(map[string]any{"error": msg, "stop_reason": "error"})
+}
+
+// encode is compact JSON with sorted keys and no HTML escaping, the form
+// the runtime must send.
+func encode(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf(`{"error":%q,"stop_reason":"error"}`, err.Error())
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

@@ -1,0 +1,56 @@
+package launch
+
+import (
+	"fmt"
+
+	"github.com/mur-go/mur/host"
+	"github.com/mur-go/mur/stage"
+	"github.com/mur-go/mur/tools"
+)
+
+// AgentTools are what an agent capsule's loop calls: its inference driver
+// and its staged tools, each built exactly as a script capsule's tools are
+// (a fresh store per call, the artifact's own grants clamped to the
+// ceiling, the runtime env including the inference vars, its limits).
+type AgentTools struct {
+	// Driver is the inference.driver.artifact component.
+	Driver tools.Tool
+	// Tools are the staged tool artifacts by name (WASM and native);
+	// Allowlist their names in declaration order.
+	Tools     tools.Tools
+	Allowlist []string
+}
+
+// NewAgentTools prepares the driver and tools of the staged agent capsule
+// opts.Session. Any failure is an *Error: the capsule cannot run.
+func NewAgentTools(opts Options) (*AgentTools, error) {
+	o := opts.withDefaults()
+	inf := o.Session.Capsule.Inference
+	if inf == nil || inf.Transport != "http" || inf.Driver == nil {
+		return nil, &Error{Code: CodeRun, Status: StatusFailed,
+			Msg:  "inference driver is not configured: mur-go runs agent capsules through a WASM driver only (transport: http)",
+			Hint: "add inference.driver.artifact naming a runtime: driver entry of artifacts; transport: process is not implemented in mur-go yet"}
+	}
+	linker, err := host.NewToolLinker()
+	if err != nil {
+		return nil, fmt.Errorf("linking the tool host: %w", err)
+	}
+	tb, err := newToolbox(&o, linker)
+	if err != nil {
+		return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+	}
+	name := inf.Driver.Artifact
+	for _, a := range o.Session.Artifacts {
+		if a.Name != name || a.Role != stage.RoleDriver || a.Kind != stage.KindWasm {
+			continue
+		}
+		d, err := newTool(&o, linker, toolSpec{name: a.Name, kind: a.Kind, component: a.Component, grants: a.Grants})
+		if err != nil {
+			return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+		}
+		return &AgentTools{Driver: logged{name: name, tool: d, log: o.Log}, Tools: tb.tools, Allowlist: tb.allowlist}, nil
+	}
+	return nil, &Error{Code: CodeRun, Status: StatusFailed,
+		Msg:  fmt.Sprintf("inference driver '%s' is not staged as a WASM driver", name),
+		Hint: fmt.Sprintf("declare '%s' in artifacts with runtime: driver and install it (mur install)", name)}
+}
