@@ -20,5 +20,5 @@ func logInventory(s *stage.Session, inv []any) error {
 	if err := enc.Encode(inv); err != nil {
 		return err
 	}
-	return writeSessionFile(s, filepath.Join(s.LogsDir, stage.BootstrapLog), b.Bytes(), os.O_CREATE|os.O_APPEND)
+	return s.WriteSessionFile(filepath.Join(s.LogsDir, stage.BootstrapLog), b.Bytes(), os.O_CREATE|os.O_APPEND)
 }

@@ -48,12 +48,12 @@ func Run(ctx context.Context, opts Options) (Outcome, error) {
 		if !errors.As(err, &e) {
 			e = failure(KindIO, err, "%v", err)
 		}
-		if werr := writeResult(opts.Session, "error: "+e.Msg); werr != nil {
+		if werr := opts.Session.WriteResult("error: " + e.Msg); werr != nil {
 			opts.Log.Warn("recording the failure in out/result.txt", "err", werr)
 		}
 		return out, e
 	}
-	if err := writeResult(opts.Session, out.Text); err != nil {
+	if err := opts.Session.WriteResult(out.Text); err != nil {
 		return out, failure(KindIO, err, "writing out/result.txt: %v", err)
 	}
 	return out, nil

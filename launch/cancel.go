@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 )
 
 // cancelled reports whether ctx was cancelled from outside (an interrupt,
@@ -26,17 +24,4 @@ func cancelledError(ctx context.Context, err error) *Error {
 	return &Error{Code: CodeRun, Status: StatusCancelled, Err: err,
 		Msg:  fmt.Sprintf("capsule run cancelled (%v); its work is incomplete", cause),
 		Hint: "the session directory keeps what the capsule wrote before it was stopped"}
-}
-
-// writeCancelledResult records the cancellation as the session's terminal
-// outcome in out/result.txt, overwriting what the capsule left there, in
-// the "error: …" form session.md gives failures.
-func writeCancelledResult(outDir string, e *Error) error {
-	if outDir == "" {
-		return nil
-	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(outDir, "result.txt"), []byte("error: "+e.Msg+"\n"), 0o644)
 }

@@ -60,7 +60,7 @@ func Script(ctx context.Context, opts Options) error {
 	if err := run(ctx, &o, comp, state); err != nil {
 		var e *Error
 		if errors.As(err, &e) && e.Status == StatusCancelled {
-			if werr := writeCancelledResult(s.OutDir, e); werr != nil {
+			if werr := s.WriteResult("error: " + e.Msg + "\n"); werr != nil {
 				o.Log.Warn("recording the cancellation in out/result.txt", "err", werr)
 			}
 		}
