@@ -14,6 +14,9 @@ import (
 func TestWriteResultRefusesAPlantedLink(t *testing.T) {
 	dir := t.TempDir()
 	s := &Session{SessionDir: filepath.Join(dir, "ses"), OutDir: filepath.Join(dir, "ses", "out")}
+	if err := os.Mkdir(s.SessionDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	outside := filepath.Join(dir, "outside.txt")
 	if err := os.WriteFile(outside, []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
