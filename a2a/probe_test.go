@@ -16,7 +16,11 @@ import (
 func probe(t testing.TB, c *a2a.Client) func(fn string, args ...any) any {
 	t.Helper()
 	ctx := context.Background()
-	engine, err := component.NewEngine(ctx, component.Config{})
+	dir, err := testguest.CacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	engine, err := component.NewEngine(ctx, component.Config{CacheDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

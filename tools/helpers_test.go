@@ -29,7 +29,12 @@ func env(t testing.TB) *testEnv {
 	t.Helper()
 	shared.once.Do(func() {
 		shared.compiled = map[string]*component.Component{}
-		if shared.engine, shared.err = component.NewEngine(context.Background(), component.Config{}); shared.err != nil {
+		dir, err := testguest.CacheDir()
+		if err != nil {
+			shared.err = err
+			return
+		}
+		if shared.engine, shared.err = component.NewEngine(context.Background(), component.Config{CacheDir: dir}); shared.err != nil {
 			return
 		}
 		shared.linker, shared.err = host.NewToolLinker()
