@@ -102,8 +102,9 @@ a WASI 0.2 sandbox.
 What it does today:
   run capsules     "mur run" runs a script capsule (its own component,
                    calling the tools its murmur.yaml declares) in a fresh
-                   session under the manifest's grants and limits. Agent
-                   capsules (with an inference: block) are not run yet.
+                   session under the manifest's grants and limits; an
+                   agent capsule (inference:) runs its driver turn by turn
+                   with its tools (a first slice: see "mur run --help").
   package          "mur build" packs an artifact directory into a .mur.zip,
                    "mur publish" puts it in the local (~/.murmur/artifacts)
                    or a remote registry, "mur registry serve" hosts one.

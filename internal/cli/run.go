@@ -50,7 +50,12 @@ sandbox and no cgroup scope yet: a containment floor above advisory
 the cgroup_* and workdir_max_bytes resources are refused as not
 implemented, before anything is staged.
 
-Agent capsules (with inference:) are not implemented in mur-go yet.
+Agent capsules (with inference:) run one task (from --task) through
+their driver, turn by turn, with the declared WASM, native and skill tools;
+a failed attempt (driver error, stop_reason error, turns exhausted) fails
+the run. Not implemented yet: shell tools (the model gets an error result),
+trace.jsonl records, hooks, compaction, continuation, threaded
+conversations, transport: process and serving over A2A.
 
 Output: "session: ses_…" when the session starts, the capsule's own
 output, then "status:  ok", "status:  failed", "status:  trapped" or
