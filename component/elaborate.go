@@ -527,9 +527,6 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		if err != nil {
 			return defError(d, "canon lift: %v", err)
 		}
-		if core.inst == hostInst {
-			return defError(d, "canon lift of a lowered function is not supported")
-		}
 		fn, err := e.newFunc(ft)
 		if err != nil {
 			return defError(d, "canon lift: %v", err)
@@ -620,9 +617,6 @@ func (s *scope) canonOpts(o ast.CanonOptions) (canonOpts, error) {
 		if err != nil {
 			return nil, err
 		}
-		if it.inst == hostInst {
-			return nil, fmt.Errorf("canonical options pointing at lowered functions are not supported")
-		}
 		return &it, nil
 	}
 	var err error
@@ -644,9 +638,6 @@ func (e *elaborator) defineResource(s *scope, d *ast.ResourceType, rt *wit.Resou
 		it, err := s.coreItem(ast.SortCoreFunc, *d.Dtor)
 		if err != nil {
 			return fmt.Errorf("resource destructor: %w", err)
-		}
-		if it.inst == hostInst {
-			return fmt.Errorf("resource destructors that are lowered functions are not supported")
 		}
 		def.dtor = &it
 		e.p.requireFunc(it, sigDtor, ruleResourceDtorType, "resource destructor", off)
