@@ -7,6 +7,7 @@ import (
 
 	"github.com/mur-go/mur/canon"
 	"github.com/mur-go/mur/component/internal/ast"
+	"github.com/mur-go/mur/component/internal/binary"
 	"github.com/mur-go/mur/component/internal/coremod"
 	"github.com/mur-go/mur/wit"
 )
@@ -358,6 +359,13 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 	}
 	e.spent.coreInsts++
 	mod := s.coreModules[d.ModuleIdx]
+	if mod.Bytes == nil {
+		// An imported module of a component elaborated check-only: nothing
+		// is known of it to check its arguments against.
+		s.coreInstances = append(s.coreInstances, coreInstance{rt: len(e.p.coreInsts)})
+		e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{source: mod, offset: d.Offset})
+		return nil
+	}
 	args := make(map[string]coreInstance, len(d.Args))
 	for _, a := range d.Args {
 		if int(a.InstanceIdx) >= len(s.coreInstances) {
@@ -657,6 +665,9 @@ func (e *elaborator) importDef(s *scope, d *ast.Import) error {
 		if it.sort != d.Desc.Sort() {
 			return defInvalid(d, ruleArgType, "nested component import %q: argument is a %s, want a %s", d.Name, it.sort, d.Desc.Sort())
 		}
+		if err := checkModuleArg(s, d, it); err != nil {
+			return err
+		}
 		declared, err := e.externDesc(s, d.Name, d.Desc)
 		if err != nil {
 			return defError(d, "import %q: %v", d.Name, err)
@@ -672,6 +683,17 @@ func (e *elaborator) importDef(s *scope, d *ast.Import) error {
 			return err
 		}
 		return s.push(it)
+	}
+	if d.Desc.Kind == ast.ExternCoreModule && e.checkOnly {
+		// A nested component never instantiated: any module could be
+		// supplied, so its uses are checked against none.
+		return s.push(item{sort: ast.SortCoreModule, mod: &ast.CoreModule{Offset: d.Offset}})
+	}
+	if d.Desc.Kind == ast.ExternCoreModule {
+		// Core modules are compiled and wired with the component, before
+		// any linker exists; a module the host supplies would need that done
+		// per link, which the flat plan has no place for (RATIONALE.md).
+		return &binary.NotSupportedError{Feature: fmt.Sprintf("importing a core module from the host (import %q); only nested components may import core modules", d.Name), Offset: d.Offset}
 	}
 	it, err := e.rootImport(s, d)
 	if err != nil {

@@ -98,10 +98,14 @@ func TestCompileRejectsInvalidComponents(t *testing.T) {
 		{name: "core-instantiate-export", rule: "core.instantiate-arg"},
 		{name: "core-module-unused", rule: "core.module"},
 		{name: "core-multi-memory", unsupported: "multi-memory"},
+		{name: "core-module-import-root", unsupported: "importing a core module from the host"},
 		{name: "instantiate-type", rule: "instantiate.type"},
 		{name: "instantiate-resource", rule: "instantiate.type"},
 		{name: "instantiate-instance-resource", rule: "instantiate.type"},
 		{name: "instantiate-arg", rule: "instantiate.arg"},
+		{name: "instantiate-core-module-export", rule: "instantiate.type"},
+		{name: "instantiate-core-module-import", rule: "instantiate.type"},
+		{name: "instantiate-core-module-kind", rule: "instantiate.type"},
 	}
 	e := newEngine(t)
 	covered := map[string]bool{}

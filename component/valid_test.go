@@ -158,6 +158,22 @@ func TestLoweredFunctionAsDestructor(t *testing.T) {
 	}
 }
 
+// Core modules reach nested components as instantiation arguments and by
+// outer alias, and are instantiated there like the component's own.
+func TestCoreModulesInNestedComponents(t *testing.T) {
+	for _, name := range []string{} {
+		t.Run(name, func(t *testing.T) {
+			inst, err := component.NewLinker().Instantiate(context.Background(), compileValid(t, name), &component.Store{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := call(t, inst, "answer"); err != nil || got != uint32(42) {
+				t.Fatalf("got %v, %v; want 42", got, err)
+			}
+		})
+	}
+}
+
 // Every component under testdata/valid compiles, tested above or not.
 func TestValidComponentsCompile(t *testing.T) {
 	wats, _ := filepath.Glob(filepath.Join(validDir, "*.wat"))
