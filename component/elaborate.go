@@ -7,7 +7,6 @@ import (
 
 	"github.com/mur-go/mur/canon"
 	"github.com/mur-go/mur/component/internal/ast"
-	"github.com/mur-go/mur/component/internal/binary"
 	"github.com/mur-go/mur/component/internal/coremod"
 	"github.com/mur-go/mur/wit"
 )
@@ -74,14 +73,20 @@ type elaborator struct {
 	// validate it; its plan is thrown away, so core modules are not
 	// rewritten.
 	checkOnly bool
+	// modules are the host's core modules for the root's core-module
+	// imports, by import name.
+	modules map[string]*ast.CoreModule
 }
 
 // spent counts what elaboration has expanded to.
 type spent struct{ coreInsts, compInsts, funcs int }
 
-// elaborate flattens a decoded component into a plan.
-func elaborate(c *ast.Component) (*plan, error) {
-	e := &elaborator{p: newPlan(), visible: map[any]bool{}, spent: &spent{}}
+// elaborate flattens a decoded component into a plan. A root that imports
+// core modules needs them, from the host, for a plan that can run; without
+// them (modules nil) it is elaborated check-only.
+func elaborate(c *ast.Component, modules map[string]*ast.CoreModule) (*plan, error) {
+	e := &elaborator{p: newPlan(), visible: map[any]bool{}, spent: &spent{}, modules: modules}
+	e.checkOnly = modules == nil && importsModules(c)
 	root := &scope{root: true, exports: newInstanceVal()}
 	if err := e.walk(root, c); err != nil {
 		return nil, err
@@ -684,17 +689,6 @@ func (e *elaborator) importDef(s *scope, d *ast.Import) error {
 		}
 		return s.push(it)
 	}
-	if d.Desc.Kind == ast.ExternCoreModule && e.checkOnly {
-		// A nested component never instantiated: any module could be
-		// supplied, so its uses are checked against none.
-		return s.push(item{sort: ast.SortCoreModule, mod: &ast.CoreModule{Offset: d.Offset}})
-	}
-	if d.Desc.Kind == ast.ExternCoreModule {
-		// Core modules are compiled and wired with the component, before
-		// any linker exists; a module the host supplies would need that done
-		// per link, which the flat plan has no place for (RATIONALE.md).
-		return &binary.NotSupportedError{Feature: fmt.Sprintf("importing a core module from the host (import %q); only nested components may import core modules", d.Name), Offset: d.Offset}
-	}
 	it, err := e.rootImport(s, d)
 	if err != nil {
 		return defError(d, "import %q: %v", d.Name, err)
@@ -747,6 +741,8 @@ func (e *elaborator) rootImport(s *scope, d *ast.Import) (item, error) {
 			}
 		}
 		return item{sort: ast.SortInstance, inst: v}, nil
+	case ast.ExternCoreModule:
+		return e.moduleImport(s, d)
 	case ast.ExternType:
 		var t typeItem
 		if d.Desc.Bound == ast.BoundSubResource {

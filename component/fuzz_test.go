@@ -29,7 +29,7 @@ func FuzzElaborate(f *testing.F) {
 		// The structural pass runs first in Compile, but elaboration must
 		// also stand on its own.
 		_, _ = validateStructure(c)
-		if p, err := elaborate(c); err == nil {
+		if p, err := elaborate(c, nil); err == nil {
 			_ = p.world()
 		}
 	})

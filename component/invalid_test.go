@@ -100,7 +100,6 @@ func TestCompileRejectsInvalidComponents(t *testing.T) {
 		{name: "core-instantiate-export", rule: "core.instantiate-arg"},
 		{name: "core-module-unused", rule: "core.module"},
 		{name: "core-multi-memory", unsupported: "multi-memory"},
-		{name: "core-module-import-root", unsupported: "importing a core module from the host"},
 		{name: "instantiate-type", rule: "instantiate.type"},
 		{name: "instantiate-resource", rule: "instantiate.type"},
 		{name: "instantiate-instance-resource", rule: "instantiate.type"},

@@ -80,6 +80,10 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 	if s.comp != nil {
 		return nil, errors.New("store already holds an instance; use a new Store per instance")
 	}
+	c, err := c.linkModules(ctx, l)
+	if err != nil {
+		return nil, err
+	}
 	li, err := l.link(c)
 	if err != nil {
 		return nil, err

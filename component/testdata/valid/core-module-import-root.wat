@@ -1,4 +1,5 @@
-;; The root imports a core module: the host would have to supply it.
+;; The root imports a core module, which the host supplies at link time
+;; (Linker.DefineModule).
 (component
   (import "lib" (core module $lib
     (export "base" (func (result i32)))))
