@@ -73,14 +73,20 @@ type elaborator struct {
 	// validate it; its plan is thrown away, so core modules are not
 	// rewritten.
 	checkOnly bool
+	// modules are the host's core modules for the root's core-module
+	// imports, by import name.
+	modules map[string]*ast.CoreModule
 }
 
 // spent counts what elaboration has expanded to.
 type spent struct{ coreInsts, compInsts, funcs int }
 
-// elaborate flattens a decoded component into a plan.
-func elaborate(c *ast.Component) (*plan, error) {
-	e := &elaborator{p: newPlan(), visible: map[any]bool{}, spent: &spent{}}
+// elaborate flattens a decoded component into a plan. A root that imports
+// core modules needs them, from the host, for a plan that can run; without
+// them (modules nil) it is elaborated check-only.
+func elaborate(c *ast.Component, modules map[string]*ast.CoreModule) (*plan, error) {
+	e := &elaborator{p: newPlan(), visible: map[any]bool{}, spent: &spent{}, modules: modules}
+	e.checkOnly = modules == nil && importsModules(c)
 	root := &scope{root: true, exports: newInstanceVal()}
 	if err := e.walk(root, c); err != nil {
 		return nil, err
@@ -358,6 +364,13 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 	}
 	e.spent.coreInsts++
 	mod := s.coreModules[d.ModuleIdx]
+	if mod.Bytes == nil {
+		// An imported module of a component elaborated check-only: nothing
+		// is known of it to check its arguments against.
+		s.coreInstances = append(s.coreInstances, coreInstance{rt: len(e.p.coreInsts)})
+		e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{source: mod, offset: d.Offset})
+		return nil
+	}
 	args := make(map[string]coreInstance, len(d.Args))
 	for _, a := range d.Args {
 		if int(a.InstanceIdx) >= len(s.coreInstances) {
@@ -527,9 +540,6 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		if err != nil {
 			return defError(d, "canon lift: %v", err)
 		}
-		if core.inst == hostInst {
-			return defError(d, "canon lift of a lowered function is not supported")
-		}
 		fn, err := e.newFunc(ft)
 		if err != nil {
 			return defError(d, "canon lift: %v", err)
@@ -620,9 +630,6 @@ func (s *scope) canonOpts(o ast.CanonOptions) (canonOpts, error) {
 		if err != nil {
 			return nil, err
 		}
-		if it.inst == hostInst {
-			return nil, fmt.Errorf("canonical options pointing at lowered functions are not supported")
-		}
 		return &it, nil
 	}
 	var err error
@@ -645,9 +652,6 @@ func (e *elaborator) defineResource(s *scope, d *ast.ResourceType, rt *wit.Resou
 		if err != nil {
 			return fmt.Errorf("resource destructor: %w", err)
 		}
-		if it.inst == hostInst {
-			return fmt.Errorf("resource destructors that are lowered functions are not supported")
-		}
 		def.dtor = &it
 		e.p.requireFunc(it, sigDtor, ruleResourceDtorType, "resource destructor", off)
 	}
@@ -665,6 +669,9 @@ func (e *elaborator) importDef(s *scope, d *ast.Import) error {
 		}
 		if it.sort != d.Desc.Sort() {
 			return defInvalid(d, ruleArgType, "nested component import %q: argument is a %s, want a %s", d.Name, it.sort, d.Desc.Sort())
+		}
+		if err := checkModuleArg(s, d, it); err != nil {
+			return err
 		}
 		declared, err := e.externDesc(s, d.Name, d.Desc)
 		if err != nil {
@@ -734,6 +741,8 @@ func (e *elaborator) rootImport(s *scope, d *ast.Import) (item, error) {
 			}
 		}
 		return item{sort: ast.SortInstance, inst: v}, nil
+	case ast.ExternCoreModule:
+		return e.moduleImport(s, d)
 	case ast.ExternType:
 		var t typeItem
 		if d.Desc.Bound == ast.BoundSubResource {

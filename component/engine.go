@@ -19,6 +19,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
 
+	"github.com/mur-go/mur/component/internal/ast"
 	"github.com/mur-go/mur/component/internal/binary"
 	"github.com/mur-go/mur/wit"
 )
@@ -80,7 +81,14 @@ type Component struct {
 	plan   *plan
 	host   wazero.CompiledModule
 
+	// ast is kept when the root imports core modules: the plan above is
+	// then a check-only one, and each set of modules the host supplies
+	// elaborates into a component of its own (hostmodules.go).
+	tree *ast.Component
+
 	mu sync.Mutex
+	// withModules caches those components by the modules supplied.
+	withModules map[string]*Component
 	// capped holds the core modules recompiled with their tables capped,
 	// per table-element limit (see Limits.MaxTableElements).
 	capped map[uint32][]wazero.CompiledModule
@@ -100,11 +108,19 @@ func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := elaborate(ast)
+	p, err := elaborate(ast, nil)
 	if err != nil {
 		return nil, err
 	}
 	cctx := experimental.WithCompilationWorkers(ctx, e.workers)
+	if importsModules(ast) {
+		// The plan is check-only until the host supplies the modules; the
+		// embedded modules are still validated now.
+		if err := compileUnused(cctx, e.rt, mods, newPlan()); err != nil {
+			return nil, err
+		}
+		return &Component{engine: e, plan: p, tree: ast, withModules: map[string]*Component{}}, nil
+	}
 	if err := p.compileModules(cctx, e.rt); err != nil {
 		return nil, err
 	}

@@ -15,7 +15,8 @@ func FuzzElaborate(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join("..", "guests", "out", "engine-*.wasm"))
 	more, _ := filepath.Glob(filepath.Join("..", "guests", "out", "hook-*.wasm"))
 	invalid, _ := filepath.Glob(filepath.Join("testdata", "invalid", "*.wasm"))
-	for _, p := range append(append(paths, more...), invalid...) {
+	valid, _ := filepath.Glob(filepath.Join("testdata", "valid", "*.wasm"))
+	for _, p := range append(append(append(paths, more...), invalid...), valid...) {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
 		}
@@ -28,7 +29,7 @@ func FuzzElaborate(f *testing.F) {
 		// The structural pass runs first in Compile, but elaboration must
 		// also stand on its own.
 		_, _ = validateStructure(c)
-		if p, err := elaborate(c); err == nil {
+		if p, err := elaborate(c, nil); err == nil {
 			_ = p.world()
 		}
 	})

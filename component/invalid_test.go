@@ -85,7 +85,9 @@ func TestCompileRejectsInvalidComponents(t *testing.T) {
 		{name: "canon-realloc-lift", rule: "canon.realloc"},
 		{name: "canon-realloc-lower", rule: "canon.realloc"},
 		{name: "canon-signature", rule: "canon.signature"},
+		{name: "canon-signature-lowered", rule: "canon.signature"},
 		{name: "canon-realloc-type", rule: "canon.realloc-type"},
+		{name: "canon-realloc-type-lowered", rule: "canon.realloc-type"},
 		{name: "canon-post-return-type", rule: "canon.post-return-type"},
 		{name: "canon-post-return-lower", rule: "canon.post-return-lower"},
 		{name: "canon-dtor-type", rule: "canon.dtor-type"},
@@ -102,6 +104,9 @@ func TestCompileRejectsInvalidComponents(t *testing.T) {
 		{name: "instantiate-resource", rule: "instantiate.type"},
 		{name: "instantiate-instance-resource", rule: "instantiate.type"},
 		{name: "instantiate-arg", rule: "instantiate.arg"},
+		{name: "instantiate-core-module-export", rule: "instantiate.type"},
+		{name: "instantiate-core-module-import", rule: "instantiate.type"},
+		{name: "instantiate-core-module-kind", rule: "instantiate.type"},
 	}
 	e := newEngine(t)
 	covered := map[string]bool{}
@@ -152,9 +157,15 @@ func TestCompileRejectsInvalidComponents(t *testing.T) {
 
 // The encoded components must be what guests/build-invalid.sh makes of the
 // WAT sources next to them.
-func TestInvalidFixturesAreFresh(t *testing.T) {
-	const hint = "run guests/build-invalid.sh and commit component/testdata/invalid"
-	f, err := os.Open(filepath.Join(invalidDir, "sums.sha256"))
+func TestTestdataFixturesAreFresh(t *testing.T) {
+	for _, dir := range []string{invalidDir, validDir} {
+		t.Run(filepath.Base(dir), func(t *testing.T) { checkFixturesFresh(t, dir) })
+	}
+}
+
+func checkFixturesFresh(t *testing.T, dir string) {
+	hint := "run guests/build-invalid.sh and commit " + filepath.ToSlash(filepath.Join("component", dir))
+	f, err := os.Open(filepath.Join(dir, "sums.sha256"))
 	if err != nil {
 		t.Fatalf("%v; %s", err, hint)
 	}
@@ -171,7 +182,7 @@ func TestInvalidFixturesAreFresh(t *testing.T) {
 		}
 		recorded[fields[0]] = true
 		for i, ext := range []string{".wat", ".wasm"} {
-			b, err := os.ReadFile(filepath.Join(invalidDir, fields[0]+ext))
+			b, err := os.ReadFile(filepath.Join(dir, fields[0]+ext))
 			if err != nil {
 				t.Fatalf("%v; %s", err, hint)
 			}
@@ -180,7 +191,7 @@ func TestInvalidFixturesAreFresh(t *testing.T) {
 			}
 		}
 	}
-	wats, _ := filepath.Glob(filepath.Join(invalidDir, "*.wat"))
+	wats, _ := filepath.Glob(filepath.Join(dir, "*.wat"))
 	for _, w := range wats {
 		if name := strings.TrimSuffix(filepath.Base(w), ".wat"); !recorded[name] {
 			t.Errorf("%s was never encoded; %s", w, hint)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mur-go/mur/component/internal/ast"
 	"github.com/mur-go/mur/wit"
 )
 
@@ -25,6 +26,8 @@ type Linker struct {
 	resources map[string]map[string]*wit.ResourceType
 	dtors     map[*wit.ResourceType]ResourceDtor
 	names     map[string]string // instanceKey → name as defined
+	// modules are the core modules supplied for root core-module imports.
+	modules map[string]*ast.CoreModule
 	// linked caches the import resolution per component.
 	linked map[*Component]*linkedImports
 }

@@ -80,6 +80,10 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 	if s.comp != nil {
 		return nil, errors.New("store already holds an instance; use a new Store per instance")
 	}
+	c, err := c.linkModules(ctx, l)
+	if err != nil {
+		return nil, err
+	}
 	li, err := l.link(c)
 	if err != nil {
 		return nil, err
@@ -258,10 +262,17 @@ func (s *Store) closeAll(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// coreFunc returns the core function an item names.
+// coreFunc returns the core function an item names. A host function (a
+// lowered function or a resource built-in) is an ordinary core function to
+// the canonical ABI, so it can be lifted or used as realloc, post-return or
+// destructor like any guest export.
 func (s *Store) coreFunc(it coreItem) (api.Function, error) {
 	if it.inst == hostInst {
-		return nil, fmt.Errorf("lowered function used where a core export is needed")
+		f := s.host.ExportedFunction(hostFuncName(it.host))
+		if f == nil {
+			return nil, fmt.Errorf("host module has no function %d", it.host)
+		}
+		return f, nil
 	}
 	m := s.core[it.inst]
 	if m == nil {
