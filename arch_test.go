@@ -44,6 +44,57 @@ var hostDeps = []string{"component", "wasip2", "wit", "tools", "a2a"}
 // topLevel is what no runtime package below the CLI may import.
 var topLevel = []string{"internal/cli", "session"}
 
+// layers are the runtime's rows in ARCHITECTURE.md, top first: a package
+// may import only packages on rows below its own (and the engine).
+var layers = [][]string{
+	{"cmd/mur"},
+	{"internal/cli"},
+	{"session"},
+	{"launch", "agent"},
+	{"host"},
+	{"tools", "stage", "a2a"},
+	{"sandbox"},
+	{"install", "policy"},
+	{"registry"},
+	{"artifact", "lockfile"},
+	{"manifest"},
+	{"internal/manifestio", "internal/artifactname", "internal/confined"},
+	{"internal/diag"},
+}
+
+// unlayered are the module's packages that are not part of the runtime:
+// test guests and their helpers, examples, benchmarks.
+var unlayered = []string{"guests/", "examples/", "bench/", "internal/testguest", "."}
+
+// TestLayers fails when a package imports one on its own row or a row
+// above, or when a runtime package is on no row at all: ARCHITECTURE.md's
+// picture and the tree must stay the same.
+func TestLayers(t *testing.T) {
+	row := map[string]int{}
+	for i, r := range layers {
+		for _, p := range r {
+			row[p] = i
+		}
+	}
+	for pkg, deps := range moduleImports(t) {
+		if slices.Contains(engine, pkg) || slices.ContainsFunc(unlayered, func(u string) bool {
+			return pkg == u || (strings.HasSuffix(u, "/") && strings.HasPrefix(pkg, u))
+		}) {
+			continue
+		}
+		r, ok := row[pkg]
+		if !ok {
+			t.Errorf("package %s is on no row: add it to ARCHITECTURE.md's layers and to layers here", pkg)
+			continue
+		}
+		for _, dep := range deps {
+			if d, ok := row[dep]; ok && d <= r {
+				t.Errorf("%s (row %d) imports %s (row %d): a package may import only rows below its own", pkg, r, dep, d)
+			}
+		}
+	}
+}
+
 // TestImportRules fails the build when a package imports across a layer
 // boundary that ARCHITECTURE.md forbids.
 func TestImportRules(t *testing.T) {
