@@ -39,84 +39,38 @@ for (const file of (await readdir('wat')).filter((f) => f.endsWith('.wat')).sort
     build: async () => parse(await readFile(`wat/${file}`, 'utf8')),
   });
 }
-guests.push({
-  name: 'toolrun-go',
-  inputs: ['go/toolrun/*', 'go/cabi/*', 'wit/*.wit', 'package-lock.json', 'build.mjs', 'build.sh'],
-  build: async () => {
-    const embedded = await componentEmbed({
-      binary: await readFile('build/toolrun-go.core.wasm'),
-      witSource: await readFile(witPath, 'utf8'),
-      world,
-      stringEncoding: 'utf8',
-    });
-    const adapter = await readFile(preview1AdapterReactorPath());
-    return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
-  },
-});
-// The WASI host's test guest: built like toolrun-go, but it uses files,
-// environment, clocks, random and exit through the adapter.
-guests.push({
-  name: 'wasitest-go',
-  inputs: ['go/wasitest/*', 'go/cabi/*', 'wit/*.wit', 'package-lock.json', 'build.mjs', 'build.sh'],
-  build: async () => {
-    const embedded = await componentEmbed({
-      binary: await readFile('build/wasitest-go.core.wasm'),
-      witSource: await readFile(witPath, 'utf8'),
-      world,
-      stringEncoding: 'utf8',
-    });
-    const adapter = await readFile(preview1AdapterReactorPath());
-    return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
-  },
-});
-// The filesystem boundary's hostile guest: raw preview1 path calls, built
-// like wasitest-go.
-guests.push({
-  name: 'fsattack-go',
-  inputs: ['go/fsattack/*', 'go/cabi/*', 'wit/*.wit', 'package-lock.json', 'build.mjs', 'build.sh'],
-  build: async () => {
-    const embedded = await componentEmbed({
-      binary: await readFile('build/fsattack-go.core.wasm'),
-      witSource: await readFile(witPath, 'utf8'),
-      world,
-      stringEncoding: 'utf8',
-    });
-    const adapter = await readFile(preview1AdapterReactorPath());
-    return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
-  },
-});
-// The scripted inference driver: built like wasitest-go; it reads its
-// script from the environment.
-guests.push({
-  name: 'scripted-go',
-  inputs: ['go/scripted/*', 'go/cabi/*', 'wit/*.wit', 'package-lock.json', 'build.mjs', 'build.sh'],
-  build: async () => {
-    const embedded = await componentEmbed({
-      binary: await readFile('build/scripted-go.core.wasm'),
-      witSource: await readFile(witPath, 'utf8'),
-      world,
-      stringEncoding: 'utf8',
-    });
-    const adapter = await readFile(preview1AdapterReactorPath());
-    return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
-  },
-});
+// goReactor is a Go guest: build.sh compiles go/<dir> as a wasip1 c-shared
+// reactor into build/<name>.core.wasm (allocator from go/cabi); here its
+// WIT is embedded and jco's preview1 reactor adapter wraps it.
+function goReactor(name, dir, wit = { path: witPath, world }) {
+  const witInputs = wit.path === witPath ? ['wit/*.wit'] : [];
+  guests.push({
+    name,
+    inputs: [`go/${dir}/*`, 'go/cabi/*', ...witInputs, 'package-lock.json', 'build.mjs', 'build.sh'],
+    build: async () => {
+      const embedded = await componentEmbed({
+        binary: await readFile(`build/${name}.core.wasm`),
+        witSource: await readFile(wit.path, 'utf8'),
+        world: wit.world,
+        stringEncoding: 'utf8',
+      });
+      const adapter = await readFile(preview1AdapterReactorPath());
+      return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
+    },
+  });
+}
+// The computing tool.
+goReactor('toolrun-go', 'toolrun');
+// The WASI host's test guest: files, environment, clocks, random and exit
+// through the adapter.
+goReactor('wasitest-go', 'wasitest');
+// The filesystem boundary's hostile guest: raw preview1 path calls.
+goReactor('fsattack-go', 'fsattack');
+// The scripted inference driver; it reads its script from the environment.
+goReactor('scripted-go', 'scripted');
 // The WASI command guest: a Go reactor exporting wasi:cli/run itself (see
 // go/cmdrun/main.go for why not the command adapter).
-guests.push({
-  name: 'cmdrun-go',
-  inputs: ['go/cmdrun/*', 'go/cabi/*', 'package-lock.json', 'build.mjs', 'build.sh'],
-  build: async () => {
-    const embedded = await componentEmbed({
-      binary: await readFile('build/cmdrun-go.core.wasm'),
-      witSource: await readFile('go/cmdrun/run.wit', 'utf8'),
-      world: 'command',
-      stringEncoding: 'utf8',
-    });
-    const adapter = await readFile(preview1AdapterReactorPath());
-    return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
-  },
-});
+goReactor('cmdrun-go', 'cmdrun', { path: 'go/cmdrun/run.wit', world: 'command' });
 guests.push({
   name: 'toolrun-js',
   // componentize-js snapshots SpiderMonkey with Wizer, which feeds the engine

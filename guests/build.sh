@@ -20,20 +20,10 @@ fi
 mkdir -p build
 # -buildvcs=false and -trimpath keep commit state and local paths out of the
 # binary; -s -w drops DWARF and the symbol table (about 35 KB of names).
-GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= go build \
-	-buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w' \
-	-o build/toolrun-go.core.wasm ./go/toolrun
-GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= go build \
-	-buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w' \
-	-o build/wasitest-go.core.wasm ./go/wasitest
-GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= go build \
-	-buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w' \
-	-o build/fsattack-go.core.wasm ./go/fsattack
-GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= go build \
-	-buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w' \
-	-o build/cmdrun-go.core.wasm ./go/cmdrun
-GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= go build \
-	-buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w' \
-	-o build/scripted-go.core.wasm ./go/scripted
+for guest in toolrun wasitest fsattack scripted cmdrun; do
+	GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= go build \
+		-buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w' \
+		-o "build/$guest-go.core.wasm" "./go/$guest"
+done
 
 node build.mjs "$@"
