@@ -10,25 +10,16 @@ import (
 	"github.com/mur-go/mur/internal/testguest"
 )
 
+// guests is shared by the tests: compiling the probe is the slow part.
+var guests testguest.Guests
+
 // probe instantiates the capsule-probe guest with c behind its
 // murmur:message/send and returns a caller for its test:probe/api
 // functions, so a real guest drives every send these tests check.
 func probe(t testing.TB, c *a2a.Client) func(fn string, args ...any) any {
 	t.Helper()
 	ctx := context.Background()
-	dir, err := testguest.CacheDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	engine, err := component.NewEngine(ctx, component.Config{CacheDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { engine.Close(ctx) })
-	comp, err := engine.Compile(ctx, testguest.Bytes(t, "capsule-probe"))
-	if err != nil {
-		t.Fatalf("compile capsule-probe: %v", err)
-	}
+	comp := guests.Compile(t, "capsule-probe")
 	l := component.NewLinker()
 	if err := host.RegisterCapsule(l, func(s *component.Store) *host.Capsule { return s.Data.(*host.Capsule) }); err != nil {
 		t.Fatal(err)

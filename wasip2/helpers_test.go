@@ -2,7 +2,6 @@ package wasip2_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 
 	"github.com/mur-go/mur/component"
@@ -10,35 +9,12 @@ import (
 	"github.com/mur-go/mur/wasip2"
 )
 
-// engine is shared by the tests: compiling the guests is the slow part.
-var (
-	engineOnce sync.Once
-	engine     *component.Engine
-	compiled   sync.Map // fixture name → *component.Component
-)
+// guests is shared by the tests: compiling the guests is the slow part.
+var guests testguest.Guests
 
 func compileGuest(t testing.TB, name string) *component.Component {
 	t.Helper()
-	engineOnce.Do(func() {
-		dir, err := testguest.CacheDir()
-		if err != nil {
-			panic(err)
-		}
-		e, err := component.NewEngine(context.Background(), component.Config{CacheDir: dir})
-		if err != nil {
-			panic(err)
-		}
-		engine = e
-	})
-	if c, ok := compiled.Load(name); ok {
-		return c.(*component.Component)
-	}
-	c, err := engine.Compile(context.Background(), testguest.Bytes(t, name))
-	if err != nil {
-		t.Fatalf("compile %s: %v", name, err)
-	}
-	compiled.Store(name, c)
-	return c
+	return guests.Compile(t, name)
 }
 
 // newLinker returns a linker with WASI registered; the store's Data is the
