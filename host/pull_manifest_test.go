@@ -1,8 +1,6 @@
 package host
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/install"
+	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/tools"
 )
 
@@ -28,14 +27,7 @@ func TestPullRefusesAnUnparsableManifest(t *testing.T) {
 			dir := t.TempDir()
 			lockPath := filepath.Join(dir, "murmur.lock")
 			toolsDir := filepath.Join(dir, "workdir", "tools")
-			var buf bytes.Buffer
-			zw := zip.NewWriter(&buf)
-			for _, e := range [][2]string{{"murmur.yaml", tc.manifest}, {"skill.md", "# guidance"}} {
-				w, _ := zw.Create(e[0])
-				w.Write([]byte(e[1]))
-			}
-			zw.Close()
-			data := buf.Bytes()
+			data := testguest.Zip(t, "murmur.yaml", tc.manifest, "skill.md", "# guidance")
 			reg := &fakeRegistry{data: data, sha: artifact.SHA256Hex(data), rt: artifact.Static}
 			p := &tools.RegistryPuller{Sources: []install.Source{{Name: "registry", Resolver: reg}}, LockPath: lockPath, ToolsDir: toolsDir}
 			_, err := p.Pull(context.Background(), "style", "1.0.0")

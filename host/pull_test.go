@@ -1,7 +1,6 @@
 package host
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"os"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/install"
+	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/registry"
 	"github.com/mur-go/mur/tools"
@@ -31,23 +31,7 @@ func (f *fakeRegistry) Resolve(_ context.Context, name, version string, _ *artif
 }
 
 func skillZip(t *testing.T, name, text string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for file, body := range map[string]string{
-		"murmur.yaml": "name: " + name + "\nversion: 1.0.0\nruntime: skill\ndescription: How to write\n",
-		"skill.md":    text,
-	} {
-		w, err := zw.Create(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(body))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return testguest.Zip(t, "murmur.yaml", "name: "+name+"\nversion: 1.0.0\nruntime: skill\ndescription: How to write\n", "skill.md", text)
 }
 
 func TestRegistryPuller(t *testing.T) {

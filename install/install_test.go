@@ -1,8 +1,6 @@
 package install_test
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"errors"
 	"io/fs"
@@ -14,32 +12,13 @@ import (
 
 	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/install"
+	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/registry"
 )
 
-// zipOf builds a package by hand: name, content pairs in order.
-func zipOf(t *testing.T, entries ...string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	w := zip.NewWriter(&buf)
-	for i := 0; i+1 < len(entries); i += 2 {
-		fw, err := w.Create(entries[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := fw.Write([]byte(entries[i+1])); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 func toolZip(t *testing.T) []byte {
-	return zipOf(t, "murmur.yaml", "name: tool\nversion: \"1.0.0\"\nruntime: tool\nrequires_files: [tool.wasm]\n", "tool.wasm", "\x00asm")
+	return testguest.Zip(t, "murmur.yaml", "name: tool\nversion: \"1.0.0\"\nruntime: tool\nrequires_files: [tool.wasm]\n", "tool.wasm", "\x00asm")
 }
 
 // publish puts data into store as name@1.0.0 and returns its sha256.
@@ -57,7 +36,7 @@ func publish(t *testing.T, store *registry.Local, name string, typ artifact.Runt
 // corrupt package (written by an older tool, or by hand).
 func plant(t *testing.T, store *registry.Local, name string, typ artifact.RuntimeType, data []byte) string {
 	t.Helper()
-	publish(t, store, name, typ, zipOf(t, "murmur.yaml", "name: "+name+"\nversion: \"1.0.0\"\nruntime: tool\n"))
+	publish(t, store, name, typ, testguest.Zip(t, "murmur.yaml", "name: "+name+"\nversion: \"1.0.0\"\nruntime: tool\n"))
 	zip := store.PackagePath(name, "1.0.0", nil)
 	sha := artifact.SHA256Hex(data)
 	if err := os.WriteFile(zip, data, 0o644); err != nil {
@@ -193,7 +172,7 @@ func TestFetchFailuresWriteNothing(t *testing.T) {
 		{
 			name: "corrupt package: no murmur.yaml",
 			setup: func(t *testing.T, src *registry.Local) {
-				plant(t, src, "tool", artifact.Wasm, zipOf(t, "manifest.yaml", "name: tool\n", "tool.wasm", "w"))
+				plant(t, src, "tool", artifact.Wasm, testguest.Zip(t, "manifest.yaml", "name: tool\n", "tool.wasm", "w"))
 			},
 			step: install.StepExtract, code: "E-IO-003",
 			msg: "failed to read artifact archive for tool@1.0.0: missing or unreadable murmur.yaml in artifact archive: artifact missing required file murmur.yaml",
@@ -201,7 +180,7 @@ func TestFetchFailuresWriteNothing(t *testing.T) {
 		{
 			name: "corrupt package: invalid murmur.yaml",
 			setup: func(t *testing.T, src *registry.Local) {
-				plant(t, src, "tool", artifact.Wasm, zipOf(t, "murmur.yaml", "name: [tool\n", "tool.wasm", "w"))
+				plant(t, src, "tool", artifact.Wasm, testguest.Zip(t, "murmur.yaml", "name: [tool\n", "tool.wasm", "w"))
 			},
 			step: install.StepExtract, code: "E-IO-003",
 			msg: "failed to read artifact archive for tool@1.0.0: invalid murmur.yaml in artifact archive: ",
@@ -209,7 +188,7 @@ func TestFetchFailuresWriteNothing(t *testing.T) {
 		{
 			name: "corrupt package: no payload",
 			setup: func(t *testing.T, src *registry.Local) {
-				publish(t, src, "tool", artifact.Wasm, zipOf(t, "murmur.yaml", "name: tool\nversion: \"1.0.0\"\nruntime: tool\n"))
+				publish(t, src, "tool", artifact.Wasm, testguest.Zip(t, "murmur.yaml", "name: tool\nversion: \"1.0.0\"\nruntime: tool\n"))
 			},
 			payload: wasmPayload, step: install.StepExtract, code: "E-IO-003",
 			msg: "failed to read artifact archive for tool@1.0.0: missing root .wasm file (expected capsule.wasm or one root *.wasm)",
@@ -217,7 +196,7 @@ func TestFetchFailuresWriteNothing(t *testing.T) {
 		{
 			name: "corrupt package: native tool without bin/<name>",
 			setup: func(t *testing.T, src *registry.Local) {
-				publish(t, src, "tool", artifact.Native, zipOf(t, "murmur.yaml", "name: tool\nversion: \"1.0.0\"\nruntime: tool\nimplementation: native\n", "tool", "#!"))
+				publish(t, src, "tool", artifact.Native, testguest.Zip(t, "murmur.yaml", "name: tool\nversion: \"1.0.0\"\nruntime: tool\nimplementation: native\n", "tool", "#!"))
 			},
 			payload: func(*install.Artifact) (install.Payload, error) { return install.PayloadNative, nil },
 			step:    install.StepExtract, code: "E-IO-003",
@@ -264,7 +243,7 @@ func TestFetchFailuresWriteNothing(t *testing.T) {
 // hash tells them apart.
 func swap(t *testing.T, src *registry.Local) {
 	t.Helper()
-	evil := zipOf(t, "murmur.yaml", "name: tool\nversion: \"1.0.0\"\nruntime: tool\n", "tool.wasm", "\x00asm-evil")
+	evil := testguest.Zip(t, "murmur.yaml", "name: tool\nversion: \"1.0.0\"\nruntime: tool\n", "tool.wasm", "\x00asm-evil")
 	if err := os.WriteFile(src.PackagePath("tool", "1.0.0", nil), evil, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/install"
+	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/registry"
 )
@@ -17,8 +18,8 @@ import (
 // gets the exact bytes with Murmur's metadata, tools/<name>/ gets the
 // manifest and payload, and the lock gains the pin keeping other entries.
 func TestStorePlacePin(t *testing.T) {
-	native := zipOf(t, "murmur.yaml", "name: tool\nversion: \"1.0.0\"\nruntime: tool\nimplementation: native\n", "bin/tool", "#!/bin/sh\n")
-	skill := zipOf(t, "murmur.yaml", "name: tool\nversion: \"1.0.0\"\nruntime: skill\n", "skill.md", "# rules")
+	native := testguest.Zip(t, "murmur.yaml", "name: tool\nversion: \"1.0.0\"\nruntime: tool\nimplementation: native\n", "bin/tool", "#!/bin/sh\n")
+	skill := testguest.Zip(t, "murmur.yaml", "name: tool\nversion: \"1.0.0\"\nruntime: skill\n", "skill.md", "# rules")
 	tests := []struct {
 		name    string
 		data    []byte

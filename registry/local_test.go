@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,24 +12,12 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/internal/testguest"
 )
 
 // pkg builds a minimal package whose manifest names name@version.
 func pkg(t *testing.T, name, version, runtime string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, e := range []struct{ n, d string }{
-		{"murmur.yaml", "name: " + name + "\nversion: '" + version + "'\nruntime: " + runtime + "\n"},
-		{"t.wasm", "\x00asm" + name + version},
-	} {
-		w, _ := zw.Create(e.n)
-		w.Write([]byte(e.d))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return testguest.Zip(t, "murmur.yaml", "name: "+name+"\nversion: '"+version+"'\nruntime: "+runtime+"\n", "t.wasm", "\x00asm"+name+version)
 }
 
 func meta(name, version string, platforms ...artifact.Platform) artifact.Meta {

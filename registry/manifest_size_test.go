@@ -1,7 +1,8 @@
 package registry
 
 import (
-	"archive/zip"
+	"github.com/mur-go/mur/internal/testguest"
+
 	"bytes"
 	"context"
 	"io"
@@ -15,18 +16,7 @@ import (
 
 // oversizedPackage is a .mur.zip whose murmur.yaml inflates to 2 MiB.
 func oversizedPackage(t *testing.T) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	w, err := zw.Create("murmur.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.WriteString(w, "name: big\nversion: \"1.0.0\"\nruntime: tool\ndescription: "+strings.Repeat("x", 2<<20)+"\n")
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return testguest.Zip(t, "murmur.yaml", "name: big\nversion: \"1.0.0\"\nruntime: tool\ndescription: "+strings.Repeat("x", 2<<20)+"\n")
 }
 
 // The server refuses such an upload itself, whatever client sent it, and

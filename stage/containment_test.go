@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/policy"
 )
 
@@ -50,7 +51,7 @@ func TestSecurityWarningsAndBootstrapLog(t *testing.T) {
 		plat = artifact.Platform{OS: "linux", Arch: "x86_64"}
 	}
 	f.publish(f.local, "greet", "0.1.0", artifact.Native, "tool",
-		zipOf(t, "murmur.yaml", "name: greet\nversion: \"0.1.0\"\nruntime: tool\nimplementation: native\n", "bin/greet", "#!/bin/sh\n"), &plat)
+		testguest.Zip(t, "murmur.yaml", "name: greet\nversion: \"0.1.0\"\nruntime: tool\nimplementation: native\n", "bin/greet", "#!/bin/sh\n"), &plat)
 	opts := f.options(f.capsule("name: demo\nversion: \"1.0.0\"\nartifacts:\n  - {name: greet, version: \"0.1.0\"}\ncapabilities:\n  resources: {max_open_files: 64}\n"))
 	opts.Platform = &plat
 	s, err := Stage(context.Background(), opts)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/internal/testguest"
 )
 
 func TestGrants(t *testing.T) {
@@ -16,7 +17,7 @@ func TestGrants(t *testing.T) {
 	f.wasmTool(f.local, "narrow", "1.0.0", "")
 	f.wasmTool(f.local, "wide", "1.0.0", "")
 	f.publish(f.local, "h", "1.0.0", artifact.Wasm, "hook",
-		zipOf(t, "murmur.yaml", "name: h\nversion: \"1.0.0\"\nruntime: hook\nbinding: on-stage\n", "h.wasm", "x"), nil)
+		testguest.Zip(t, "murmur.yaml", "name: h\nversion: \"1.0.0\"\nruntime: hook\nbinding: on-stage\n", "h.wasm", "x"), nil)
 	opts := f.options(f.capsule(`name: demo
 version: "1.0.0"
 artifacts:

@@ -1,8 +1,6 @@
 package stage
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"errors"
 	"io/fs"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/registry"
 )
@@ -60,26 +59,6 @@ func (c *countingCompiler) Compile(context.Context, []byte) (*component.Componen
 	return &component.Component{}, nil
 }
 
-// zipOf builds a .mur.zip by hand: name, content pairs in order.
-func zipOf(t *testing.T, entries ...string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	w := zip.NewWriter(&buf)
-	for i := 0; i+1 < len(entries); i += 2 {
-		fw, err := w.Create(entries[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := fw.Write([]byte(entries[i+1])); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 // publish puts a package into a store and returns its sha256.
 func (f *fixture) publish(store *registry.Local, name, version string, typ artifact.RuntimeType, role string, data []byte, plat *artifact.Platform) string {
 	f.t.Helper()
@@ -99,7 +78,7 @@ func (f *fixture) publish(store *registry.Local, name, version string, typ artif
 func (f *fixture) wasmTool(store *registry.Local, name, version, extra string) string {
 	f.t.Helper()
 	y := "name: " + name + "\nversion: \"" + version + "\"\nruntime: tool\nrequires_files: [" + name + ".wasm]\n" + extra
-	return f.publish(store, name, version, artifact.Wasm, "tool", zipOf(f.t, "murmur.yaml", y, name+".wasm", "\x00asm-fake"), nil)
+	return f.publish(store, name, version, artifact.Wasm, "tool", testguest.Zip(f.t, "murmur.yaml", y, name+".wasm", "\x00asm-fake"), nil)
 }
 
 // capsule writes murmur.yaml into the project and parses it.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/lockfile"
 )
 
@@ -102,7 +103,7 @@ artifacts:
 			case "swap":
 				// A well-formed package that would stage fine: only the
 				// hash tells it apart.
-				evil := zipOf(t, "murmur.yaml", "name: beta\nversion: \"0.2.0\"\nruntime: tool\n", "beta.wasm", "\x00asm-evil")
+				evil := testguest.Zip(t, "murmur.yaml", "name: beta\nversion: \"0.2.0\"\nruntime: tool\n", "beta.wasm", "\x00asm-evil")
 				if err := os.WriteFile(p, evil, 0o644); err != nil {
 					t.Fatal(err)
 				}

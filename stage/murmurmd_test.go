@@ -8,19 +8,20 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/internal/testguest"
 )
 
 func TestMurmurMD(t *testing.T) {
 	f := newFixture(t)
 	f.publish(f.local, "drv", "1.0.0", artifact.Wasm, "driver",
-		zipOf(t, "murmur.yaml", "name: drv\nversion: \"1.0.0\"\nruntime: driver\n", "d.wasm", "x"), nil)
+		testguest.Zip(t, "murmur.yaml", "name: drv\nversion: \"1.0.0\"\nruntime: driver\n", "d.wasm", "x"), nil)
 	f.wasmTool(f.local, "count", "0.3.0", "description: \"Counts `words`\\n\\tand lines.\"\n")
 	f.publish(f.local, "rules", "1.0.0", artifact.Static, "skill",
-		zipOf(t, "murmur.yaml", "name: rules\nversion: \"1.0.0\"\nruntime: skill\n", "skill.md", "rules"), nil)
+		testguest.Zip(t, "murmur.yaml", "name: rules\nversion: \"1.0.0\"\nruntime: skill\n", "skill.md", "rules"), nil)
 	f.publish(f.local, "prompt", "1.0.0", artifact.Static, "skill",
-		zipOf(t, "murmur.yaml", "name: prompt\nversion: \"1.0.0\"\nruntime: skill\n", "skill.md", "you are"), nil)
+		testguest.Zip(t, "murmur.yaml", "name: prompt\nversion: \"1.0.0\"\nruntime: skill\n", "skill.md", "you are"), nil)
 	f.publish(f.local, "compactor", "1.0.0", artifact.Wasm, "hook",
-		zipOf(t, "murmur.yaml", "name: compactor\nversion: \"1.0.0\"\nruntime: hook\nbinding: on-compaction\n", "c.wasm", "x"), nil)
+		testguest.Zip(t, "murmur.yaml", "name: compactor\nversion: \"1.0.0\"\nruntime: hook\nbinding: on-compaction\n", "c.wasm", "x"), nil)
 	if err := os.WriteFile(filepath.Join(f.project, "local.md"), []byte("local"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func TestNativeToolStaged(t *testing.T) {
 		plat = artifact.Platform{OS: "linux", Arch: "x86_64"}
 	}
 	sha := f.publish(f.local, "greet", "0.1.0", artifact.Native, "tool",
-		zipOf(t, "murmur.yaml", "name: greet\nversion: \"0.1.0\"\nruntime: tool\nimplementation: native\n", "bin/greet", bin), &plat)
+		testguest.Zip(t, "murmur.yaml", "name: greet\nversion: \"0.1.0\"\nruntime: tool\nimplementation: native\n", "bin/greet", bin), &plat)
 	opts := f.options(f.capsule("name: demo\nversion: \"1.0.0\"\nartifacts:\n  - {name: greet, version: \"0.1.0\"}\n"))
 	opts.Platform = &plat
 	s, err := Stage(context.Background(), opts)
@@ -60,7 +60,7 @@ func TestNativeToolStaged(t *testing.T) {
 func TestNativeToolWithoutBinary(t *testing.T) {
 	f := newFixture(t)
 	f.publish(f.local, "greet", "0.1.0", artifact.Native, "tool",
-		zipOf(t, "murmur.yaml", "name: greet\nversion: \"0.1.0\"\nruntime: tool\nimplementation: native\n", "greet", "x"), nil)
+		testguest.Zip(t, "murmur.yaml", "name: greet\nversion: \"0.1.0\"\nruntime: tool\nimplementation: native\n", "greet", "x"), nil)
 	opts := f.options(f.capsule("name: demo\nversion: \"1.0.0\"\nartifacts:\n  - {name: greet, version: \"0.1.0\"}\n"))
 	_, err := Stage(context.Background(), opts)
 	if codeOf(err) != CodeIO || !strings.Contains(err.Error(), "failed to read artifact archive for greet@0.1.0: failed to read native binary at 'bin/greet'") {
@@ -74,7 +74,7 @@ func TestNativeToolWithoutBinary(t *testing.T) {
 func TestSkillsStaged(t *testing.T) {
 	f := newFixture(t)
 	f.publish(f.global, "review-rules", "1.0.0", artifact.Static, "skill",
-		zipOf(t, "murmur.yaml", "name: review-rules\nversion: \"1.0.0\"\nruntime: skill\ndescription: Review rules.\n", "skill.md", "# Review\nBe kind.\n"), nil)
+		testguest.Zip(t, "murmur.yaml", "name: review-rules\nversion: \"1.0.0\"\nruntime: skill\ndescription: Review rules.\n", "skill.md", "# Review\nBe kind.\n"), nil)
 	if err := os.MkdirAll(filepath.Join(f.project, "skills", "style"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestWasmPayloadCompiled(t *testing.T) {
 	f := newFixture(t)
 	wasm := string(testguest.Bytes(t, testguest.DriverCanned))
 	f.publish(f.local, "canned", "0.1.0", artifact.Wasm, "tool",
-		zipOf(t, "murmur.yaml", "name: canned\nversion: \"0.1.0\"\nruntime: tool\n", "canned.wasm", wasm, "docs/other.wasm", "not a candidate"), nil)
+		testguest.Zip(t, "murmur.yaml", "name: canned\nversion: \"0.1.0\"\nruntime: tool\n", "canned.wasm", wasm, "docs/other.wasm", "not a candidate"), nil)
 	opts := f.options(f.capsule("name: demo\nversion: \"1.0.0\"\nartifacts:\n  - {name: canned, version: \"0.1.0\"}\n"))
 	opts.Compiler = eng
 	s, err := Stage(ctx, opts)
@@ -222,7 +222,7 @@ func TestHookContract(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
 			f.publish(f.local, "h", "1.0.0", artifact.Wasm, "hook",
-				zipOf(t, "murmur.yaml", "name: h\nversion: \"1.0.0\"\nruntime: hook\n"+tc.extra, "h.wasm", "x"), nil)
+				testguest.Zip(t, "murmur.yaml", "name: h\nversion: \"1.0.0\"\nruntime: hook\n"+tc.extra, "h.wasm", "x"), nil)
 			opts := f.options(f.capsule("name: demo\nversion: \"1.0.0\"\nartifacts:\n  - {name: h, version: \"1.0.0\", runtime: hook}\n"))
 			s, err := Stage(context.Background(), opts)
 			if tc.msg == "" {
