@@ -4,43 +4,22 @@ import (
 	"context"
 	"crypto/x509"
 	"net"
-	"net/netip"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mur-go/mur/a2a"
+	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/wit"
 )
 
-// scriptedDNS answers the i-th lookup of a name with its i-th address
-// (the last repeats): a rebinding server in miniature.
-type scriptedDNS struct {
-	mu      sync.Mutex
-	answers map[string][]string
-	lookups map[string]int
-}
-
-func (d *scriptedDNS) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	script, ok := d.answers[host]
-	if !ok {
-		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
-	}
-	n := d.lookups[host]
-	d.lookups[host]++
-	return []netip.Addr{netip.MustParseAddr(script[min(n, len(script)-1)])}, nil
-}
-
-func attackerDNS() *scriptedDNS {
-	return &scriptedDNS{lookups: map[string]int{}, answers: map[string][]string{
+func attackerDNS() *testguest.DNS {
+	return testguest.NewDNS(map[string][]string{
 		"metadata.test": {"169.254.169.254"},
 		"zero.test":     {"0.0.0.0"},
 		"rebind.test":   {"127.0.0.1", "169.254.169.254"},
 		"example.com":   {"127.0.0.1"},
 		"other.test":    {"127.0.0.1"},
-	}}
+	})
 }
 
 // A capsule whose allow list names a host cannot send through it to a
@@ -71,7 +50,7 @@ func TestSendPinsTheCheckedAddress(t *testing.T) {
 	if _, err := c.Send(context.Background(), "http://rebind.test:"+port, a2a.Message{MessageID: "m"}); err != nil {
 		t.Fatal(err)
 	}
-	if n := dns.lookups["rebind.test"]; n != 1 || len(peer.bodies) != 1 {
+	if n := dns.Lookups("rebind.test"); n != 1 || len(peer.bodies) != 1 {
 		t.Fatalf("%d lookups, %d requests at the peer; want one of each", n, len(peer.bodies))
 	}
 }

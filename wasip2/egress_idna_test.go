@@ -3,6 +3,8 @@ package wasip2_test
 import (
 	"net"
 	"testing"
+
+	"github.com/mur-go/mur/internal/testguest"
 )
 
 // A rule names the host the guest's own URL parser reaches with the same
@@ -21,7 +23,7 @@ func TestFetchRuleAndURLAgreeOnTheHost(t *testing.T) {
 		"\uff25\uff38\uff21MPLE.\uff54est", // fullwidth capitals
 	} {
 		t.Run(host, func(t *testing.T) {
-			dns := newFakeDNS(map[string][]string{"example.test": {"127.0.0.1"}})
+			dns := testguest.NewDNS(map[string][]string{"example.test": {"127.0.0.1"}})
 			before := hits.Load()
 			r := newEgressFetcher(t, dns, nil, host+":"+port).do(t, fetchReq{URL: "http://" + host + ":" + port + "/"})
 			if r.status != "passed" || r.data != "GET" || hits.Load() != before+1 {

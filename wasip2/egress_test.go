@@ -10,57 +10,21 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/wasip2"
 )
 
-// fakeDNS answers each name from a script: the i-th lookup of a name gets
-// its i-th answer (the last one repeats), so a second lookup can answer
-// differently, as a rebinding attacker's server would.
-type fakeDNS struct {
-	mu      sync.Mutex
-	answers map[string][]string
-	lookups map[string]int
-}
-
-func newFakeDNS(answers map[string][]string) *fakeDNS {
-	return &fakeDNS{answers: answers, lookups: map[string]int{}}
-}
-
-func (d *fakeDNS) LookupNetIP(_ context.Context, network, host string) ([]netip.Addr, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	script, ok := d.answers[host]
-	if !ok {
-		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
-	}
-	n := d.lookups[host]
-	d.lookups[host]++
-	var out []netip.Addr
-	for _, s := range strings.Split(script[min(n, len(script)-1)], ",") {
-		out = append(out, netip.MustParseAddr(s))
-	}
-	return out, nil
-}
-
-func (d *fakeDNS) count(host string) int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.lookups[host]
-}
-
 // attackerDNS maps names an allow list admits to addresses a name must
 // not lead to, plus rebind.test, whose second answer differs from its
 // first.
-func attackerDNS() *fakeDNS {
-	return newFakeDNS(map[string][]string{
+func attackerDNS() *testguest.DNS {
+	return testguest.NewDNS(map[string][]string{
 		"metadata.test": {"169.254.169.254"},
 		"zero.test":     {"0.0.0.0"},
 		"mixed.test":    {"127.0.0.1,169.254.169.254"},
@@ -136,7 +100,7 @@ func TestFetchEgressPinsTheCheckedAddress(t *testing.T) {
 	if r.status != "passed" || r.data != "GET" {
 		t.Fatalf("%+v", r)
 	}
-	if n := dns.count("rebind.test"); n != 1 || hits.Load() != 1 || conns.Load() != 1 {
+	if n := dns.Lookups("rebind.test"); n != 1 || hits.Load() != 1 || conns.Load() != 1 {
 		t.Fatalf("%d lookups, %d requests, %d connections; want one of each", n, hits.Load(), conns.Load())
 	}
 }
