@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/wasip2"
 )
 
 // cacheDirEnv names the directory for compiled components; empty means the
@@ -56,4 +57,32 @@ func (a *app) closeEngine(ctx context.Context, e *component.Engine) {
 	if err := e.Close(context.WithoutCancel(ctx)); err != nil {
 		a.log.Warn("closing the engine", "err", err)
 	}
+}
+
+// instantiateWASI instantiates c with WASI 0.2 under grants and limits, as
+// "mur wasm call" and "mur wasm run" do. close releases the instance and
+// the WASI state; it is nil when err is not.
+func (a *app) instantiateWASI(ctx context.Context, file string, c *component.Component, grants wasip2.Grants, limits component.Limits) (inst *component.Instance, close func(), err error) {
+	wasi, err := wasip2.NewCtx(grants)
+	if err != nil {
+		return nil, nil, fmt.Errorf("granting capabilities: %w", err)
+	}
+	linker := component.NewLinker()
+	if err := wasip2.Register(linker, func(*component.Store) *wasip2.Ctx { return wasi }); err != nil {
+		wasi.Close()
+		return nil, nil, err
+	}
+	start := time.Now()
+	inst, err = linker.Instantiate(ctx, c, &component.Store{Limits: limits})
+	if err != nil {
+		wasi.Close()
+		return nil, nil, fmt.Errorf("instantiating %s: %w", file, withHint(err))
+	}
+	a.log.Debug("instantiated component", "file", file, "took", time.Since(start))
+	return inst, func() {
+		if err := inst.Close(context.WithoutCancel(ctx)); err != nil {
+			a.log.Warn("closing the instance", "err", err)
+		}
+		wasi.Close()
+	}, nil
 }

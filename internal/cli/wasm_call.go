@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -116,31 +115,16 @@ func (a *app) call(cmd *cobra.Command, file, export string, opts callOptions) er
 		return usagef(cmd, "--args for %s%s: %v%s", export, strings.TrimPrefix(wit.FuncString(typ), "func"), err, hint)
 	}
 
-	wasi, err := wasip2.NewCtx(grants)
+	inst, closeInst, err := a.instantiateWASI(ctx, file, c, grants, limits)
 	if err != nil {
-		return fmt.Errorf("granting capabilities: %w", err)
-	}
-	defer wasi.Close()
-	linker := component.NewLinker()
-	if err := wasip2.Register(linker, func(*component.Store) *wasip2.Ctx { return wasi }); err != nil {
 		return err
 	}
-	start := time.Now()
-	inst, err := linker.Instantiate(ctx, c, &component.Store{Limits: limits})
-	if err != nil {
-		return fmt.Errorf("instantiating %s: %w", file, withHint(err))
-	}
-	defer func() {
-		if err := inst.Close(context.WithoutCancel(ctx)); err != nil {
-			a.log.Warn("closing the instance", "err", err)
-		}
-	}()
-	a.log.Debug("instantiated component", "file", file, "took", time.Since(start))
+	defer closeInst()
 	fn, err := inst.Func(export)
 	if err != nil {
 		return err
 	}
-	start = time.Now()
+	start := time.Now()
 	result, err := fn.Call(ctx, args...)
 	var exit *wasip2.ExitError
 	if errors.As(err, &exit) {

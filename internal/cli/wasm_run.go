@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/wasip2"
 	"github.com/mur-go/mur/wit"
 )
@@ -91,24 +90,11 @@ func (a *app) runCommand(cmd *cobra.Command, file string, args []string, opts wa
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	wasi, err := wasip2.NewCtx(grants)
+	inst, closeInst, err := a.instantiateWASI(ctx, file, c, grants, limits)
 	if err != nil {
-		return fmt.Errorf("granting capabilities: %w", err)
+		return guestOutcome(err)
 	}
-	defer wasi.Close()
-	linker := component.NewLinker()
-	if err := wasip2.Register(linker, func(*component.Store) *wasip2.Ctx { return wasi }); err != nil {
-		return err
-	}
-	inst, err := linker.Instantiate(ctx, c, &component.Store{Limits: limits})
-	if err != nil {
-		return guestOutcome(fmt.Errorf("instantiating %s: %w", file, withHint(err)))
-	}
-	defer func() {
-		if err := inst.Close(context.WithoutCancel(ctx)); err != nil {
-			a.log.Warn("closing the instance", "err", err)
-		}
-	}()
+	defer closeInst()
 	fn, err := inst.Func(export)
 	if err != nil {
 		return err
