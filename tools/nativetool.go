@@ -83,23 +83,14 @@ func (t *NativeTool) Invoke(ctx context.Context, in ToolInput) (ToolResult, erro
 	}
 	defer bin.Close()
 	stdout, stderr := &capBuffer{max: max}, &capBuffer{max: max}
-	cmd := exec.CommandContext(ctx, bin.Path)
-	cmd.Args = []string{t.Path} // argv[0] as staged, whatever is executed
-	if t.Sandbox != nil {
-		cmd.Path, cmd.Args = t.Sandbox.Command(bin.Path, cmd.Args)
-	}
+	sp := subprocess{Path: bin.Path, Args: []string{t.Path}, // argv[0] as staged, whatever is executed
+		Dir: t.Dir, Env: t.Env, Stdin: bytes.NewReader(input), Stdout: stdout, Stderr: stderr, Sandbox: t.Sandbox}
 	if bin.File != nil {
 		// fd 3 stays open in the tool so that a #! script can be read by
 		// its interpreter through /proc/self/fd/3.
-		cmd.ExtraFiles = []*os.File{bin.File}
+		sp.ExtraFiles = []*os.File{bin.File}
 	}
-	cmd.Dir = t.Dir
-	cmd.Env = append([]string{}, t.Env...) // non-nil: never the host's environment
-	cmd.Stdin = bytes.NewReader(input)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	ownProcessGroup(cmd)
-	// Pipes stay open while a grandchild holds them; don't wait forever.
-	cmd.WaitDelay = 2 * time.Second
+	cmd := sp.command(ctx)
 
 	runErr := cmd.Run()
 	var exit *exec.ExitError

@@ -1,0 +1,53 @@
+package tools
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/mur-go/mur/sandbox"
+)
+
+// spawnWaitDelay bounds how long a finished or cancelled subprocess's
+// pipes may stay open: a grandchild holding them must not hang the call.
+const spawnWaitDelay = 2 * time.Second
+
+// subprocess is one native subprocess as every runner starts it (native
+// tools and shell commands alike): through the sandbox trampoline when
+// one is set, in its own process group that cancellation kills whole,
+// with exactly Env as its environment.
+type subprocess struct {
+	// Path is what to exec; Args its argv, argv[0] included.
+	Path string
+	Args []string
+	// Dir is the working directory; Env the whole environment.
+	Dir string
+	Env []string
+	// Stdin, Stdout and Stderr are the child's stdio (nil: /dev/null).
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// ExtraFiles are passed from fd 3 on.
+	ExtraFiles []*os.File
+	// Sandbox applies capabilities.resources before exec; nil runs the
+	// child with mur's own limits.
+	Sandbox *sandbox.Trampoline
+}
+
+// command returns the exec.Cmd for p under ctx; the caller runs it.
+func (p subprocess) command(ctx context.Context) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, p.Path)
+	cmd.Args = p.Args
+	if p.Sandbox != nil {
+		cmd.Path, cmd.Args = p.Sandbox.Command(p.Path, p.Args)
+	}
+	cmd.ExtraFiles = p.ExtraFiles
+	cmd.Dir = p.Dir
+	cmd.Env = append([]string{}, p.Env...) // non-nil: never the host's environment
+	cmd.Stdin = p.Stdin
+	cmd.Stdout, cmd.Stderr = p.Stdout, p.Stderr
+	ownProcessGroup(cmd)
+	cmd.WaitDelay = spawnWaitDelay
+	return cmd
+}
