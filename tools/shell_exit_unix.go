@@ -1,0 +1,50 @@
+//go:build unix
+
+package tools
+
+import (
+	"os"
+	"syscall"
+	"time"
+)
+
+// exitCode is the process's exit status, 128+N when signal N killed it,
+// else -1 (security.md §5.3).
+func exitCode(ps *os.ProcessState) int32 {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	switch {
+	case !ok:
+		return int32(ps.ExitCode())
+	case ws.Exited():
+		return int32(ws.ExitStatus())
+	case ws.Signaled():
+		return 128 + int32(ws.Signal())
+	}
+	return -1
+}
+
+// resourceLimit names the capabilities.resources limit that killed the
+// process, if the evidence names one (security.md §12.4): SIGXFSZ is
+// RLIMIT_FSIZE's. RLIMIT_CPU sends SIGXCPU at the soft limit and SIGKILL
+// at the hard one; mur sets both equal, so the kernel's SIGKILL comes
+// first, and a SIGKILL is attributed only when the process had used its
+// whole CPU allowance (cpuSeconds, 0: none set).
+func resourceLimit(ps *os.ProcessState, cpuSeconds uint64) string {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return ""
+	}
+	switch ws.Signal() {
+	case syscall.SIGXCPU:
+		return "cpu_seconds"
+	case syscall.SIGXFSZ:
+		return "max_file_size_bytes"
+	case syscall.SIGKILL:
+		// The kernel counts in ticks; rusage may read a hair under.
+		const slack = 50 * time.Millisecond
+		if cpuSeconds > 0 && ps.UserTime()+ps.SystemTime() >= time.Duration(cpuSeconds)*time.Second-slack {
+			return "cpu_seconds"
+		}
+	}
+	return ""
+}
