@@ -290,8 +290,11 @@ capabilities:
 			t.Fatalf("%s manifest = %+v", bin, a)
 		}
 	}
-	if !strings.Contains(mustRead(t, filepath.Join(s.ToolsDir, "bash", "murmur.yaml")), "-c") {
-		t.Fatal("interpreter description should mention -c")
+	// The two descriptions of session.md §2.2.
+	for bin, want := range map[string]string{"bash": "command passed via -c", "git": "command is the argument list, omit the binary name"} {
+		if got := mustRead(t, filepath.Join(s.ToolsDir, bin, "murmur.yaml")); !strings.Contains(got, want) {
+			t.Errorf("%s's description lacks %q:\n%s", bin, want, got)
+		}
 	}
 }
 

@@ -103,9 +103,9 @@ func writeTools(c *created, root *os.Root, toolsDir string, arts []*staged, shel
 // shellManifest is the synthetic tool manifest that makes a shell.allow
 // binary a model-visible tool (session.md §2.2).
 func shellManifest(bin string) []byte {
-	desc := fmt.Sprintf("Runs %s with the arguments in command (the argument list only, without the program name).", bin)
+	desc := fmt.Sprintf("Runs %s in the capsule workdir: command is the argument list, omit the binary name (write --version, not %s --version).", bin, bin)
 	if IsInterpreter(bin) {
-		desc = fmt.Sprintf("Runs a %s script: command is passed to %s via -c.", bin, bin)
+		desc = fmt.Sprintf("Runs a shell command with %s in the capsule workdir: command passed via -c.", bin)
 	}
 	return fmt.Appendf(nil, "name: %s\nversion: 0.0.0\nruntime: tool\nimplementation: native\ndescription: %s\ninput_schema: %s\n",
 		strconv.Quote(bin), strconv.Quote(desc), strconv.Quote(shellSchema))
