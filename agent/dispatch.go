@@ -8,9 +8,10 @@ import (
 	"github.com/mur-go/mur/tools"
 )
 
-// errShellNotImplemented is the result of a call to a shell.allow binary:
-// the model is told plainly rather than the call being dropped.
-const errShellNotImplemented = "shell tools are not implemented in mur-go yet"
+// errNoShell answers a call to a shell.allow binary when the loop was
+// given no shell runner: the model is told plainly rather than the call
+// being dropped.
+const errNoShell = "shell tools are not available in this session"
 
 // dispatcher resolves a tool_call name the way session.md §2.4 orders it:
 // a native tool, a shell.allow binary, a skill, an allowlisted WASM tool.
@@ -18,6 +19,7 @@ type dispatcher struct {
 	session   *stage.Session
 	tools     tools.Tools
 	allowlist []string
+	shell     tools.ShellRunner
 }
 
 // call runs one tool call and returns the result text for the model and
@@ -57,7 +59,10 @@ func (d *dispatcher) resolve(name string) (tools.Tool, string) {
 		}
 	}
 	if slices.Contains(d.session.Capsule.Capabilities.ShellAllow(), name) {
-		return nil, errShellNotImplemented
+		if d.shell == nil {
+			return nil, errNoShell
+		}
+		return shellTool{runner: d.shell, binary: name}, ""
 	}
 	if staged != nil && staged.Kind == stage.KindSkill {
 		return &tools.SkillTool{Name: name, Text: staged.SkillText}, ""

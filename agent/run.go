@@ -22,6 +22,9 @@ type Options struct {
 	Driver    tools.Tool
 	Tools     tools.Tools
 	Allowlist []string
+	// Shell runs capabilities.shell.allow binaries; nil answers their
+	// calls with an error.
+	Shell tools.ShellRunner
 	// Log receives the loop's diagnostics; nil discards them.
 	Log *slog.Logger
 }
@@ -79,7 +82,7 @@ func attempt(ctx context.Context, o Options) (Outcome, error) {
 	}
 	req := request{Model: inf.Model, MaxTokens: inf.EffectiveMaxTokens(), System: system,
 		Messages: []any{userMessage(task)}, Tools: inv}
-	d := &dispatcher{session: s, tools: o.Tools, allowlist: o.Allowlist}
+	d := &dispatcher{session: s, tools: o.Tools, allowlist: o.Allowlist, shell: o.Shell}
 	var out Outcome
 	for turn := range int(inf.MaxTurns) {
 		if err := cancelled(ctx); err != nil {

@@ -19,6 +19,9 @@ type AgentTools struct {
 	// Allowlist their names in declaration order.
 	Tools     tools.Tools
 	Allowlist []string
+	// Shell runs the capabilities.shell.allow binaries (nil when the
+	// capsule allows none).
+	Shell tools.ShellRunner
 }
 
 // NewAgentTools prepares the driver and tools of the staged agent capsule
@@ -39,6 +42,10 @@ func NewAgentTools(opts Options) (*AgentTools, error) {
 	if err != nil {
 		return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
 	}
+	shell, err := newShell(&o)
+	if err != nil {
+		return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+	}
 	name := inf.Driver.Artifact
 	for _, a := range o.Session.Artifacts {
 		if a.Name != name || a.Role != stage.RoleDriver || a.Kind != stage.KindWasm {
@@ -48,7 +55,7 @@ func NewAgentTools(opts Options) (*AgentTools, error) {
 		if err != nil {
 			return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
 		}
-		return &AgentTools{Driver: logged{name: name, tool: d, log: o.Log}, Tools: tb.tools, Allowlist: tb.allowlist}, nil
+		return &AgentTools{Driver: logged{name: name, tool: d, log: o.Log}, Tools: tb.tools, Allowlist: tb.allowlist, Shell: shell}, nil
 	}
 	return nil, &Error{Code: CodeRun, Status: StatusFailed,
 		Msg:  fmt.Sprintf("inference driver '%s' is not staged as a WASM driver", name),

@@ -131,11 +131,12 @@ func TestAgentCapsuleRunsItsLoop(t *testing.T) {
 			{"expect_results": [{"tool_call_id": "c1", "is_error": false, "text": "}\"olleh\":\"txet\"{"}], "text": "reversed: olleh"}]`,
 			0, "ok", "reversed: olleh", ""},
 		// A model cannot reach past the allowlist: not an undeclared name,
-		// not the driver itself, not a path; shell tools say they are missing.
-		{"undeclared, driver, path and shell calls answered as errors", 10, `[{"tool_calls": [{"id": "a", "name": "nope"}, {"id": "b", "name": "sh", "input": {"command": "id"}}, {"id": "c", "name": "echo"},
+		// not the driver itself, not a path, not a shell binary outside
+		// shell.allow.
+		{"undeclared, driver, path and shell calls answered as errors", 10, `[{"tool_calls": [{"id": "a", "name": "nope"}, {"id": "b", "name": "bash", "input": {"command": "id"}}, {"id": "c", "name": "echo"},
 				{"id": "d", "name": "scripted"}, {"id": "e", "name": "../echo"}]},
 			{"expect_results": [{"tool_call_id": "a", "is_error": true, "text": "tool 'nope' is not declared in manifest allowlist"},
-				{"tool_call_id": "b", "is_error": true, "text": "shell tools are not implemented in mur-go yet"},
+				{"tool_call_id": "b", "is_error": true, "text": "tool 'bash' is not declared in manifest allowlist"},
 				{"tool_call_id": "c", "is_error": false, "text": "}{"},
 				{"tool_call_id": "d", "is_error": true, "text": "tool 'scripted' is not declared in manifest allowlist"},
 				{"tool_call_id": "e", "is_error": true, "text": "tool '../echo' is not declared in manifest allowlist"}], "text": "done"}]`,

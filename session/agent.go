@@ -39,7 +39,7 @@ func runAgent(ctx context.Context, lo launch.Options) error {
 		return err
 	}
 	_, err = agent.Run(ctx, agent.Options{Session: lo.Session, Driver: at.Driver, Tools: at.Tools,
-		Allowlist: at.Allowlist, Log: lo.Log})
+		Allowlist: at.Allowlist, Shell: at.Shell, Log: lo.Log})
 	var ae *agent.Error
 	if !errors.As(err, &ae) {
 		return err

@@ -1,0 +1,31 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/mur-go/mur/tools"
+)
+
+// shellTool adapts a ShellRunner to the dispatcher's Tool for one
+// shell.allow binary: the outcome's text and error flag become the
+// result the model reads (session.md §2.6).
+type shellTool struct {
+	runner tools.ShellRunner
+	binary string
+}
+
+func (t shellTool) Invoke(ctx context.Context, in tools.ToolInput) (tools.ToolResult, error) {
+	input := ""
+	if in.Data != nil {
+		input = *in.Data
+	}
+	o, err := t.runner.RunShell(ctx, t.binary, input)
+	if err != nil {
+		return tools.ToolResult{}, err
+	}
+	status := tools.StatusPassed
+	if o.IsError {
+		status = tools.StatusError
+	}
+	return tools.ToolResult{Status: status, Data: tools.Str(o.Text), Truncated: o.Truncated}, nil
+}
