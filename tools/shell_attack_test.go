@@ -149,3 +149,37 @@ func TestShellCancelKillsTheProcessGroup(t *testing.T) {
 		t.Fatalf("the grandchild sleep (pid %d) outlived the cancelled call (poll %d, %v)", sleeper, n, err)
 	}
 }
+
+// A command cannot steer the runtime's own writes out of the workdir:
+// neither a logs/ link nor planted log names make the full-output log
+// land outside, and a .capsule-home swapped for a link to a real home is
+// refused before the next command runs.
+func TestShellPlantedLinksAreNotFollowed(t *testing.T) {
+	for _, tc := range []struct {
+		name, plant        string
+		wantRan, wantError bool
+		wantText           string
+	}{
+		{"logs is a link outside", `ln -s "$OUTSIDE" logs`, true, true, "failed to write shell log"},
+		{"the log names are planted links", `mkdir -p logs && for ms in 1700000000123 1700000000124; do ln -s "$OUTSIDE/stolen-$ms" logs/shell-$ms.log; done`,
+			true, false, "Output truncated. Full output written to logs/shell-1700000000125.log"},
+		{"the synthetic home is a link to a real home", `rm -rf .capsule-home && ln -s "$OUTSIDE" .capsule-home`, false, true, "failed to create synthetic home directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			outside := t.TempDir()
+			sh, _ := newTestShell(t, map[string]string{"OUTSIDE": outside})
+			sh.cfg.Env.BaselineEnv = []string{"OUTSIDE"}
+			sh.cfg.Now = func() time.Time { return time.UnixMilli(1700000000123) }
+			if o, err := sh.RunShell(context.Background(), "sh", commandJSON(tc.plant)); err != nil || o.ExitCode != 0 {
+				t.Fatalf("planting: %+v, %v", o, err)
+			}
+			o, err := sh.RunShell(context.Background(), "sh", commandJSON(`head -c 20000 /dev/zero; echo x > ~/planted`))
+			if err != nil || o.Ran != tc.wantRan || o.IsError != tc.wantError || !strings.Contains(o.Text, tc.wantText) {
+				t.Errorf("got ran %v error %v text %.300q (%v), want ran %v error %v and %q", o.Ran, o.IsError, o.Text, err, tc.wantRan, tc.wantError, tc.wantText)
+			}
+			if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+				t.Errorf("the runtime or the command wrote outside the workdir: %v", entries)
+			}
+		})
+	}
+}

@@ -40,9 +40,11 @@ func resourceLimit(ps *os.ProcessState, cpuSeconds uint64) string {
 	case syscall.SIGXFSZ:
 		return "max_file_size_bytes"
 	case syscall.SIGKILL:
-		// The kernel counts in ticks; rusage may read a hair under.
-		const slack = 50 * time.Millisecond
-		if cpuSeconds > 0 && ps.UserTime()+ps.SystemTime() >= time.Duration(cpuSeconds)*time.Second-slack {
+		// rusage reads some tens of milliseconds under the scheduler
+		// time the kernel compared with the limit.
+		limit := time.Duration(cpuSeconds) * time.Second
+		slack := max(250*time.Millisecond, limit/50)
+		if cpuSeconds > 0 && ps.UserTime()+ps.SystemTime() >= limit-slack {
 			return "cpu_seconds"
 		}
 	}

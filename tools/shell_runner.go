@@ -70,7 +70,8 @@ var _ ShellRunner = (*Shell)(nil)
 // RunShell implements ShellRunner (security.md §5, session.md §2.6). Bad
 // input and a command that could not be started are error outcomes with
 // Ran false; a command that ran is a passed outcome whatever its exit
-// code. The only error is the caller's ctx ending: the command's process
+// code, unless its full output could not be logged (an error outcome
+// with Ran set). The only error is the caller's ctx ending: the command's process
 // group is killed and the error wraps ctx.Err().
 func (s *Shell) RunShell(ctx context.Context, binary, input string) (ShellOutcome, error) {
 	command, err := shellCommand(input)
@@ -83,7 +84,7 @@ func (s *Shell) RunShell(ctx context.Context, binary, input string) (ShellOutcom
 	}
 	if err != nil {
 		s.cfg.Log.Info("shell command failed", "binary", binary, "err", err.Error())
-		out.Ran, out.IsError, out.Text = false, true, err.Error()
+		out.IsError, out.Text = true, err.Error()
 	}
 	return out, nil
 }
