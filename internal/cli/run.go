@@ -51,11 +51,13 @@ the cgroup_* and workdir_max_bytes resources are refused as not
 implemented, before anything is staged.
 
 Agent capsules (with inference:) run one task (from --task) through
-their driver, turn by turn, with the declared WASM, native and skill tools;
-a failed attempt (driver error, stop_reason error, turns exhausted) fails
-the run. Not implemented yet: shell tools (the model gets an error result),
-trace.jsonl records, hooks, compaction, continuation, threaded
-conversations, transport: process and serving over A2A.
+their driver, turn by turn, with the declared WASM, native and skill tools
+and the capabilities.shell.allow binaries (run in the workdir with a
+synthetic HOME, no host credentials, the rlimits above; output past 16 KiB
+in logs/shell-<ms>.log); a failed attempt (driver error, stop_reason
+error, turns exhausted) fails the run. Not implemented yet: trace.jsonl
+records, hooks, compaction, continuation, threaded conversations,
+transport: process and serving over A2A.
 
 Output: "session: ses_…" when the session starts, the capsule's own
 output, then "status:  ok", "status:  failed", "status:  trapped" or
