@@ -109,3 +109,23 @@ func commandJSON(command string) string {
 	b, _ := json.Marshal(map[string]string{"command": command})
 	return string(b)
 }
+
+// The full-output log keeps at most MaxLogBytes of a stream
+// (max_file_size_bytes): a command cannot make mur write a bigger file
+// than it may write itself.
+func TestShellLogIsCapped(t *testing.T) {
+	sh, work := newTestShell(t, map[string]string{})
+	sh.cfg.MaxLogBytes = 20000
+	o, err := sh.RunShell(context.Background(), "sh", commandJSON("head -c 50000 /dev/zero | tr '\\0' x"))
+	if err != nil || !o.Truncated {
+		t.Fatalf("%+v, %v", o, err)
+	}
+	log, err := os.ReadFile(filepath.Join(work, o.LogPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "\nStdout:\n" + strings.Repeat("x", 20000) + "\n[mur: 30000 more bytes not kept: a stream's full output is capped at capabilities.resources.max_file_size_bytes (20000)]\n\nStderr:\n\n"
+	if !strings.HasSuffix(string(log), want) {
+		t.Errorf("log is %d bytes and ends %q", len(log), log[max(0, len(log)-200):])
+	}
+}
