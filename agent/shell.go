@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mur-go/mur/tools"
 )
@@ -23,9 +24,13 @@ func (t shellTool) Invoke(ctx context.Context, in tools.ToolInput) (tools.ToolRe
 	if err != nil {
 		return tools.ToolResult{}, err
 	}
-	status := tools.StatusPassed
+	r := tools.ToolResult{Status: tools.StatusPassed, Data: tools.Str(o.Text), Truncated: o.Truncated,
+		Summary: tools.Str(fmt.Sprintf("Shell command exited with code %d", o.ExitCode))}
 	if o.IsError {
-		status = tools.StatusError
+		r.Status, r.Summary = tools.StatusError, nil
 	}
-	return tools.ToolResult{Status: status, Data: tools.Str(o.Text), Truncated: o.Truncated}, nil
+	if o.LogPath != "" {
+		r.Metadata = []tools.Pair{{Key: "full_output_path", Value: o.LogPath}}
+	}
+	return r, nil
 }

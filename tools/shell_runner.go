@@ -71,8 +71,8 @@ var _ ShellRunner = (*Shell)(nil)
 // input and a command that could not be started are error outcomes with
 // Ran false; a command that ran is a passed outcome whatever its exit
 // code, unless its full output could not be logged (an error outcome
-// with Ran set). The only error is the caller's ctx ending: the command's process
-// group is killed and the error wraps ctx.Err().
+// with Ran set). The only error is the caller's ctx ending: the
+// command's process group is killed and the error wraps ctx.Err().
 func (s *Shell) RunShell(ctx context.Context, binary, input string) (ShellOutcome, error) {
 	command, err := shellCommand(input)
 	if err != nil {
