@@ -211,3 +211,20 @@ func TestAgentShellOutputStaysBounded(t *testing.T) {
 	}
 	os.Remove(logs[0])
 }
+
+// Shell commands start through the same rlimit trampoline as native
+// tools: capabilities.resources stops a spinning command and an
+// oversized write.
+func TestAgentShellRunsUnderTheRlimits(t *testing.T) {
+	turns := `[{"tool_calls": [` + shellCall("cpu", "while :; do :; done") + `, ` + shellCall("fsize", "exec head -c 100000 /dev/zero > big") + `]},
+		{"expect_results": [` + expect("cpu", false, "$ while :; do :; done\nExit code: 137\nStdout:\n\nStderr:\n") + `, ` +
+		expect("fsize", false, "$ exec head -c 100000 /dev/zero > big\nExit code: 153\nStdout:\n\nStderr:\n") + `], "text": "limited"}]`
+	p := shellProject(t, turns, "  resources:\n    cpu_seconds: 1\n    max_file_size_bytes: 4096\n")
+	stdout, stderr := p.mur(0, "run", "--task", "spin")
+	if !strings.HasSuffix(stdout, "status:  ok\n") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	}
+	if fi, err := os.Stat(filepath.Join(p.sessionDir(), "big")); err != nil || fi.Size() != 4096 {
+		t.Errorf("big: %v, %v; RLIMIT_FSIZE must stop it at 4096 bytes", fi, err)
+	}
+}
