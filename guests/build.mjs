@@ -109,6 +109,29 @@ guests.push({
   },
 });
 
+// The foreign-toolchain driver: Rust compiled by build.sh with a wasm32
+// Rust standard library (see README.md), embedded against murmur's own
+// driver world. It imports no WASI, so no adapter is involved. Where that
+// toolchain is missing, the committed output is kept as long as its
+// sources are unchanged.
+const rustDriverCore = 'build/driver-rust.core.wasm';
+guests.push({
+  name: 'driver-rust',
+  // build.mjs and build.sh are left out, like toolrun-js's: an edit to
+  // them elsewhere must not demand a Rust toolchain to rebuild this.
+  inputs: ['rust/driver/src/*', 'rust/driver/driver.wit', 'package-lock.json'],
+  keepWithout: rustDriverCore,
+  build: async () => {
+    const embedded = await componentEmbed({
+      binary: await readFile(rustDriverCore),
+      witSource: await readFile('rust/driver/driver.wit', 'utf8'),
+      world: 'driver',
+      stringEncoding: 'utf8',
+    });
+    return componentNew(embedded, []);
+  },
+});
+
 const recorded = await readRecorded();
 await mkdir('out', { recursive: true });
 const lines = [];
@@ -117,9 +140,16 @@ for (const guest of guests) {
   const out = `out/${guest.name}.wasm`;
   let bytes;
   const prev = recorded.get(out);
-  if (guest.reproducible === false && !rebuildJS && prev?.src === srcHash && (await hashFile(out)) === prev.wasm) {
+  const unchanged = prev?.src === srcHash && (await hashFile(out)) === prev.wasm;
+  if (guest.reproducible === false && !rebuildJS && unchanged) {
     bytes = await readFile(out);
     console.log(`${out}: up to date (${bytes.length} bytes)`);
+  } else if (guest.keepWithout && (await hashFile(guest.keepWithout)) === undefined) {
+    if (!unchanged) {
+      throw new Error(`${out}: its sources changed but ${guest.keepWithout} was not built: install the toolchain README.md names`);
+    }
+    bytes = await readFile(out);
+    console.log(`${out}: kept (no toolchain to rebuild it here; sources unchanged)`);
   } else {
     bytes = await guest.build();
     await validate(out, bytes);
@@ -303,5 +333,48 @@ async function smokeTest() {
     trapped = true;
   }
   expect('driver-trap traps', trapped, true);
+  await smokeTestRustDriver(check, expect);
   console.log('smoke test: ok');
+}
+
+// smokeTestRustDriver runs driver-rust with a recorder for the chunks it
+// emits (instantiation mode: jco takes every import from this object).
+async function smokeTestRustDriver(check, expect) {
+  const name = 'driver-rust';
+  const { files } = await transpile(await readFile(`out/${name}.wasm`), { name, instantiation: { tag: 'async' } });
+  for (const [file, data] of Object.entries(files)) {
+    await mkdir(dirname(join(check, name, file)), { recursive: true });
+    await writeFile(join(check, name, file), data);
+  }
+  const mod = await import(pathToFileURL(join(check, name, `${name}.js`)).href);
+  const chunks = [];
+  const inst = await mod.instantiate(async (core) => WebAssembly.compile(await readFile(join(check, name, core))), {
+    'murmur:text/chunks': { emitChunk: (c) => chunks.push(c), emitThinkingChunk: () => {} },
+  });
+  const run = inst['murmur:tool/run@0.1.0'].run;
+  const user = '{"content":[{"text":"hello","type":"text"}],"role":"user"}';
+  const req = (messages, tools = '[{"name":"echo","parameters":{}}]') =>
+    `{"max_tokens":8192,"messages":[${messages}],"model":"m","params":{},"system":"[Capsule]","tools":${tools}}`;
+  const ok = (data) => ({ status: 'passed', summary: 'driver-rust turn', data, truncated: false, metadata: [] });
+  const error = (msg) => ({
+    status: 'error',
+    summary: msg,
+    data: JSON.stringify({ error: msg, stop_reason: 'error' }),
+    truncated: false,
+    metadata: [],
+  });
+  const call =
+    '{"type":"tool_call","id":"call-1","name":"echo","input":{"text":"hello"}}';
+  expect(`${name} call`, run({ data: req(user) }), ok(
+    `{"stop_reason":"tool_call","content":[{"type":"text","text":"Asking echo."},${call}]}`,
+  ));
+  const answered = req(`${user},{"content":[${call}],"role":"assistant"},` +
+    '{"content":[{"text":"olleh","type":"text"}],"is_error":false,"role":"tool","tool_call_id":"call-1"}');
+  expect(`${name} end`, run({ data: answered }), ok(
+    '{"stop_reason":"end_turn","content":[{"type":"text","text":"echo answered: olleh"}]}',
+  ));
+  expect(`${name} chunks`, chunks, ['Asking echo.', 'echo answered: olleh']);
+  expect(`${name} no data`, run({}), error('no request: the driver expects the request JSON as data'));
+  expect(`${name} deep`, run({ data: '['.repeat(100000) }).status, 'error');
+  expect(`${name} not JSON`, run({ data: '{"messages": tru}' }), error('request is not JSON: invalid literal at byte 13'));
 }

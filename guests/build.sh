@@ -26,4 +26,29 @@ for guest in toolrun wasitest fsattack scripted cmdrun; do
 		-o "build/$guest-go.core.wasm" "./go/$guest"
 done
 
+# The Rust driver (rust/driver) needs a Rust compiler with the wasm32
+# standard library: Debian's rustc with libstd-rust-dev-wasm32 and lld
+# (rustup's wasm32-unknown-unknown target works too). Without one,
+# build.mjs keeps the committed out/driver-rust.wasm while its sources are
+# unchanged; CI never rebuilds it.
+rm -f build/driver-rust.core.wasm
+rustc=""
+for candidate in ${RUSTC:-} /usr/bin/rustc rustc; do
+	sysroot="$("$candidate" --print sysroot 2>/dev/null)" || continue
+	if [[ -d "$sysroot/lib/rustlib/wasm32-unknown-unknown" ]]; then
+		rustc="$candidate"
+		break
+	fi
+done
+if [[ -n "$rustc" ]]; then
+	# --remap-path-prefix keeps this checkout's path out of the output.
+	"$rustc" --edition 2021 --crate-type cdylib --crate-name driver_rust \
+		--target wasm32-unknown-unknown -C opt-level=s -C panic=abort \
+		-C strip=symbols -C debuginfo=0 --remap-path-prefix="$guests=." \
+		-o build/driver-rust.core.wasm rust/driver/src/lib.rs
+else
+	echo "build.sh: no rustc with the wasm32-unknown-unknown standard library; keeping out/driver-rust.wasm" \
+		"(apt-get install rustc libstd-rust-dev-wasm32 lld to rebuild it)" >&2
+fi
+
 node build.mjs "$@"

@@ -60,7 +60,8 @@ records, hooks, compaction, continuation, threaded conversations,
 transport: process and serving over A2A.
 
 Output: "session: ses_…" when the session starts, the capsule's own
-output, then "status:  ok", "status:  failed", "status:  trapped" or
+output, for an agent capsule "result:  <path>" (its out/result.txt) and
+"trace:   <path>" (its trace.jsonl, once written), then "status:  ok", "status:  failed", "status:  trapped" or
 "status:  cancelled". With --json, one line
 {"name","pid","session_id","url","version","workdir"} after the run and
 nothing else on stdout (the capsule's output goes to stderr). A failed run
@@ -154,6 +155,7 @@ func (r *runner) run(ctx context.Context) error {
 		}
 		return err
 	}
+	printRecords(r.stdout, res.Session)
 	fmt.Fprintf(r.stdout, "status:  %s\n", res.Status)
 	return err
 }

@@ -56,6 +56,12 @@ const (
 	// MURMUR_INFERENCE_DRIVER_CONFIG and checks each request (see
 	// guests/README.md).
 	ScriptedGo = "scripted-go"
+
+	// DriverRust is the driver built with rustc rather than Go: it exports
+	// murmur:tool/run@0.1.0, imports murmur:text/chunks@0.1.0, calls the
+	// request's first tool with the task and ends with what it answered
+	// (see guests/README.md).
+	DriverRust = "driver-rust"
 )
 
 // Canned tool-result data of the driver doubles.
