@@ -28,6 +28,10 @@ type Scope struct {
 	// PathEnv (every match), absolute paths as they are.
 	Binaries []string
 	PathEnv  string
+	// Libraries are objects whose loader, libraries and #! interpreter
+	// are granted Execute, but not the object itself (a native tool's
+	// staged binary, which runs from its sealed copy).
+	Libraries []string
 	// RuntimeDirs are capabilities.shell.interpreter_runtime directories;
 	// StagedRuntime the staged_runtime source paths.
 	RuntimeDirs   []RuntimeDir
@@ -82,6 +86,13 @@ func (s Scope) Plan(hostNetNS string) *Plan {
 	for _, b := range s.Binaries {
 		for _, match := range lookPathAll(b, s.PathEnv) {
 			for _, f := range ExecClosure(match, s.PathEnv) {
+				add(f, Execute|ReadFile)
+			}
+		}
+	}
+	for _, l := range s.Libraries {
+		if closure := ExecClosure(l, s.PathEnv); len(closure) > 1 {
+			for _, f := range closure[1:] {
 				add(f, Execute|ReadFile)
 			}
 		}

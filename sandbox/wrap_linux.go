@@ -3,8 +3,13 @@ package sandbox
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
+
+const capNetAdmin = uintptr(unix.CAP_NET_ADMIN)
 
 // Wrap makes cmd (built for the tool: Path, Args, Dir, Env, ExtraFiles,
 // SysProcAttr) start through the trampoline. With a plan that needs a
@@ -27,10 +32,20 @@ func (t Trampoline) namespaces(cmd *exec.Cmd) {
 	}
 	a := cmd.SysProcAttr
 	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET
+	// The child keeps its uid: the runtime's, or the one cmd switches to.
 	uid, gid := os.Getuid(), os.Getgid()
+	if c := a.Credential; c != nil {
+		uid, gid = int(c.Uid), int(c.Gid)
+	}
 	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	a.GidMappingsEnableSetgroups = false
+	// The trampoline keeps CAP_NET_ADMIN (of its own namespace only)
+	// across its exec as a non-root uid to raise lo; it drops every
+	// capability before the tool runs.
+	if !slices.Contains(a.AmbientCaps, capNetAdmin) {
+		a.AmbientCaps = append(a.AmbientCaps, capNetAdmin)
+	}
 }
 
 // HostNetNS names the runtime's network namespace, for Plan.HostNetNS.

@@ -15,6 +15,10 @@ import (
 	"github.com/mur-go/mur/sandbox"
 )
 
+// NativeBinaryFD is the descriptor the pinned binary is passed on: the
+// containment plan must keep it (a #! tool's interpreter reads it).
+const NativeBinaryFD = 3
+
 // DefaultNativeOutputBytes caps each of a native tool's stdout and stderr
 // when NativeTool.MaxOutputBytes is 0.
 const DefaultNativeOutputBytes = 16 << 20
@@ -85,9 +89,6 @@ func (t *NativeTool) Invoke(ctx context.Context, in ToolInput) (ToolResult, erro
 	stdout, stderr := &capBuffer{max: max}, &capBuffer{max: max}
 	cmd := exec.CommandContext(ctx, bin.Path)
 	cmd.Args = []string{t.Path} // argv[0] as staged, whatever is executed
-	if t.Sandbox != nil {
-		cmd.Path, cmd.Args = t.Sandbox.Command(bin.Path, cmd.Args)
-	}
 	if bin.File != nil {
 		// fd 3 stays open in the tool so that a #! script can be read by
 		// its interpreter through /proc/self/fd/3.
@@ -98,6 +99,9 @@ func (t *NativeTool) Invoke(ctx context.Context, in ToolInput) (ToolResult, erro
 	cmd.Stdin = bytes.NewReader(input)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	ownProcessGroup(cmd)
+	if t.Sandbox != nil {
+		t.Sandbox.Wrap(cmd) // after SysProcAttr is set: it adds the namespaces
+	}
 	// Pipes stay open while a grandchild holds them; don't wait forever.
 	cmd.WaitDelay = 2 * time.Second
 
