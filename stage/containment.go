@@ -34,26 +34,36 @@ func checkCapabilities(c *manifest.Capsule, flag string, support policy.HostSupp
 	if err := policy.ContainmentFlag(flag); err != nil {
 		return Containment{}, err
 	}
+	ct, declared := decide(c, flag, support)
+	if err := refusals(c, ct, declared, support); err != nil {
+		return Containment{}, err
+	}
+	return ct, nil
+}
+
+// decide is the containment decision: the floor (capabilities.containment
+// and --containment, strongest wins), the host and the class achieved.
+func decide(c *manifest.Capsule, flag string, support policy.HostSupport) (Containment, bool) {
 	declaredHere := ""
 	if c.Capabilities != nil {
 		declaredHere = c.Capabilities.Containment
 	}
 	floor, declared := policy.Floor(declaredHere, flag)
 	host := policy.NewHost(support, floor, nil)
-	workdirExec := c.Capabilities.WorkdirExec()
-	if err := policy.CheckContainment(floor, declared, host, workdirExec); err != nil {
-		return Containment{}, err
+	return Containment{Declared: floor, Achieved: policy.Achieved(host, c.Capabilities.WorkdirExec()), Host: host}, declared
+}
+
+func refusals(c *manifest.Capsule, ct Containment, declared bool, support policy.HostSupport) error {
+	if err := policy.CheckContainment(ct.Declared, declared, ct.Host, c.Capabilities.WorkdirExec()); err != nil {
+		return err
 	}
-	if err := policy.CheckStagedRuntime(c.Capabilities, floor); err != nil {
-		return Containment{}, err
+	if err := policy.CheckStagedRuntime(c.Capabilities, ct.Declared); err != nil {
+		return err
 	}
 	if err := policy.CheckNetNS(c.Capabilities, support); err != nil {
-		return Containment{}, err
+		return err
 	}
-	if err := policy.CheckResources(c.Capabilities); err != nil {
-		return Containment{}, err
-	}
-	return Containment{Declared: floor, Achieved: policy.Achieved(host, workdirExec), Host: host}, nil
+	return policy.CheckResources(c.Capabilities)
 }
 
 // securityWarnings are the host-dependent W-SEC warnings, once staging
