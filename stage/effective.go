@@ -1,6 +1,9 @@
 package stage
 
 import (
+	"errors"
+
+	"github.com/mur-go/mur/internal/diag"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/policy"
 )
@@ -52,6 +55,10 @@ func Explain(c *manifest.Capsule, flag string, support policy.HostSupport) (Effe
 	g := ct.EffectiveGrants(c)
 	if err := refusals(c, ct, declared, support); err != nil {
 		g.FloorMet, g.ShortfallReason = false, err.Error()
+		var d *diag.Error
+		if errors.As(err, &d) {
+			g.ShortfallReason = d.Code + ": " + d.Msg
+		}
 	}
 	return g, nil
 }
