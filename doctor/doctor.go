@@ -46,8 +46,8 @@ type Report struct {
 	Mechanism string `json:"mechanism"`
 	Class     string `json:"class"`
 	// Missing has the reason for each class above Class.
-	Missing []Gap   `json:"missing"`
-	Checks  []Check `json:"checks"`
+	Missing []Gap    `json:"missing"`
+	Checks  []Check  `json:"checks"`
 	Capsule *Capsule `json:"capsule,omitempty"`
 }
 
