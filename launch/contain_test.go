@@ -4,8 +4,9 @@ package launch_test
 // (testdata/escape, installed as "secret", the third tool capsule-steps
 // calls) tries to read and write outside the workdir, exec a binary,
 // reach a loopback server of the host, open an AF_UNIX socket and make a
-// user namespace. On this host (Linux with Landlock, seccomp and user
-// namespaces, as CI is) each attempt must be refused.
+// user namespace, and connects to the one server capabilities.network.allow
+// names. On this host (Linux with Landlock, seccomp and user namespaces,
+// as CI is) each attempt must be refused and that connection made.
 
 import (
 	"fmt"
@@ -42,12 +43,25 @@ func TestNativeToolIsContained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The one server network.allow names: reached through the namespace's
+	// listener and mur's splice.
+	allowed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer allowed.Close()
+	go func() {
+		if c, err := allowed.Accept(); err == nil {
+			c.Write([]byte("allowed upstream"))
+			c.Close()
+		}
+	}()
 	p := newProject(t, "  containment: scoped\n", []string{"record"})
 	p.mur(0, "install", pkg)
 	manifest := "name: steps\nversion: \"0.1.0\"\nartifacts:\n" +
 		"  - name: record\n    version: \"0.1.0\"\n    runtime: tool\n" +
 		"  - name: secret\n    version: \"0.1.0\"\n    runtime: tool\n" +
-		"capabilities:\n  containment: scoped\n"
+		fmt.Sprintf("capabilities:\n  containment: scoped\n  network:\n    allow: [\"%s\"]\n", allowed.Addr())
 	if err := os.WriteFile(filepath.Join(p.dir, "murmur.yaml"), []byte(manifest), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +86,7 @@ func TestNativeToolIsContained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	targets := fmt.Sprintf("secret=%s\nplant=%s\nexec=%s\nserver=%s\n", secret, filepath.Join(outside, "planted"), id, ln.Addr())
+	targets := fmt.Sprintf("secret=%s\nplant=%s\nexec=%s\nserver=%s\nallowed=%s\n", secret, filepath.Join(outside, "planted"), id, ln.Addr(), allowed.Addr())
 
 	s := &session{workdir: t.TempDir()}
 	for name, text := range map[string]string{"targets.txt": targets, "peer.txt": "http://127.0.0.1:9/"} {
@@ -90,6 +104,9 @@ func TestNativeToolIsContained(t *testing.T) {
 		if !strings.Contains(report, c+" refused: ") {
 			t.Errorf("%s was not refused:\n%s", c, report)
 		}
+	}
+	if !strings.Contains(report, `connect-allowed escaped: connected to `+allowed.Addr().String()+` and read "allowed upstream"`) {
+		t.Errorf("the network.allow destination was not reached:\n%s", report)
 	}
 	if _, err := os.Stat(filepath.Join(outside, "planted")); err == nil {
 		t.Error("the tool wrote outside its workdir")

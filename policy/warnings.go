@@ -69,7 +69,7 @@ func SecurityWarnings(c *manifest.Capsule, host Host) []manifest.Warning {
 		case TierSeccompOnly:
 			add(manifest.WarnShellSeccompOnly, "capabilities.shell.allow", "capabilities.shell.allow is non-empty and this kernel has no Landlock (Linux < 5.13): subprocess file access outside the workdir is not restricted, only seccomp filters apply")
 		case TierKernelFull:
-			add(manifest.WarnShellKernel, "capabilities.shell.allow", "capabilities.shell.allow is non-empty; subprocesses run under Landlock and seccomp in a network namespace of their own: files outside the workdir are denied except the allowed binaries, their libraries and a fixed device set, unix sockets are refused unless declared, and only loopback is reachable (mur-go does not yet forward capabilities.network.allow connections out of the namespace)")
+			add(manifest.WarnShellKernel, "capabilities.shell.allow", "capabilities.shell.allow is non-empty; subprocesses run under Landlock and seccomp in a network namespace of their own: files outside the workdir are denied except the allowed binaries, their libraries and a fixed device set, unix sockets are refused unless declared, and only capabilities.network.allow hosts and ports are reachable")
 		case TierKernelSealed:
 			add(manifest.WarnShellKernel, "capabilities.shell.allow", "capabilities.shell.allow is non-empty; subprocesses run sealed in a private mount namespace with only the workdir writable; host /proc stays visible")
 		}

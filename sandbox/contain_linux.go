@@ -26,6 +26,11 @@ func contain(p *Plan) error {
 		if err := loopbackUp(); err != nil {
 			return err
 		}
+		if p.EgressFD > 0 {
+			if err := handOverListeners(p.EgressFD, p.EgressPorts); err != nil {
+				return err
+			}
+		}
 	}
 	if err := cloexecFrom3(p.KeepFDs); err != nil {
 		return err

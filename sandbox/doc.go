@@ -5,7 +5,8 @@
 // and then execs the tool, which inherits it. In order (§9.4): hard
 // rlimits; the network namespace (created by the clone flags Wrap puts on
 // the trampoline: a new user + network namespace, ids mapped to the
-// runtime's own) is checked and its loopback raised; every fd from 3 up
+// runtime's own) is checked, its loopback raised and, with egress, its
+// listeners handed to the runtime; every fd from 3 up
 // but the kept ones marked close-on-exec; capabilities dropped and
 // no_new_privs set; the seccomp filter (go-seccomp-bpf); Landlock
 // (go-landlock) with the Plan's rules. Any failure ends the trampoline
@@ -13,7 +14,9 @@
 //
 // Scope turns what a session grants into a Plan (the Landlock rules
 // include each allowed binary's ELF loader and DT_NEEDED closure);
-// Prober runs the live host probes through the same trampoline. Not done
-// here: the sealed composed root, egress forwarding out of the network
-// namespace (§3.4), the cgroup scope and the workdir guard.
+// Prober runs the live host probes through the same trampoline; Egress
+// serves a namespace's allowed connections and DNS from the host side
+// (§3.4: the child routes every address to lo and hands its listeners
+// over a lifeline socket). Not done here: the sealed composed root, the
+// cgroup scope and the workdir guard.
 package sandbox

@@ -19,6 +19,11 @@ type Plan struct {
 	// child without the namespace fails closed.
 	NetNS     bool   `json:"netns,omitempty"`
 	HostNetNS string `json:"host_netns,omitempty"`
+	// EgressFD is the lifeline Wrap passes when the trampoline has an
+	// Egress: the child routes every address to lo, listens on
+	// EgressPorts and UDP 53, and hands the sockets over on it (§3.4).
+	EgressFD    int      `json:"egress_fd,omitempty"`
+	EgressPorts []uint16 `json:"egress_ports,omitempty"`
 	// KeepFDs survive the exec (the sealed memfd of a native tool); every
 	// other descriptor from 3 up is marked close-on-exec.
 	KeepFDs []int `json:"keep_fds,omitempty"`

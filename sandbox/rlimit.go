@@ -47,6 +47,10 @@ type Trampoline struct {
 	// is rlimits only. A plan with NetNS needs the clone flags Wrap sets:
 	// started otherwise, the child refuses to exec.
 	Plan *Plan
+	// Egress, with a NetNS plan, serves the namespace's allowed
+	// connections and DNS (Wrap starts it for each command); nil leaves
+	// the namespace with loopback only.
+	Egress *Egress
 }
 
 // Command returns what to exec instead of path with argv: Self in

@@ -17,7 +17,24 @@ const capNetAdmin = uintptr(unix.CAP_NET_ADMIN)
 // namespace, its uid and gid mapped to the runtime's own, so it may raise
 // its loopback but holds nothing outside. Call it after setting
 // cmd.SysProcAttr: the namespace fields are added to it.
+//
+// With an Egress, the command also gets a lifeline socket (one more
+// ExtraFiles entry) and a goroutine serving its namespace's allowed
+// connections, which ends by itself when the last process of the tree
+// has exited, or a minute after a spawn that never started.
 func (t Trampoline) Wrap(cmd *exec.Cmd) {
+	if t.Plan != nil && t.Plan.NetNS && t.Egress != nil {
+		if parent, child, err := lifeline(); err == nil {
+			p := *t.Plan
+			cmd.ExtraFiles = append(cmd.ExtraFiles, child)
+			p.EgressFD, p.EgressPorts = 2+len(cmd.ExtraFiles), t.Egress.Ports()
+			p.KeepFDs = append(append([]int{}, p.KeepFDs...), p.EgressFD)
+			t.Plan = &p
+			go t.Egress.serve(parent, child)
+		}
+		// Without the socket pair the namespace keeps loopback only:
+		// less reach, never more.
+	}
 	cmd.Path, cmd.Args = t.Command(cmd.Path, cmd.Args)
 	t.namespaces(cmd)
 }

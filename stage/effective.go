@@ -89,7 +89,10 @@ func (ct Containment) EffectiveGrants(c *manifest.Capsule) EffectiveGrants {
 		g.Subprocess.LandlockABI = s.LandlockABI
 	}
 	if g.Subprocess.NetworkNamespace {
-		g.Subprocess.Egress = "loopback only: mur-go does not yet forward capabilities.network.allow connections or answer DNS for subprocesses"
+		g.Subprocess.Egress = "only capabilities.network.allow hosts and ports, spliced from the runtime; DNS answered for allowed names only"
+		if len(g.NetworkAllow) == 0 {
+			g.Subprocess.Egress = "loopback only (capabilities.network.allow is empty)"
+		}
 	}
 	return g
 }

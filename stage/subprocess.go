@@ -1,6 +1,8 @@
 package stage
 
 import (
+	"log/slog"
+
 	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/sandbox"
 )
@@ -38,4 +40,23 @@ func (s *Session) SubprocessScope(pathEnv string, libraries []string, keepFDs ..
 	}
 	sc.NetNS = sc.Seccomp && h.Support.NetNS
 	return sc
+}
+
+// SubprocessEgress is what lets a contained subprocess reach the
+// ceiling's capabilities.network.allow hosts from its namespace (§3.4):
+// nil when the subprocesses get no namespace (nothing to serve) or the
+// list is empty (loopback only). One per session, so DNS answers given to
+// one call let its addresses through for the next.
+func (s *Session) SubprocessEgress(log *slog.Logger) *sandbox.Egress {
+	if s.Containment.Tier() < policy.TierSeccompOnly || !s.Containment.Host.Support.NetNS || len(s.Ceiling.Network) == 0 {
+		return nil
+	}
+	s.egressOnce.Do(func() {
+		e := &sandbox.Egress{Log: log}
+		for _, r := range s.Ceiling.Network {
+			e.Rules = append(e.Rules, sandbox.EgressRule{Host: r.Host, Port: r.Port, HasPort: r.HasPort})
+		}
+		s.egress = e
+	})
+	return s.egress
 }

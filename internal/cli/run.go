@@ -50,8 +50,9 @@ readable but the allowed binaries and their libraries, nothing in the
 workdir is executable, the seccomp filter refuses ptrace, mount, unshare,
 bpf, io_uring, keyctl and unix/netlink/raw sockets, no capability survives
 and no setuid binary gains any, and with user namespaces they get a
-network namespace of their own with loopback only (mur-go does not yet
-forward capabilities.network.allow connections out of it). 'mur doctor'
+network namespace of their own from which only the capabilities.network.allow
+hosts and ports are reachable (mur answers their DNS and splices their
+connections; every other name is refused). 'mur doctor'
 says what this host enforces; --explain-scope what a capsule would get. A
 containment floor (capabilities.containment or --containment) the host
 cannot hold is refused with E-CAP-003 (sealed is never available: mur-go

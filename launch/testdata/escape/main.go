@@ -1,6 +1,7 @@
 // Command escape is the native tool of contain_test.go: installed as
 // `secret` (capsule-steps' third call) it tries to cross each boundary of
-// kernel containment from the workdir it runs in, and writes one line per
+// kernel containment from the workdir it runs in (and makes the one
+// connection capabilities.network.allow grants), and writes one line per
 // attempt to escape.txt there: "<case> refused: <error>" or
 // "<case> escaped: <what it got>". Its targets come from targets.txt
 // (key=value lines the test writes), so the tool itself names no path of
@@ -53,6 +54,16 @@ func main() {
 		}
 		c.Close()
 		return "connected to " + targets["server"], nil
+	})
+	try("connect-allowed", func() (string, error) {
+		c, err := net.Dial("tcp", targets["allowed"])
+		if err != nil {
+			return "", err
+		}
+		defer c.Close()
+		b := make([]byte, 64)
+		n, err := c.Read(b)
+		return fmt.Sprintf("connected to %s and read %q", targets["allowed"], b[:n]), err
 	})
 	try("unix-socket", func() (string, error) {
 		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM, 0)
