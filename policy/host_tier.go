@@ -9,7 +9,8 @@ import "fmt"
 type HostSupport struct {
 	// Linux is the platform; Probed is false when no probe ran (then
 	// nothing is assumed to be enforced).
-	Linux, Probed bool
+	Linux  bool `json:"linux"`
+	Probed bool `json:"probed"`
 	// LandlockABI is the Landlock ABI a forked child restricted itself
 	// with and found fully enforced (0: none; LandlockErr says why).
 	LandlockABI int    `json:"landlock_abi"`
