@@ -49,7 +49,7 @@ var topLevel = []string{"internal/cli", "session"}
 var layers = [][]string{
 	{"cmd/mur"},
 	{"internal/cli"},
-	{"session"},
+	{"session", "doctor"},
 	{"launch", "agent"},
 	{"host"},
 	{"tools", "stage", "a2a"},

@@ -31,7 +31,9 @@ func newShell(o *Options) (tools.ShellRunner, error) {
 		Workdir:  s.AccessibleDir,
 		Env: tools.SubprocessEnv{Getenv: o.Getenv, BaselineEnv: g.ShellBaselineEnv, StripEnv: g.ShellStripEnv,
 			Overrides: identity(s)},
-		Sandbox:     &sandbox.Trampoline{Self: o.Trampoline, Limits: sandbox.RlimitsFor(g.Resources)},
+		Sandbox: &sandbox.Trampoline{Self: o.Trampoline, Limits: sandbox.RlimitsFor(g.Resources),
+			Plan:   s.SubprocessScope(pathEnv(o), nil).Plan(sandbox.HostNetNS()),
+			Egress: s.SubprocessEgress(o.Log)},
 		MaxLogBytes: g.Resources.MaxFileSizeBytes,
 		Log:         o.Log,
 	}), nil

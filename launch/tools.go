@@ -89,7 +89,9 @@ func newTool(o *Options, linker *component.Linker, t toolSpec) (tools.Tool, erro
 		}
 		return &tools.NativeTool{Name: t.name, Path: t.binary, SHA256: t.binarySHA256, Dir: o.Session.AccessibleDir,
 			Env: env, Deadline: limits.Deadline,
-			Sandbox: &sandbox.Trampoline{Self: o.Trampoline, Limits: sandbox.RlimitsFor(t.grants.Resources)}}, nil
+			Sandbox: &sandbox.Trampoline{Self: o.Trampoline, Limits: sandbox.RlimitsFor(t.grants.Resources),
+				Plan:   o.Session.SubprocessScope(pathEnv(o), []string{t.binary}, tools.NativeBinaryFD).Plan(sandbox.HostNetNS()),
+				Egress: o.Session.SubprocessEgress(o.Log)}}, nil
 	case stage.KindSkill:
 		return &tools.SkillTool{Name: t.name, Text: t.skill}, nil
 	}
@@ -117,4 +119,11 @@ func (l logged) Invoke(ctx context.Context, in tools.ToolInput) (tools.ToolResul
 		l.log.Log(ctx, level, "tool call failed", "tool", l.name, "err", err.Error())
 	}
 	return r, err
+}
+
+// pathEnv is the runtime's launch-time PATH, which binary lookup and the
+// Landlock exec grants share (security.md §7).
+func pathEnv(o *Options) string {
+	v, _ := o.Getenv("PATH")
+	return v
 }

@@ -19,8 +19,10 @@ const (
 
 // Codes of the containment decisions.
 const (
-	CodeContainment = "E-CAP-003" // declared floor above the achieved class
-	CodeBadFlag     = "E-IO-003"  // --containment value
+	CodeContainment   = "E-CAP-003" // declared floor above the achieved class
+	CodeStagedRuntime = "E-CAP-004" // staged_runtime below the sealed floor
+	CodeNoNetNS       = "E-CAP-005" // no network namespace for the subprocess tree
+	CodeBadFlag       = "E-IO-003"  // --containment value
 )
 
 // ErrContainment is wrapped by every E-CAP-003 refusal.
@@ -94,7 +96,11 @@ func CheckContainment(floor Class, declared bool, h Host, workdirExec bool) erro
 	if !declared || got >= floor {
 		return nil
 	}
-	reason := h.kernelGap()
+	gaps := h.Support.Gaps()
+	reason := gaps[floor]
+	if floor == Sealed && gaps[Scoped] != "" {
+		reason += "; and " + gaps[Scoped]
+	}
 	if workdirExec {
 		reason = "capabilities.filesystem.workdir_exec is true, so files the capsule writes into its workdir can be executed and no class above 'advisory' can hold"
 	}
@@ -102,15 +108,4 @@ func CheckContainment(floor Class, declared bool, h Host, workdirExec bool) erro
 		Msg: fmt.Sprintf("declared containment class '%s' is not achievable on this host (achieved: '%s'): %s", floor, got, reason),
 		Hint: fmt.Sprintf("lower the declared floor to '%s' (capabilities.containment in murmur.yaml, containment in .murmur/config.yaml, or --containment), or run on a host that provides '%s'",
 			got, floor)}
-}
-
-// kernelGap says why the tier is below what was asked.
-func (h Host) kernelGap() string {
-	switch h.Tier {
-	case TierKernelFull:
-		return "the sealed class needs a private mount namespace, which this host could not create"
-	case TierSeccompOnly:
-		return "the scoped class requires Landlock, which this kernel does not enforce; file access would be convention only"
-	}
-	return "kernel containment (Landlock, seccomp, mount namespaces) is not implemented in mur-go yet, so subprocesses and native tools run with environment controls only"
 }

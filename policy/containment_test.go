@@ -28,8 +28,15 @@ func TestFloor(t *testing.T) {
 	}
 }
 
+// Probed supports of the hosts the tests decide on.
+var (
+	notLinux   = HostSupport{Probed: true}
+	noLandlock = HostSupport{Linux: true, Probed: true, Seccomp: true, LandlockErr: "ENOSYS", NetNS: true}
+	kernelFull = HostSupport{Linux: true, Probed: true, LandlockABI: 7, Seccomp: true, NetNS: true}
+)
+
 func TestCheckContainment(t *testing.T) {
-	envOnly := CurrentHost(Sealed, nil)
+	host := func(s HostSupport) Host { return NewHost(s, Sealed, nil) }
 	for _, tc := range []struct {
 		name        string
 		floor       Class
@@ -38,14 +45,15 @@ func TestCheckContainment(t *testing.T) {
 		workdirExec bool
 		want        string // "" = allowed
 	}{
-		{"undeclared is never gated", Sealed, false, envOnly, false, ""},
-		{"advisory always holds", Advisory, true, envOnly, true, ""},
-		{"sealed on mur-go", Sealed, true, envOnly, false,
-			"declared containment class 'sealed' is not achievable on this host (achieved: 'advisory'): kernel containment (Landlock, seccomp, mount namespaces) is not implemented in mur-go yet"},
-		{"scoped on mur-go", Scoped, true, envOnly, false, "class 'scoped' is not achievable on this host (achieved: 'advisory')"},
-		{"workdir_exec reason first", Scoped, true, Host{Tier: TierKernelFull}, true, "(achieved: 'advisory'): capabilities.filesystem.workdir_exec is true"},
-		{"kernel full holds scoped", Scoped, true, Host{Tier: TierKernelFull}, false, ""},
-		{"kernel full below sealed", Sealed, true, Host{Tier: TierKernelFull}, false, "(achieved: 'scoped'): the sealed class needs a private mount namespace"},
+		{"undeclared is never gated", Sealed, false, host(notLinux), false, ""},
+		{"advisory always holds", Advisory, true, host(notLinux), true, ""},
+		{"scoped off Linux", Scoped, true, host(notLinux), false, "class 'scoped' is not achievable on this host (achieved: 'advisory'): this platform is not Linux"},
+		{"unprobed host", Scoped, true, host(HostSupport{Linux: true}), false, "(achieved: 'advisory'): the host was not probed"},
+		{"scoped without Landlock", Scoped, true, host(noLandlock), false, "(achieved: 'advisory'): the scoped class requires Landlock, which this kernel does not enforce (ENOSYS)"},
+		{"sealed without Landlock names both gaps", Sealed, true, host(noLandlock), false, "composed root in a private mount namespace (security.md §10.3), which mur-go does not build yet; and the scoped class requires Landlock"},
+		{"workdir_exec reason first", Scoped, true, host(kernelFull), true, "(achieved: 'advisory'): capabilities.filesystem.workdir_exec is true"},
+		{"kernel full holds scoped", Scoped, true, host(kernelFull), false, ""},
+		{"kernel full below sealed", Sealed, true, host(kernelFull), false, "(achieved: 'scoped'): the sealed class needs a composed root"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := CheckContainment(tc.floor, tc.declared, tc.host, tc.workdirExec)
@@ -61,6 +69,61 @@ func TestCheckContainment(t *testing.T) {
 			}
 			if !strings.HasPrefix(d.Hint, "lower the declared floor to '"+Achieved(tc.host, tc.workdirExec).String()+"'") {
 				t.Errorf("hint %q", d.Hint)
+			}
+		})
+	}
+}
+
+func TestTier(t *testing.T) {
+	for _, tc := range []struct {
+		s         HostSupport
+		tier      Tier
+		mechanism string
+	}{
+		{notLinux, TierEnvironmentOnly, "none"},
+		{HostSupport{Linux: true}, TierEnvironmentOnly, "none"},
+		{noLandlock, TierSeccompOnly, "seccomp-only"},
+		{kernelFull, TierKernelFull, "landlock+seccomp"},
+	} {
+		if got := tc.s.Tier(); got != tc.tier || got.Mechanism() != tc.mechanism {
+			t.Errorf("%+v: tier %s (%s), want %s (%s)", tc.s, got, got.Mechanism(), tc.tier, tc.mechanism)
+		}
+	}
+}
+
+func TestCapRefusals(t *testing.T) {
+	noNS := HostSupport{Linux: true, Probed: true, LandlockABI: 7, Seccomp: true, NetNSErr: "operation not permitted", NetNSReason: NetNSGrantMissing}
+	for _, tc := range []struct {
+		name, caps string
+		floor      Class
+		support    HostSupport
+		code, want string
+	}{
+		{"staged runtime below sealed", "shell: {allow: [python3], staged_runtime: [{binary: python3, source_path: /opt/py, pin: x}]}", Scoped, kernelFull,
+			CodeStagedRuntime, "staged_runtime grants for python3 are bound into the sealed root only, but the declared containment floor is 'scoped'"},
+		{"shell without a network namespace", "shell: {allow: [git]}", Advisory, noNS,
+			CodeNoNetNS, "cannot be enforced for it: CapabilityGrantMissing: operation not permitted"},
+		{"spawn without a network namespace", "spawn: {allow: [git]}", Advisory, noNS, CodeNoNetNS, "own network namespace"},
+		{"empty network.allow is still gated", "shell: {allow: [git]}\n  network: {allow: []}", Advisory, noNS, CodeNoNetNS, "own network namespace"},
+		{"native-only capsule is not gated", "resources: {max_processes: 4}", Advisory, noNS, "", ""},
+		{"not Linux is not gated", "shell: {allow: [git]}", Advisory, notLinux, "", ""},
+		{"namespace available", "shell: {allow: [git]}", Advisory, kernelFull, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := parseCapsule(t, "name: c\nversion: '1'\ncapabilities:\n  "+tc.caps+"\n").Capabilities
+			err := CheckStagedRuntime(c, tc.floor)
+			if err == nil {
+				err = CheckNetNS(c, tc.support)
+			}
+			if tc.code == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			var d *diag.Error
+			if !errors.As(err, &d) || d.Code != tc.code || !strings.Contains(d.Msg, tc.want) || d.Hint == "" {
+				t.Fatalf("err = %v, want %s containing %q", err, tc.code, tc.want)
 			}
 		})
 	}
@@ -109,7 +172,7 @@ func TestCheckResources(t *testing.T) {
 
 func TestLaunchLine(t *testing.T) {
 	c := parseCapsule(t, "name: c\nversion: '1'\ncapabilities:\n  shell: {allow: [git]}\n")
-	ws := SecurityWarnings(c, CurrentHost(Advisory, nil))
+	ws := SecurityWarnings(c, NewHost(HostSupport{Linux: true}, Advisory, nil))
 	var inLog []string
 	for _, w := range ws {
 		if InBootstrapLog(w) {

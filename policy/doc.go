@@ -11,11 +11,13 @@
 //     guest starts from (GuestEnv, Stripped).
 //   - Limits: the one set of defaults for undeclared limits and resources
 //     (GuestLimits, SubprocessLimits, DefaultToolLimits).
-//   - Containment (security.md §10): the declared floor (Floor, the
-//     --containment check ContainmentFlag), the class the host achieves
-//     (Achieved, on CurrentHost) and the E-CAP-003 refusal
-//     (CheckContainment). mur-go applies no kernel tier yet, so anything
-//     above advisory is refused.
+//   - Containment (security.md §9–§10): the host's tier from what the
+//     live probes found (HostSupport, probed by sandbox.Prober), the
+//     declared floor (Floor, the --containment check ContainmentFlag),
+//     the class the host achieves (Achieved, on NewHost) and the
+//     refusals E-CAP-003 (CheckContainment, with the reason from Gaps),
+//     E-CAP-004 (CheckStagedRuntime) and E-CAP-005 (CheckNetNS). The
+//     sealed tier is never reported: mur-go does not build its root.
 //   - Resources mur-go cannot enforce yet (cgroup_*, workdir_max_bytes)
 //     are refused (CheckResources) rather than ignored.
 //   - The host-dependent W-SEC warnings (SecurityWarnings) and their

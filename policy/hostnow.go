@@ -1,13 +1,11 @@
 package policy
 
-import "runtime"
-
-// CurrentHost is this process's host as mur-go can honestly describe it:
-// no kernel sandbox and no cgroup scope are applied to subprocesses yet,
-// so the tier is environment-only on every OS (security.md §9.1). native
-// names the tools whose implementation is native.
-func CurrentHost(floor Class, native []string) Host {
-	h := Host{Tier: TierEnvironmentOnly, Linux: runtime.GOOS == "linux", NativeTools: native}
+// NewHost is the host as staging decides on it: the probed support, its
+// tier, the declared floor and the native tools (known after registry
+// resolution). The sealed tier would be downgraded to full unless the
+// floor is sealed (§9.1); mur-go never reports it.
+func NewHost(s HostSupport, floor Class, native []string) Host {
+	h := Host{Tier: s.Tier(), Linux: s.Linux, NativeTools: native, Support: s}
 	if floor != Advisory {
 		h.DeclaredFloor = floor.String()
 	}

@@ -36,6 +36,8 @@ type Host struct {
 	// CgroupScope is true when a cgroup v2 scope bounds the subprocess
 	// tree as a whole (§12.2); without one W-SEC-010 says so.
 	CgroupScope bool
+	// Support is what the live probes found; Tier follows from it.
+	Support HostSupport
 }
 
 // CompilerHelper is one W-SEC-012 finding.
@@ -58,7 +60,7 @@ func SecurityWarnings(c *manifest.Capsule, host Host) []manifest.Warning {
 		case TierEnvironmentOnly:
 			where := "this platform has no kernel sandbox for subprocesses"
 			if host.Linux {
-				where = "mur-go applies no kernel sandbox (Landlock, seccomp) to subprocesses yet"
+				where = "this host enforces neither Landlock nor seccomp on subprocesses"
 			}
 			add(manifest.WarnShellEnvOnly, "capabilities.shell.allow", "capabilities.shell.allow is non-empty, but "+where+"; only the environment is controlled (synthetic HOME, credential variables stripped)")
 			if slices.Contains(shell, "bash") && len(caps.NetworkAllow()) > 0 {
@@ -67,7 +69,7 @@ func SecurityWarnings(c *manifest.Capsule, host Host) []manifest.Warning {
 		case TierSeccompOnly:
 			add(manifest.WarnShellSeccompOnly, "capabilities.shell.allow", "capabilities.shell.allow is non-empty and this kernel has no Landlock (Linux < 5.13): subprocess file access outside the workdir is not restricted, only seccomp filters apply")
 		case TierKernelFull:
-			add(manifest.WarnShellKernel, "capabilities.shell.allow", "capabilities.shell.allow is non-empty; subprocesses run under Landlock and seccomp: files outside the workdir are denied except the allowed binaries, their libraries and a fixed device set, and unix sockets are refused unless declared")
+			add(manifest.WarnShellKernel, "capabilities.shell.allow", "capabilities.shell.allow is non-empty; subprocesses run under Landlock and seccomp in a network namespace of their own: files outside the workdir are denied except the allowed binaries, their libraries and a fixed device set, unix sockets are refused unless declared, and only capabilities.network.allow hosts and ports are reachable")
 		case TierKernelSealed:
 			add(manifest.WarnShellKernel, "capabilities.shell.allow", "capabilities.shell.allow is non-empty; subprocesses run sealed in a private mount namespace with only the workdir writable; host /proc stays visible")
 		}

@@ -1,9 +1,22 @@
 // Package sandbox applies the per-process containment of native
-// subprocesses (security.md §9.4, §12.1). What it does today: hard
-// rlimits. Go cannot run code between fork and exec, so the limits are set
-// by a trampoline: the runtime starts its own binary in a hidden mode
-// (ExecMode) that sets the limits on itself and then execs the tool, which
-// inherits them. The kernel tiers (Landlock, seccomp, namespaces) and the
-// cgroup scope are not implemented yet; policy refuses a capsule that
-// declares what would need them.
+// subprocesses (security.md §9, §12.1). Go cannot run code between fork
+// and exec, so it is done by a trampoline: the runtime starts its own
+// binary in a hidden mode (ExecMode) that applies everything to itself
+// and then execs the tool, which inherits it. In order (§9.4): hard
+// rlimits; the network namespace (created by the clone flags Wrap puts on
+// the trampoline: a new user + network namespace, ids mapped to the
+// runtime's own) is checked, its loopback raised and, with egress, its
+// listeners handed to the runtime; every fd from 3 up
+// but the kept ones marked close-on-exec; capabilities dropped and
+// no_new_privs set; the seccomp filter (go-seccomp-bpf); Landlock
+// (go-landlock) with the Plan's rules. Any failure ends the trampoline
+// with status 127 and a line on stderr, and the tool never runs.
+//
+// Scope turns what a session grants into a Plan (the Landlock rules
+// include each allowed binary's ELF loader and DT_NEEDED closure);
+// Prober runs the live host probes through the same trampoline; Egress
+// serves a namespace's allowed connections and DNS from the host side
+// (§3.4: the child routes every address to lo and hands its listeners
+// over a lifeline socket). Not done here: the sealed composed root, the
+// cgroup scope and the workdir guard.
 package sandbox

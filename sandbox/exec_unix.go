@@ -5,14 +5,16 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
 // Main is the trampoline: args are what follows ExecMode. It sets every
-// limit as a hard limit on this process and execs the tool, so the tool
-// never runs a single instruction without them. Any failure ends the
+// limit as a hard limit on this process, applies the containment plan and
+// execs the tool, so the tool never runs a single instruction without
+// them. Any failure ends the
 // process with status 127 and a line on stderr; the tool does not run.
 func Main(args []string) {
 	if err := run(args); err != nil {
@@ -22,12 +24,26 @@ func Main(args []string) {
 }
 
 func run(args []string) error {
-	l, path, argv, err := parseArgs(args)
+	if len(args) > 0 && args[0] == probeArg {
+		if err := probeChild(); err != nil {
+			return err
+		}
+		os.Exit(0)
+	}
+	l, plan, path, argv, err := parseArgs(args)
 	if err != nil {
 		return err
 	}
+	// Capabilities, no_new_privs and the exec below are per thread: all
+	// on this one.
+	runtime.LockOSThread()
 	if err := apply(l); err != nil {
 		return err
+	}
+	if plan != nil {
+		if err := contain(plan); err != nil {
+			return err
+		}
 	}
 	// syscall.Setrlimit (unlike a raw prlimit) also stops the Go runtime
 	// from restoring its own RLIMIT_NOFILE soft limit at exec.

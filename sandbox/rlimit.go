@@ -37,41 +37,56 @@ func (l Rlimits) String() string {
 		l.ExtraProcesses, l.OpenFiles, l.FileSizeBytes, l.CPUSeconds, memoryLimitName, l.MemoryBytes)
 }
 
-// Trampoline starts native subprocesses under Limits through Self, a
-// binary whose main hands ExecMode to Main (the mur binary).
+// Trampoline starts native subprocesses under Limits and, on a kernel
+// tier, Plan, through Self, a binary whose main hands ExecMode to Main
+// (the mur binary).
 type Trampoline struct {
 	Self   string
 	Limits Rlimits
+	// Plan is the kernel containment the child applies before exec; nil
+	// is rlimits only. A plan with NetNS needs the clone flags Wrap sets:
+	// started otherwise, the child refuses to exec.
+	Plan *Plan
+	// Egress, with a NetNS plan, serves the namespace's allowed
+	// connections and DNS (Wrap starts it for each command); nil leaves
+	// the namespace with loopback only.
+	Egress *Egress
 }
 
 // Command returns what to exec instead of path with argv: Self in
-// ExecMode, which applies the limits and then execs path with argv
-// unchanged (argv[0] included). Open descriptors the caller passes (a
-// sealed memfd as fd 3) survive both execs.
+// ExecMode, which applies the limits and the plan and then execs path
+// with argv unchanged (argv[0] included). Open descriptors the caller
+// passes (a sealed memfd as fd 3) survive both execs when the plan keeps
+// them. Callers that build an exec.Cmd use Wrap, which also creates the
+// namespaces.
 func (t Trampoline) Command(path string, argv []string) (string, []string) {
 	l := t.Limits
 	args := []string{t.Self, ExecMode}
 	for _, v := range []uint64{l.ExtraProcesses, l.OpenFiles, l.FileSizeBytes, l.CPUSeconds, l.MemoryBytes} {
 		args = append(args, strconv.FormatUint(v, 10))
 	}
-	args = append(args, path)
+	args = append(args, encodePlan(t.Plan), path)
 	return t.Self, append(args, argv...)
 }
 
 // parseArgs is Command's inverse: the arguments after ExecMode.
-func parseArgs(args []string) (Rlimits, string, []string, error) {
+func parseArgs(args []string) (Rlimits, *Plan, string, []string, error) {
 	const n = 5
-	if len(args) < n+2 {
-		return Rlimits{}, "", nil, fmt.Errorf("%s needs %d limits, a path and argv; got %d arguments", ExecMode, n, len(args))
+	if len(args) < n+3 {
+		return Rlimits{}, nil, "", nil, fmt.Errorf("%s needs %d limits, a plan, a path and argv; got %d arguments", ExecMode, n, len(args))
 	}
 	var v [n]uint64
 	for i := range v {
 		x, err := strconv.ParseUint(args[i], 10, 64)
 		if err != nil {
-			return Rlimits{}, "", nil, fmt.Errorf("%s: limit %d: %w", ExecMode, i, err)
+			return Rlimits{}, nil, "", nil, fmt.Errorf("%s: limit %d: %w", ExecMode, i, err)
 		}
 		v[i] = x
 	}
+	plan, err := decodePlan(args[n])
+	if err != nil {
+		return Rlimits{}, nil, "", nil, err
+	}
 	l := Rlimits{ExtraProcesses: v[0], OpenFiles: v[1], FileSizeBytes: v[2], CPUSeconds: v[3], MemoryBytes: v[4]}
-	return l, args[n], args[n+1:], nil
+	return l, plan, args[n+1], args[n+2:], nil
 }

@@ -16,6 +16,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == ExecMode {
 		Main(os.Args[2:])
 	}
+	if len(os.Args) > 2 && os.Args[1] == attackMode {
+		attack(os.Args[2:])
+	}
 	os.Exit(m.Run())
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/manifest"
+	"github.com/mur-go/mur/sandbox"
 	"github.com/mur-go/mur/stage"
 )
 
@@ -30,6 +31,11 @@ type Options struct {
 	// Trampoline is the mur binary native tools start through, under
 	// capabilities.resources' rlimits; "" refuses every native tool.
 	Trampoline string
+	// Prober probes what this host enforces on subprocesses (cached in
+	// it, so a server shares one across sessions); nil probes through
+	// Trampoline for this run, and with no Trampoline either nothing is
+	// assumed enforced.
+	Prober *sandbox.Prober
 	// RuntimeVersion is the running mur's version, recorded by staging and
 	// compared with the manifest's mur_version.
 	RuntimeVersion string

@@ -12,6 +12,7 @@ import (
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/policy"
+	"github.com/mur-go/mur/sandbox"
 	"github.com/mur-go/mur/stage"
 )
 
@@ -86,8 +87,13 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 		}()
 	}
 
+	prober := o.Prober
+	if prober == nil {
+		prober = sandbox.NewProber(o.Trampoline)
+	}
 	sess, err := stage.Stage(ctx, stage.Options{Manifest: f, Workdir: o.Workdir, Task: o.Task,
-		Lock: lock, Compiler: engine, CapsuleWasm: wasm, RuntimeVersion: o.RuntimeVersion, Containment: o.Containment})
+		Lock: lock, Compiler: engine, CapsuleWasm: wasm, RuntimeVersion: o.RuntimeVersion, Containment: o.Containment,
+		Host: prober.Probe(ctx)})
 	if err != nil {
 		return nil, fail(StepStage, err)
 	}

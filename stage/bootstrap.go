@@ -21,8 +21,8 @@ const BootstrapLog = "bootstrap.log"
 func (s *Session) writeBootstrapLog(root *os.Root) error {
 	var b strings.Builder
 	p := policy.BootstrapPrefix
-	fmt.Fprintf(&b, "%s containment: declared '%s', achieved '%s' (no kernel sandbox is applied to subprocesses)\n",
-		p, s.Containment.Declared, s.Containment.Achieved)
+	fmt.Fprintf(&b, "%s containment: declared '%s', achieved '%s', tier %s (%s)\n",
+		p, s.Containment.Declared, s.Containment.Achieved, s.Containment.Tier(), s.Containment.Mechanism())
 	fmt.Fprintf(&b, "%s native subprocess limits: %s\n", p, s.NativeLimits())
 	for _, w := range s.SecurityWarnings {
 		if policy.InBootstrapLog(w) {

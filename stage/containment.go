@@ -5,37 +5,65 @@ import (
 	"github.com/mur-go/mur/policy"
 )
 
-// Containment is the session's containment decision (security.md §10).
+// Containment is the session's containment decision (security.md §10),
+// what the trace's effective_grants and session_start.containment_achieved
+// record.
 type Containment struct {
 	// Declared is the effective floor (max of capabilities.containment
 	// and --containment), Achieved what this host holds the capsule to.
 	Declared, Achieved policy.Class
-	// Host is what the W-SEC warnings were computed from.
+	// Host is what the W-SEC warnings were computed from; Host.Tier is
+	// the enforcement tier applied to subprocesses and
+	// Host.Tier.Mechanism() its name.
 	Host policy.Host
 }
 
-// checkCapabilities is §10.2 step 2 and the resources mur-go cannot
+// Tier is the enforcement tier native subprocesses run under.
+func (c Containment) Tier() policy.Tier { return c.Host.Tier }
+
+// Mechanism names the tier for --explain-scope and the trace.
+func (c Containment) Mechanism() string { return c.Host.Tier.Mechanism() }
+
+// checkCapabilities is §10.2 steps 2–5 and the resources mur-go cannot
 // enforce, right after the ceiling parsed and before any store is read:
-// a floor the host cannot achieve is E-CAP-003, a declared cgroup_* or
-// workdir_max_bytes is refused rather than ignored.
-func checkCapabilities(c *manifest.Capsule, flag string) (Containment, error) {
+// a floor the host cannot achieve is E-CAP-003, a staged_runtime grant
+// below sealed E-CAP-004, shell or spawn without a network namespace
+// E-CAP-005; a declared cgroup_* or workdir_max_bytes is refused rather
+// than ignored. support is what the host probes found.
+func checkCapabilities(c *manifest.Capsule, flag string, support policy.HostSupport) (Containment, error) {
 	if err := policy.ContainmentFlag(flag); err != nil {
 		return Containment{}, err
 	}
+	ct, declared := decide(c, flag, support)
+	if err := refusals(c, ct, declared, support); err != nil {
+		return Containment{}, err
+	}
+	return ct, nil
+}
+
+// decide is the containment decision: the floor (capabilities.containment
+// and --containment, strongest wins), the host and the class achieved.
+func decide(c *manifest.Capsule, flag string, support policy.HostSupport) (Containment, bool) {
 	declaredHere := ""
 	if c.Capabilities != nil {
 		declaredHere = c.Capabilities.Containment
 	}
 	floor, declared := policy.Floor(declaredHere, flag)
-	host := policy.CurrentHost(floor, nil)
-	workdirExec := c.Capabilities.WorkdirExec()
-	if err := policy.CheckContainment(floor, declared, host, workdirExec); err != nil {
-		return Containment{}, err
+	host := policy.NewHost(support, floor, nil)
+	return Containment{Declared: floor, Achieved: policy.Achieved(host, c.Capabilities.WorkdirExec()), Host: host}, declared
+}
+
+func refusals(c *manifest.Capsule, ct Containment, declared bool, support policy.HostSupport) error {
+	if err := policy.CheckContainment(ct.Declared, declared, ct.Host, c.Capabilities.WorkdirExec()); err != nil {
+		return err
 	}
-	if err := policy.CheckResources(c.Capabilities); err != nil {
-		return Containment{}, err
+	if err := policy.CheckStagedRuntime(c.Capabilities, ct.Declared); err != nil {
+		return err
 	}
-	return Containment{Declared: floor, Achieved: policy.Achieved(host, workdirExec), Host: host}, nil
+	if err := policy.CheckNetNS(c.Capabilities, support); err != nil {
+		return err
+	}
+	return policy.CheckResources(c.Capabilities)
 }
 
 // securityWarnings are the host-dependent W-SEC warnings, once staging

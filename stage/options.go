@@ -14,6 +14,7 @@ import (
 	"github.com/mur-go/mur/install"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/manifest"
+	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/registry"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	// refuses (E-CAP-003) before anything else when the host cannot hold
 	// the capsule to it.
 	Containment string
+	// Host is what the live probes found this host enforces
+	// (sandbox.Prober); the zero value assumes nothing is enforced.
+	Host policy.HostSupport
 
 	// Lock is the project's murmur.lock (see ReadLock); nil means there is
 	// none and staging checks hashes against the store sidecars only.

@@ -1,6 +1,7 @@
 package stage
 
 import (
+	"sync"
 	"time"
 
 	"github.com/mur-go/mur/artifact"
@@ -8,6 +9,7 @@ import (
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/policy"
+	"github.com/mur-go/mur/sandbox"
 )
 
 // Session is a staged capsule session: every declared artifact resolved,
@@ -86,6 +88,9 @@ type Session struct {
 	SecurityWarnings []manifest.Warning
 	// Containment is the declared floor and the class achieved.
 	Containment Containment
+
+	egressOnce sync.Once
+	egress     *sandbox.Egress
 	// Notes are non-fatal problems Murmur only prints to stderr (MURMUR.md
 	// or the --workdir manifest copy could not be written).
 	Notes []string

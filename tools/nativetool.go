@@ -15,6 +15,10 @@ import (
 	"github.com/mur-go/mur/sandbox"
 )
 
+// NativeBinaryFD is the descriptor the pinned binary is passed on: the
+// containment plan must keep it (a #! tool's interpreter reads it).
+const NativeBinaryFD = 3
+
 // DefaultNativeOutputBytes caps each of a native tool's stdout and stderr
 // when NativeTool.MaxOutputBytes is 0.
 const DefaultNativeOutputBytes = 16 << 20

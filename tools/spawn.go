@@ -30,8 +30,8 @@ type subprocess struct {
 	Stdout, Stderr io.Writer
 	// ExtraFiles are passed from fd 3 on.
 	ExtraFiles []*os.File
-	// Sandbox applies capabilities.resources before exec; nil runs the
-	// child with mur's own limits.
+	// Sandbox applies capabilities.resources and the kernel containment
+	// plan before exec; nil runs the child with mur's own limits.
 	Sandbox *sandbox.Trampoline
 }
 
@@ -39,15 +39,15 @@ type subprocess struct {
 func (p subprocess) command(ctx context.Context) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, p.Path)
 	cmd.Args = p.Args
-	if p.Sandbox != nil {
-		cmd.Path, cmd.Args = p.Sandbox.Command(p.Path, p.Args)
-	}
 	cmd.ExtraFiles = p.ExtraFiles
 	cmd.Dir = p.Dir
 	cmd.Env = append([]string{}, p.Env...) // non-nil: never the host's environment
 	cmd.Stdin = p.Stdin
 	cmd.Stdout, cmd.Stderr = p.Stdout, p.Stderr
 	ownProcessGroup(cmd)
+	if p.Sandbox != nil {
+		p.Sandbox.Wrap(cmd) // last: it adds namespaces to SysProcAttr and a lifeline to ExtraFiles
+	}
 	cmd.WaitDelay = spawnWaitDelay
 	return cmd
 }

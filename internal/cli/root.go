@@ -151,7 +151,7 @@ func newRootCommand(a *app) *cobra.Command {
 		"diagnostics written to stderr: debug, info, warn or error")
 	root.AddCommand(newVersionCommand(a), newWasmCommand(a))
 	root.AddCommand(newBuildCommand(a), newPublishCommand(a), newInstallCommand(a), newListCommand(a), newRegistryCommand(a))
-	root.AddCommand(newRunCommand(a), newSessionsCommand(a))
+	root.AddCommand(newRunCommand(a), newSessionsCommand(a), newDoctorCommand(a))
 	return root
 }
 

@@ -44,11 +44,20 @@ removes old ones.
 Native tools start under hard rlimits from capabilities.resources
 (defaults: 1024 open files, 4 GiB per file, 3600 s CPU, 2 GiB address
 space, the uid's live tasks + 128 processes; -v prints them and the
-session's logs/bootstrap.log records them). mur-go applies no kernel
-sandbox and no cgroup scope yet: a containment floor above advisory
-(capabilities.containment or --containment) is refused with E-CAP-003, and
-the cgroup_* and workdir_max_bytes resources are refused as not
-implemented, before anything is staged.
+session's logs/bootstrap.log records them) and, on Linux with Landlock and
+seccomp, contained: only the workdir is writable and no other file is
+readable but the allowed binaries and their libraries, nothing in the
+workdir is executable, the seccomp filter refuses ptrace, mount, unshare,
+bpf, io_uring, keyctl and unix/netlink/raw sockets, no capability survives
+and no setuid binary gains any, and with user namespaces they get a
+network namespace of their own from which only the capabilities.network.allow
+hosts and ports are reachable (mur answers their DNS and splices their
+connections; every other name is refused). 'mur doctor'
+says what this host enforces; --explain-scope what a capsule would get. A
+containment floor (capabilities.containment or --containment) the host
+cannot hold is refused with E-CAP-003 (sealed is never available: mur-go
+does not build its composed root), and the cgroup_* and workdir_max_bytes
+resources are refused as not implemented, before anything is staged.
 
 Agent capsules (with inference:) run one task (from --task) through
 their driver, turn by turn, with the declared WASM, native and skill tools
@@ -82,6 +91,7 @@ type runOptions struct {
 	verbose     bool
 	noEnvFile   bool
 	containment string
+	explain     bool
 }
 
 func newRunCommand(a *app) *cobra.Command {
@@ -105,6 +115,7 @@ func newRunCommand(a *app) *cobra.Command {
 	f.BoolVar(&opts.json, "json", false, "print one JSON line describing the session instead of the human output (wins over -v)")
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "also print the workdir and the manifest's name and version")
 	f.BoolVar(&opts.noEnvFile, "no-env-file", false, "do not load .env from the manifest's directory or its ancestors")
+	f.BoolVar(&opts.explain, "explain-scope", false, "print the capsule's effective grants, containment class and enforcement tier (one JSON line with --json) and exit without running anything")
 	f.StringVar(&opts.containment, "containment", "", "the weakest containment class the run accepts: advisory, scoped or sealed (the strongest of this and capabilities.containment applies)")
 	return cmd
 }
@@ -121,6 +132,9 @@ func (r *runner) run(ctx context.Context) error {
 	self, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("locating the mur binary to start native tools through: %w", err)
+	}
+	if r.opts.explain {
+		return r.explainScope(ctx, self)
 	}
 	capsuleOut := r.stdout
 	if r.opts.json {
@@ -169,7 +183,7 @@ func (r *runner) printSession(s *stage.Session) {
 	if r.opts.verbose {
 		fmt.Fprintf(r.stdout, "workdir: %s\n", s.AccessibleDir)
 		fmt.Fprintf(r.stdout, "manifest: %s v%s\n", s.Capsule.Name, s.Capsule.Version)
-		fmt.Fprintf(r.stdout, "containment: declared %s, achieved %s\n", s.Containment.Declared, s.Containment.Achieved)
+		fmt.Fprintf(r.stdout, "containment: declared %s, achieved %s, tier %s (%s)\n", s.Containment.Declared, s.Containment.Achieved, s.Containment.Tier(), s.Containment.Mechanism())
 		fmt.Fprintf(r.stdout, "native subprocess limits: %s\n", s.NativeLimits())
 	}
 }

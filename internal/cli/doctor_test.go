@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mur-go/mur/doctor"
+	"github.com/mur-go/mur/stage"
+)
+
+// This host (Linux with Landlock, seccomp and user namespaces, as CI is)
+// provides scoped and not sealed; the reports must say so, and why.
+func TestDoctorReportsTheHost(t *testing.T) {
+	t.Chdir(t.TempDir())
+	o := mur(t, "doctor", "--json")
+	if o.code != 0 {
+		t.Fatalf("exit %d\n%s%s", o.code, o.stdout, o.stderr)
+	}
+	var r doctor.Report
+	if err := json.Unmarshal([]byte(o.stdout), &r); err != nil {
+		t.Fatalf("%v\n%s", err, o.stdout)
+	}
+	if r.Tier != "KernelFull" || r.Mechanism != "landlock+seccomp" || r.Class != "scoped" || !r.Host.NetNS || r.Host.LandlockABI == 0 {
+		t.Errorf("report: %+v", r)
+	}
+	if len(r.Missing) != 1 || r.Missing[0].Class != "sealed" || !strings.Contains(r.Missing[0].Reason, "composed root") {
+		t.Errorf("missing: %+v", r.Missing)
+	}
+	mur(t, "doctor").want(t, 0, "strongest containment class: scoped\n  sealed not available: ", "")
+}
+
+func TestDoctorFailsOnARefusedCapsule(t *testing.T) {
+	dir := capsuleDir(t, "name: c\nversion: '1'\ncapabilities:\n  containment: sealed\n", nil)
+	t.Chdir(dir)
+	mur(t, "doctor").want(t, 1, "containment: declared sealed, achieved scoped (floor NOT met: E-CAP-003: declared containment class 'sealed' is not achievable", "")
+}
+
+func TestExplainScope(t *testing.T) {
+	dir := capsuleDir(t, "name: c\nversion: '1'\ncapabilities:\n  containment: scoped\n  shell: {allow: [git]}\n  network: {allow: [api.example.com], unix_sockets: true}\n  filesystem: {scope: data}\n", nil)
+	m := filepath.Join(dir, "murmur.yaml")
+	for _, tc := range []struct {
+		name      string
+		flags     []string
+		floorMet  bool
+		shortfall string
+	}{
+		{"scoped holds", nil, true, ""},
+		{"sealed is reported, not run", []string{"--containment", "sealed"}, false, "E-CAP-003: declared containment class 'sealed' is not achievable on this host (achieved: 'scoped')"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := mur(t, append([]string{"run", "--manifest", m, "--explain-scope", "--json"}, tc.flags...)...)
+			if o.code != 0 {
+				t.Fatalf("exit %d\n%s%s", o.code, o.stdout, o.stderr)
+			}
+			var g stage.EffectiveGrants
+			if err := json.Unmarshal([]byte(o.stdout), &g); err != nil {
+				t.Fatalf("%v\n%s", err, o.stdout)
+			}
+			if g.FloorMet != tc.floorMet || !strings.HasPrefix(g.ShortfallReason, tc.shortfall) || g.EnforcementTier != "landlock+seccomp" ||
+				g.AchievedContainment != "scoped" || g.FilesystemScope == nil || *g.FilesystemScope != "data" ||
+				!g.UnixSockets || len(g.ShellAllow) != 1 || !g.Subprocess.NetworkNamespace {
+				t.Errorf("report: %+v", g)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "workdir")); err == nil {
+				t.Error("--explain-scope created a workdir")
+			}
+		})
+	}
+	mur(t, "run", "--manifest", m, "--explain-scope").want(t, 0, "enforcement: KernelFull (landlock+seccomp)\n  landlock:  ABI ", "")
+}

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	contain "github.com/mur-go/mur/sandbox"
+	runsession "github.com/mur-go/mur/session"
+	"github.com/mur-go/mur/stage"
+)
+
+// explainScope is `mur run --explain-scope`: the grant and containment
+// report, one JSON line with --json, and nothing run or created.
+func (r *runner) explainScope(ctx context.Context, self string) error {
+	g, err := runsession.ExplainScope(ctx, runsession.Options{ManifestPath: r.opts.manifest, NoEnvFile: r.opts.noEnvFile,
+		Containment: r.opts.containment, Trampoline: self, Prober: contain.NewProber(self), Log: r.log})
+	if err != nil {
+		return err
+	}
+	if r.opts.json {
+		b, err := json.Marshal(g)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(r.stdout, "%s\n", b)
+		return err
+	}
+	printGrants(r.stdout, g)
+	return nil
+}
+
+// printGrants renders the report for people.
+func printGrants(w io.Writer, g stage.EffectiveGrants) {
+	list := func(s []string) string {
+		if len(s) == 0 {
+			return "(none)"
+		}
+		return strings.Join(s, ", ")
+	}
+	met := "met"
+	if !g.FloorMet {
+		met = "NOT met: " + g.ShortfallReason
+	}
+	fmt.Fprintf(w, "containment: declared %s, achieved %s (floor %s)\n", g.DeclaredContainment, g.AchievedContainment, met)
+	fmt.Fprintf(w, "enforcement: %s (%s)\n", g.Tier, g.EnforcementTier)
+	sp := g.Subprocess
+	if sp.Landlock {
+		fmt.Fprintf(w, "  landlock:  ABI %d, the workdir%s and the allowed binaries with their libraries\n", sp.LandlockABI, map[bool]string{true: " (executable)", false: " (not executable)"}[g.WorkdirExec])
+	} else {
+		fmt.Fprintln(w, "  landlock:  not applied: subprocess file access is not restricted")
+	}
+	fmt.Fprintf(w, "  seccomp:   %v\n", sp.Seccomp)
+	fmt.Fprintf(w, "  network:   %s\n", sp.Egress)
+	scope := "(whole workdir)"
+	if g.FilesystemScope != nil {
+		scope = *g.FilesystemScope
+	}
+	fmt.Fprintf(w, "filesystem scope: %s\n", scope)
+	fmt.Fprintf(w, "network allow:    %s (unix sockets: %v)\n", list(g.NetworkAllow), g.UnixSockets)
+	fmt.Fprintf(w, "shell allow:      %s\n", list(g.ShellAllow))
+	fmt.Fprintf(w, "spawn allow:      %s\n", list(g.SpawnAllow))
+	fmt.Fprintf(w, "env allow:        %s\n", list(g.EnvAllow))
+	for _, ir := range g.InterpreterRuntimeGrants {
+		var dirs []string
+		for _, d := range ir.Dirs {
+			dirs = append(dirs, d.Path)
+		}
+		fmt.Fprintf(w, "interpreter runtime: %s: %s\n", ir.Binary, strings.Join(dirs, ", "))
+	}
+	for _, sr := range g.StagedRuntimeGrants {
+		fmt.Fprintf(w, "staged runtime: %s: %s (%s)\n", sr.Binary, sr.SourcePath, sr.Pin)
+	}
+}

@@ -1,0 +1,93 @@
+package policy
+
+import "fmt"
+
+// HostSupport is what the live probes found this host can enforce on a
+// subprocess (security.md §9.1). The probes themselves exercise the
+// trampoline (sandbox.Prober); this is their result, from which the tier
+// and the achievable class follow.
+type HostSupport struct {
+	// Linux is the platform; Probed is false when no probe ran (then
+	// nothing is assumed to be enforced).
+	Linux  bool `json:"linux"`
+	Probed bool `json:"probed"`
+	// LandlockABI is the Landlock ABI a forked child restricted itself
+	// with and found fully enforced (0: none; LandlockErr says why).
+	LandlockABI int    `json:"landlock_abi"`
+	LandlockErr string `json:"landlock_error,omitempty"`
+	// Seccomp is true when the child loaded the §9.3 filter.
+	Seccomp    bool   `json:"seccomp"`
+	SeccompErr string `json:"seccomp_error,omitempty"`
+	// NetNS is true when a child was cloned into a new user and network
+	// namespace with its id maps written and raised its loopback;
+	// NetNSErr and NetNSReason say why not.
+	NetNS       bool   `json:"netns"`
+	NetNSErr    string `json:"netns_error,omitempty"`
+	NetNSReason string `json:"netns_reason,omitempty"`
+}
+
+// The two reasons E-CAP-005 distinguishes (§3.4).
+const (
+	NetNSGrantMissing  = "CapabilityGrantMissing"
+	NetNSKernelMissing = "KernelSupportMissing"
+)
+
+// Tier is the host tier the support gives. mur-go does not build the
+// sealed composed root (§10.3), so KernelSealed is never reported.
+func (s HostSupport) Tier() Tier {
+	switch {
+	case !s.Linux || !s.Probed:
+		return TierEnvironmentOnly
+	case s.LandlockABI > 0 && s.Seccomp:
+		return TierKernelFull
+	case s.Seccomp:
+		return TierSeccompOnly
+	}
+	return TierEnvironmentOnly
+}
+
+// Mechanism is the tier as --explain-scope and the trace name it.
+func (t Tier) Mechanism() string {
+	switch t {
+	case TierKernelSealed:
+		return "mountns+pivot_root+landlock+seccomp"
+	case TierKernelFull:
+		return "landlock+seccomp"
+	case TierSeccompOnly:
+		return "seccomp-only"
+	}
+	return "none"
+}
+
+func (t Tier) String() string {
+	switch t {
+	case TierKernelSealed:
+		return "KernelSealed"
+	case TierKernelFull:
+		return "KernelFull"
+	case TierSeccompOnly:
+		return "KernelSeccompOnly"
+	}
+	return "EnvironmentOnly"
+}
+
+// Gaps explains, per class above what the tier gives, why this host
+// cannot provide it: what `mur doctor` prints and E-CAP-003 carries.
+func (s HostSupport) Gaps() map[Class]string {
+	out := map[Class]string{}
+	switch {
+	case !s.Linux:
+		out[Scoped] = "this platform is not Linux: subprocesses get environment controls only (no Landlock, seccomp or namespaces)"
+	case !s.Probed:
+		out[Scoped] = "the host was not probed (no trampoline binary to probe with), so no kernel mechanism is assumed"
+	case s.LandlockABI == 0:
+		out[Scoped] = fmt.Sprintf("the scoped class requires Landlock, which this kernel does not enforce (%s); file access would be convention only", s.LandlockErr)
+	case !s.Seccomp:
+		out[Scoped] = fmt.Sprintf("the scoped class requires seccomp, which could not be installed here (%s)", s.SeccompErr)
+	}
+	out[Sealed] = "the sealed class needs a composed root in a private mount namespace (security.md §10.3), which mur-go does not build yet"
+	if !s.Linux {
+		out[Sealed] = "this platform is not Linux: the sealed class needs Linux mount namespaces"
+	}
+	return out
+}

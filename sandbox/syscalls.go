@@ -1,0 +1,61 @@
+package sandbox
+
+// allowedSyscalls is the seccomp allowlist of §9.3, modelled on the
+// OCI/containerd default profile: what ordinary programs, shells,
+// interpreters and compilers use. Names the running architecture does not
+// have are skipped and so stay denied. Absent on purpose, and therefore
+// EPERM: io_uring_*, bpf, userfaultfd, perf_event_open,
+// process_vm_readv/writev, open_by_handle_at, keyctl, add_key,
+// request_key, ptrace, mount, umount2, pivot_root, chroot, unshare,
+// setns, the module, kexec, reboot, swap and clock-setting families,
+// seccomp, personality, kcmp, fanotify, the new mount API, quotactl,
+// acct, vhangup, name_to_handle_at. clone is allowed only without
+// namespace flags (cloneSyscall) and socket only by family (§9.3).
+func allowedSyscalls() []string {
+	return []string{
+		"accept", "accept4", "access", "alarm", "arch_prctl", "bind", "brk", "cachestat", "capget", "capset",
+		"chdir", "chmod", "chown", "chown32", "clock_adjtime", "clock_getres", "clock_gettime", "clock_nanosleep",
+		"close", "close_range", "connect", "copy_file_range", "creat", "dup", "dup2", "dup3",
+		"epoll_create", "epoll_create1", "epoll_ctl", "epoll_ctl_old", "epoll_pwait", "epoll_pwait2", "epoll_wait",
+		"epoll_wait_old", "eventfd", "eventfd2", "execve", "execveat", "exit", "exit_group", "faccessat",
+		"faccessat2", "fadvise64", "fadvise64_64", "fallocate", "fchdir", "fchmod", "fchmodat", "fchmodat2",
+		"fchown", "fchown32", "fchownat", "fcntl", "fcntl64", "fdatasync", "fgetxattr", "flistxattr", "flock",
+		"fork", "fremovexattr", "fsetxattr", "fstat", "fstat64", "fstatat64", "fstatfs", "fstatfs64", "fsync",
+		"ftruncate", "ftruncate64", "futex", "futex_requeue", "futex_time64", "futex_wait", "futex_waitv",
+		"futex_wake", "futimesat", "get_mempolicy", "get_robust_list", "get_thread_area", "getcpu", "getcwd",
+		"getdents", "getdents64", "getegid", "getegid32", "geteuid", "geteuid32", "getgid", "getgid32",
+		"getgroups", "getgroups32", "getitimer", "getpeername", "getpgid", "getpgrp", "getpid", "getppid",
+		"getpriority", "getrandom", "getresgid", "getresgid32", "getresuid", "getresuid32", "getrlimit",
+		"getrusage", "getsid", "getsockname", "getsockopt", "gettid", "gettimeofday", "getuid", "getuid32",
+		"getxattr", "inotify_add_watch", "inotify_init", "inotify_init1", "inotify_rm_watch", "io_cancel",
+		"io_destroy", "io_getevents", "io_pgetevents", "io_setup", "io_submit", "ioctl", "ioprio_get",
+		"ioprio_set", "kill", "landlock_add_rule", "landlock_create_ruleset", "landlock_restrict_self",
+		"lchown", "lchown32", "lgetxattr", "link", "linkat", "listen", "listxattr", "llistxattr", "lremovexattr",
+		"lseek", "lsetxattr", "lstat", "lstat64", "madvise", "map_shadow_stack", "membarrier", "memfd_create",
+		"mincore", "mkdir", "mkdirat", "mknod", "mknodat", "mlock", "mlock2", "mlockall", "mmap", "mmap2",
+		"mprotect", "mq_getsetattr", "mq_notify", "mq_open", "mq_timedreceive", "mq_timedsend", "mq_unlink",
+		"mremap", "mseal", "msgctl", "msgget", "msgrcv", "msgsnd", "msync", "munlock", "munlockall", "munmap",
+		"nanosleep", "newfstatat", "open", "openat", "openat2", "pause",
+		"pidfd_getfd", "pidfd_open", "pidfd_send_signal", "pipe", "pipe2", "pkey_alloc", "pkey_free",
+		"pkey_mprotect", "poll", "ppoll", "ppoll_time64", "prctl", "pread64", "preadv", "preadv2", "prlimit64",
+		"process_mrelease", "pselect6", "pselect6_time64", "pwrite64", "pwritev", "pwritev2", "read",
+		"readahead", "readlink", "readlinkat", "readv", "recv", "recvfrom", "recvmmsg", "recvmmsg_time64",
+		"recvmsg", "remap_file_pages", "removexattr", "rename", "renameat", "renameat2", "restart_syscall",
+		"rmdir", "rseq", "rt_sigaction", "rt_sigpending", "rt_sigprocmask", "rt_sigqueueinfo", "rt_sigreturn",
+		"rt_sigsuspend", "rt_sigtimedwait", "rt_sigtimedwait_time64", "rt_tgsigqueueinfo", "sched_get_priority_max",
+		"sched_get_priority_min", "sched_getaffinity", "sched_getattr", "sched_getparam", "sched_getscheduler",
+		"sched_rr_get_interval", "sched_setaffinity", "sched_setattr", "sched_setparam", "sched_setscheduler",
+		"sched_yield", "select", "semctl", "semget", "semop", "semtimedop", "send", "sendfile", "sendfile64",
+		"sendmmsg", "sendmsg", "sendto", "set_robust_list", "set_thread_area", "set_tid_address", "setfsgid",
+		"setfsgid32", "setfsuid", "setfsuid32", "setgid", "setgid32", "setgroups", "setgroups32", "setitimer",
+		"setpgid", "setpriority", "setregid", "setregid32", "setresgid", "setresgid32", "setresuid",
+		"setresuid32", "setreuid", "setreuid32", "setrlimit", "setsid", "setsockopt", "setuid", "setuid32",
+		"setxattr", "shmat", "shmctl", "shmdt", "shmget", "shutdown", "sigaltstack", "signalfd", "signalfd4",
+		"socketpair", "splice", "stat", "stat64", "statfs", "statfs64", "statx", "symlink", "symlinkat", "sync",
+		"sync_file_range", "syncfs", "sysinfo", "tee", "tgkill", "time", "timer_create", "timer_delete",
+		"timer_getoverrun", "timer_gettime", "timer_settime", "timerfd_create", "timerfd_gettime",
+		"timerfd_settime", "times", "tkill", "truncate", "truncate64", "ugetrlimit", "umask", "uname", "unlink",
+		"unlinkat", "utime", "utimensat", "utimes", "vfork", "vmsplice", "wait4", "waitid", "waitpid", "write",
+		"writev",
+	}
+}

@@ -1,0 +1,72 @@
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"slices"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+const capNetAdmin = uintptr(unix.CAP_NET_ADMIN)
+
+// Wrap makes cmd (built for the tool: Path, Args, Dir, Env, ExtraFiles,
+// SysProcAttr) start through the trampoline. With a plan that needs a
+// network namespace, the trampoline is cloned into a new user and network
+// namespace, its uid and gid mapped to the runtime's own, so it may raise
+// its loopback but holds nothing outside. Call it after setting
+// cmd.SysProcAttr: the namespace fields are added to it.
+//
+// With an Egress, the command also gets a lifeline socket (one more
+// ExtraFiles entry) and a goroutine serving its namespace's allowed
+// connections, which ends by itself when the last process of the tree
+// has exited, or a minute after a spawn that never started.
+func (t Trampoline) Wrap(cmd *exec.Cmd) {
+	if t.Plan != nil && t.Plan.NetNS && t.Egress != nil {
+		if parent, child, err := lifeline(); err == nil {
+			p := *t.Plan
+			cmd.ExtraFiles = append(cmd.ExtraFiles, child)
+			p.EgressFD, p.EgressPorts = 2+len(cmd.ExtraFiles), t.Egress.Ports()
+			p.KeepFDs = append(append([]int{}, p.KeepFDs...), p.EgressFD)
+			t.Plan = &p
+			go t.Egress.serve(parent, child)
+		}
+		// Without the socket pair the namespace keeps loopback only:
+		// less reach, never more.
+	}
+	cmd.Path, cmd.Args = t.Command(cmd.Path, cmd.Args)
+	t.namespaces(cmd)
+}
+
+// namespaces adds the clone flags and id maps a NetNS plan needs.
+func (t Trampoline) namespaces(cmd *exec.Cmd) {
+	if t.Plan == nil || !t.Plan.NetNS {
+		return
+	}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	a := cmd.SysProcAttr
+	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET
+	// The child keeps its uid: the runtime's, or the one cmd switches to.
+	uid, gid := os.Getuid(), os.Getgid()
+	if c := a.Credential; c != nil {
+		uid, gid = int(c.Uid), int(c.Gid)
+	}
+	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	a.GidMappingsEnableSetgroups = false
+	// The trampoline keeps CAP_NET_ADMIN (of its own namespace only)
+	// across its exec as a non-root uid to raise lo; it drops every
+	// capability before the tool runs.
+	if !slices.Contains(a.AmbientCaps, capNetAdmin) {
+		a.AmbientCaps = append(a.AmbientCaps, capNetAdmin)
+	}
+}
+
+// HostNetNS names the runtime's network namespace, for Plan.HostNetNS.
+func HostNetNS() string {
+	s, _ := os.Readlink("/proc/self/ns/net")
+	return s
+}

@@ -1,0 +1,30 @@
+package session
+
+import (
+	"context"
+
+	"github.com/mur-go/mur/sandbox"
+	"github.com/mur-go/mur/stage"
+)
+
+// ExplainScope is `mur run --explain-scope`: the capsule's effective
+// grants, containment and enforcement tier as a run would decide them,
+// after the manifest is loaded and before anything is resolved, staged or
+// run. A refusal the run would make is in the report's shortfall; only a
+// manifest that does not load or a bad --containment is an error.
+func ExplainScope(ctx context.Context, opts Options) (stage.EffectiveGrants, error) {
+	o := opts.withDefaults()
+	f, err := load(o)
+	if err != nil {
+		return stage.EffectiveGrants{}, fail(StepLoad, err)
+	}
+	prober := o.Prober
+	if prober == nil {
+		prober = sandbox.NewProber(o.Trampoline)
+	}
+	g, err := stage.Explain(f.Capsule, o.Containment, prober.Probe(ctx))
+	if err != nil {
+		return stage.EffectiveGrants{}, fail(StepPrepare, err)
+	}
+	return g, nil
+}
