@@ -38,8 +38,9 @@ var envdumpPkg = sync.OnceValues(func() (string, error) {
 	return src, nil
 })
 
-// shellProject writes an agent capsule allowing sh whose scripted driver
-// replays turns, with the native tool envdump and extra capabilities
+// shellProject writes an agent capsule allowing sh (and the binaries its
+// commands run: under kernel containment only allowlisted binaries can be
+// executed) whose scripted driver replays turns, with the native tool envdump and extra capabilities
 // lines, and installs its artifacts.
 func shellProject(t *testing.T, turns, capabilities string) *project {
 	t.Helper()
@@ -70,7 +71,7 @@ artifacts:
     runtime: tool
 capabilities:
   shell:
-    allow: [sh]
+    allow: [sh, env, head, tr]
 %s`, turns, capabilities)
 	if err := os.WriteFile(filepath.Join(p.dir, "murmur.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
@@ -113,10 +114,11 @@ func TestAgentShellTool(t *testing.T) {
 	if !strings.HasSuffix(stdout, "status:  ok\n") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	}
-	// Until kernel containment exists, a capsule with shell tools is told
-	// that only the environment is controlled.
-	if !strings.Contains(stderr, "warning[W-SEC-001]") {
-		t.Errorf("no W-SEC-001 warning for uncontained shell tools:\n%s", stderr)
+	// A capsule with shell tools is told how its commands are contained on
+	// this host: W-SEC-005 where the kernel tiers apply, W-SEC-001 where only
+	// the environment is controlled.
+	if !strings.Contains(stderr, "warning[W-SEC-005]") && !strings.Contains(stderr, "warning[W-SEC-001]") {
+		t.Errorf("no containment warning for shell tools:\n%s", stderr)
 	}
 }
 
