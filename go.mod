@@ -7,12 +7,14 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	github.com/tetratelabs/wazero v1.12.0
+	github.com/tiktoken-go/tokenizer v0.7.0
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/net v0.58.0
 	golang.org/x/sys v0.47.0
 )
 
 require (
+	github.com/dlclark/regexp2 v1.11.5 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 )
