@@ -53,27 +53,35 @@ func toolMessage(id string, isError bool, text string) map[string]any {
 	return map[string]any{"role": "tool", "tool_call_id": id, "is_error": isError, "content": textBlocks(text)}
 }
 
-// request is one turn's request JSON (session.md §1.1); params is always
-// empty and no continuation is sent.
-type request struct {
-	Model     string
-	MaxTokens uint32
-	System    string
-	Messages  []any
-	Tools     []any
+// payload is one encoded request: its JSON and the messages it carries.
+type payload struct {
+	json     string
+	messages []any
 }
 
-func (r request) encode() (string, error) {
-	tools := r.Tools
-	if tools == nil {
-		tools = []any{}
-	}
-	return encode(map[string]any{
-		"max_tokens": r.MaxTokens,
-		"messages":   r.Messages,
-		"model":      r.Model,
+// payloads are this turn's full request (what tokens are counted on,
+// session.md §4) and the one sent: the same, or with an active
+// continuation only the unacknowledged tail and continuation_id (§3.6).
+func (l *launch) payloads(a *attemptRun) (full, wire payload, err error) {
+	inf := l.s.Capsule.Inference
+	req := map[string]any{
+		"max_tokens": inf.EffectiveMaxTokens(),
+		"messages":   a.msgs,
+		"model":      inf.Model,
 		"params":     map[string]any{},
-		"system":     r.System,
-		"tools":      tools,
-	})
+		"system":     l.prompt.system,
+		"tools":      l.inv,
+	}
+	full = payload{messages: a.msgs}
+	if full.json, err = encode(req); err != nil {
+		return full, wire, err
+	}
+	tail, id, ok := l.cont.tail(a.msgs, a.t.ContextID)
+	if !ok {
+		return full, full, nil
+	}
+	req["messages"], req["continuation_id"] = tail, id
+	wire = payload{messages: tail}
+	wire.json, err = encode(req)
+	return full, wire, err
 }

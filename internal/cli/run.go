@@ -52,10 +52,12 @@ implemented, before anything is staged.
 
 Agent capsules (with inference:) run one task (from --task) through
 their driver, turn by turn, with the declared WASM, native and skill tools;
-a failed attempt (driver error, stop_reason error, turns exhausted) fails
-the run. Not implemented yet: shell tools (the model gets an error result),
-trace.jsonl records, hooks, compaction, continuation, threaded
-conversations, transport: process and serving over A2A.
+a failed attempt (driver error, stop_reason error, turns exhausted,
+unsupported stop reason) fails the run. The session directory keeps
+trace.jsonl (every record written as it happens), out/result.txt and
+logs/bootstrap.log. --system-prompt replaces the manifest's prompt. Not
+implemented yet: shell tools (the model gets an error result), hooks,
+transport: process and serving over A2A.
 
 Output: "session: ses_…" when the session starts, the capsule's own
 output, then "status:  ok", "status:  failed", "status:  trapped" or
@@ -79,6 +81,9 @@ type runOptions struct {
 	verbose     bool
 	noEnvFile   bool
 	containment string
+	// systemPrompt is --system-prompt; systemPromptSet whether it was given.
+	systemPrompt    string
+	systemPromptSet bool
 }
 
 func newRunCommand(a *app) *cobra.Command {
@@ -91,6 +96,7 @@ func newRunCommand(a *app) *cobra.Command {
   mur run --manifest path/to/murmur.yaml --workdir ./scratch --task "count these words"`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.systemPromptSet = cmd.Flags().Changed("system-prompt")
 			r := &runner{app: a, opts: opts}
 			return r.run(cmd.Context())
 		},
@@ -103,6 +109,7 @@ func newRunCommand(a *app) *cobra.Command {
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "also print the workdir and the manifest's name and version")
 	f.BoolVar(&opts.noEnvFile, "no-env-file", false, "do not load .env from the manifest's directory or its ancestors")
 	f.StringVar(&opts.containment, "containment", "", "the weakest containment class the run accepts: advisory, scoped or sealed (the strongest of this and capabilities.containment applies)")
+	f.StringVar(&opts.systemPrompt, "system-prompt", "", "an agent capsule's system prompt for this run, replacing the manifest's system_prompt, system_prompt_file and system_prompt_artifact (\"\" for none)")
 	return cmd
 }
 
@@ -129,6 +136,7 @@ func (r *runner) run(ctx context.Context) error {
 		Workdir:        r.opts.workdir,
 		Task:           r.opts.task,
 		Containment:    r.opts.containment,
+		SystemPrompt:   r.systemPrompt(),
 		Trampoline:     self,
 		RuntimeVersion: murVersion(),
 		CacheDir:       os.Getenv(cacheDirEnv),
@@ -154,6 +162,14 @@ func (r *runner) run(ctx context.Context) error {
 	}
 	fmt.Fprintf(r.stdout, "status:  %s\n", res.Status)
 	return err
+}
+
+// systemPrompt is --system-prompt's value, nil when it was not given.
+func (r *runner) systemPrompt() *string {
+	if !r.opts.systemPromptSet {
+		return nil
+	}
+	return &r.opts.systemPrompt
 }
 
 // printSession prints the human session lines (nothing in JSON mode).
