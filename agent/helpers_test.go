@@ -140,3 +140,4 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+

@@ -51,7 +51,7 @@ func TestTurnTable(t *testing.T) {
 			trace: []string{"task_start", "session_start", "inference:tool_call", "skill_call", "inference:end_turn", "session_end:ok", "task_end:ok"}},
 		{name: "shell command that ran has its shell record after its tool_call", shell: fakeShell{},
 			answers: []tools.ToolResult{passed(call("sh")), passed(endText)}, result: "hi",
-			trace:   []string{"task_start", "session_start", "inference:tool_call", "tool_call", "shell", "inference:end_turn", "session_end:ok", "task_end:ok"}},
+			trace: []string{"task_start", "session_start", "inference:tool_call", "tool_call", "shell", "inference:end_turn", "session_end:ok", "task_end:ok"}},
 		{name: "shell runner failure is session-fatal after its tool_call", shell: fakeShell{err: errors.New("sandbox refused")},
 			answers: []tools.ToolResult{passed(call("sh"))}, kind: KindTool, result: "error: shell tool 'sh' failed: sandbox refused",
 			trace: []string{"task_start", "session_start", "inference:tool_call", "tool_call", "task_end:failed", "session_end:failed"}},
