@@ -140,4 +140,3 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
-

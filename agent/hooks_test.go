@@ -34,14 +34,19 @@ func (h *recHooks) note(s string) {
 	h.calls = append(h.calls, s)
 }
 
-func (h *recHooks) SessionStart(context.Context, SessionContext) error { h.note("session-start"); return nil }
-func (h *recHooks) TaskStart(context.Context, TaskStartEvent)          { h.note("task-start") }
+func (h *recHooks) SessionStart(context.Context, SessionContext) error {
+	h.note("session-start")
+	return nil
+}
+func (h *recHooks) TaskStart(context.Context, TaskStartEvent) { h.note("task-start") }
 func (h *recHooks) Inference(_ context.Context, e InferenceEvent) []HookArtifact {
 	h.note("inference:" + e.Decision)
 	return h.artifacts
 }
-func (h *recHooks) ToolCall(_ context.Context, e ToolEvent) { h.note("tool-call:" + e.ToolName + ":" + e.Status) }
-func (h *recHooks) Shell(_ context.Context, e ShellEvent)   { h.note("shell:" + e.Command) }
+func (h *recHooks) ToolCall(_ context.Context, e ToolEvent) {
+	h.note("tool-call:" + e.ToolName + ":" + e.Status)
+}
+func (h *recHooks) Shell(_ context.Context, e ShellEvent) { h.note("shell:" + e.Command) }
 func (h *recHooks) Compaction(_ context.Context, e CompactionEvent) (*Replacement, error) {
 	h.note("compaction")
 	if h.compaction == nil {
