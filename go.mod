@@ -3,6 +3,7 @@ module github.com/mur-go/mur
 go 1.25.0
 
 require (
+	github.com/dlclark/regexp2 v1.11.5
 	github.com/google/uuid v1.6.0
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
@@ -14,7 +15,6 @@ require (
 )
 
 require (
-	github.com/dlclark/regexp2 v1.11.5 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 )

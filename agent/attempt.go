@@ -43,6 +43,9 @@ func (a attemptEnd) result(status string) TaskResult {
 type attemptRun struct {
 	*taskRun
 	msgs []any
+	// enc are the JSON encodings of msgs[:len(enc)], kept while msgs only
+	// grows (compaction replaces both).
+	enc []string
 	// artifacts are the on-inference hook artifacts, sent at completion.
 	artifacts []HookArtifact
 	watch     *chunkWatch
@@ -162,10 +165,7 @@ func (l *launch) turn(ctx context.Context, a *attemptRun, turn uint32) (attemptE
 	if err != nil {
 		return attemptEnd{}, true, failure(KindResponse, err, "encoding the response content: %v", err)
 	}
-	wireMsgs, err := encode(wire.messages)
-	if err != nil {
-		return attemptEnd{}, true, failure(KindIO, err, "encoding the request messages: %v", err)
-	}
+	wireMsgs := wire.messagesJSON
 	a.artifacts = append(a.artifacts, l.hooks.Inference(ctx, InferenceEvent{Turn: turn, InputTokens: inTok, OutputTokens: outTok,
 		Decision: decision, ToolName: toolName, Prompt: &wireMsgs, Output: &content, Tools: &l.invJSON})...)
 	l.writeHookInferences(a, turn)

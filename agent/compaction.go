@@ -57,7 +57,7 @@ func (l *launch) compact(ctx context.Context, a *attemptRun, turn uint32, sessio
 		l.bootstrapLog(fmt.Sprintf("[compaction] hook %s returned a context whose tool calls and tool results do not pair up; replacement discarded", rep.Hook))
 		return nil
 	}
-	a.msgs = rebuilt
+	a.msgs, a.enc = rebuilt, nil
 	after := sessionTokens
 	if js, err := encode(rebuilt); err == nil {
 		after = l.tok.Count(js)

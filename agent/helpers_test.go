@@ -57,7 +57,7 @@ const (
 
 // testSession is a staged agent capsule in a temp dir with task.md and
 // one WASM tool t.
-func testSession(t *testing.T, edit func(*manifest.Capsule)) *stage.Session {
+func testSession(t testing.TB, edit func(*manifest.Capsule)) *stage.Session {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "task.md"), []byte("do it"), 0o644); err != nil {
@@ -77,7 +77,7 @@ func testSession(t *testing.T, edit func(*manifest.Capsule)) *stage.Session {
 
 // readTrace parses the session's trace and checks the counts invariant
 // on every session_end.
-func readTrace(t *testing.T, s *stage.Session) []trace.Line {
+func readTrace(t testing.TB, s *stage.Session) []trace.Line {
 	t.Helper()
 	f, err := os.Open(filepath.Join(s.SessionDir, trace.FileName))
 	if err != nil {

@@ -67,6 +67,9 @@ type launch struct {
 	prompt           prompt
 	inv              []any
 	invJSON          string
+	// reqHead and reqTail are the request JSON around the messages,
+	// the same every turn (see payloads).
+	reqHead, reqTail string
 	cont             continuation
 	d                *dispatcher
 }

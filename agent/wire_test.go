@@ -40,8 +40,12 @@ func TestRequestEncoding(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			inv, err := encode(c.inv)
+			if err != nil {
+				t.Fatal(err)
+			}
 			l := &launch{s: &stage.Session{Capsule: &manifest.Capsule{Inference: &manifest.Inference{Model: "m", MaxTokens: c.maxTokens}}},
-				prompt: prompt{system: "S"}, inv: c.inv, cont: c.cont}
+				prompt: prompt{system: "S"}, inv: c.inv, invJSON: inv, cont: c.cont}
 			full, wire, err := l.payloads(&attemptRun{taskRun: &taskRun{t: Task{ContextID: c.ctx}}, msgs: c.msgs})
 			if err != nil {
 				t.Fatal(err)

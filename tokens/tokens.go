@@ -18,13 +18,16 @@ var special = []string{"<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>", "<|f
 // Counter counts tokens. The zero value counts floor(bytes/4); New loads
 // the encoder. A Counter is safe for concurrent use.
 type Counter struct {
-	enc *codec.Codec
+	enc    *codec.Codec
+	prefix *prefixCache
 }
 
 // New returns a cl100k_base counter. The ranks are built on first use of
-// the encoder (a few tens of milliseconds, once per process).
+// the encoder (a few tens of milliseconds, once per process). It remembers
+// the last text it counted, so counting one that extends it costs only the
+// new part.
 func New() *Counter {
-	return &Counter{enc: codec.NewCl100kBase()}
+	return &Counter{enc: codec.NewCl100kBase(), prefix: newPrefixCache()}
 }
 
 // Fallback is the floor(bytes/4) estimate.
@@ -35,6 +38,13 @@ func Fallback(s string) uint64 { return uint64(len(s)) / 4 }
 func (c *Counter) Count(s string) uint64 {
 	if c == nil || c.enc == nil {
 		return Fallback(s)
+	}
+	if i, _ := nextSpecial(s); i < 0 {
+		n, err := c.prefix.count(s, c.piece)
+		if err != nil {
+			return Fallback(s)
+		}
+		return n
 	}
 	var n uint64
 	for {
@@ -54,6 +64,14 @@ func (c *Counter) Count(s string) uint64 {
 		return Fallback(s)
 	}
 	return n + uint64(m)
+}
+
+// piece counts one pre-tokenizer piece. The codec splits it again, which
+// gives the piece itself: every alternative of the pattern that matched it
+// in its text matches it alone.
+func (c *Counter) piece(p string) (uint64, error) {
+	n, err := c.enc.Count(p)
+	return uint64(n), err
 }
 
 // nextSpecial finds the earliest special token in s.

@@ -1,6 +1,11 @@
 package tokens
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+
+	"github.com/tiktoken-go/tokenizer/codec"
+)
 
 // The plain-text counts are tiktoken cl100k_base's published encodings of
 // these strings; a special token is one token wherever it occurs.
@@ -30,6 +35,28 @@ func TestFallback(t *testing.T) {
 	for in, want := range map[string]uint64{"": 0, "abc": 0, "abcd": 1, "abcdefghi": 2} {
 		if got := zero.Count(in); got != want {
 			t.Errorf("zero Counter Count(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+// Counting texts that extend each other, share a prefix or differ early
+// gives what the codec's own count of each whole text gives.
+func TestIncrementalMatchesFullCount(t *testing.T) {
+	base := `{"max_tokens":8192,"messages":[{"content":[{"text":"do it  now\n\n","type":"text"}],"role":"user"}`
+	texts := []string{base + `],"model":"m"}`}
+	for i := range 20 {
+		base += fmt.Sprintf(`,{"content":[{"id":"c%d","input":{"q":"héllo wörld %d   "},"name":"echo","type":"tool_call"}],"role":"assistant"}`, i, i*37)
+		texts = append(texts, base+`],"model":"m","tools":[]}`, base+"   \n\t x")
+	}
+	texts = append(texts, "a  b", "a  ", "a   b", "", "日本語のテキスト123456", "日本語のテキスト1234567")
+	inc, whole := New(), codec.NewCl100kBase()
+	for _, s := range texts {
+		want, err := whole.Count(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := inc.Count(s); got != uint64(want) {
+			t.Fatalf("incremental Count = %d, the codec's = %d for %q", got, want, s)
 		}
 	}
 }
