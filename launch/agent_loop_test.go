@@ -170,12 +170,17 @@ func TestAgentSystemPromptSources(t *testing.T) {
 		code            int
 		source          string
 		sha             any
+		// skill adds the local skill persona; bound is then whether
+		// MURMUR.md lists it as bound as the system prompt.
+		skill, bound bool
 	}{
-		{"manifest inline", "  system_prompt: Answer briefly.\n", nil, "\\n\\nAnswer briefly.", 0, "manifest", digest("Answer briefly.")},
-		{"manifest file", "  system_prompt_file: prompt.md\n", nil, "\\n\\nFrom the file.", 0, "manifest", digest("From the file.")},
-		{"cli wins, trimmed", "  system_prompt: Answer briefly.\n", []string{"--system-prompt", "  Be terse. "}, "\\n\\nBe terse.", 0, "cli", digest("Be terse.")},
-		{"empty cli is none", "  system_prompt_file: gone.md\n", []string{"--system-prompt", ""}, "(in your workdir)", 0, "none", nil},
-		{"missing file is E-RUN-009", "  system_prompt_file: gone.md\n", nil, "", 1, "", nil},
+		{"manifest inline", "  system_prompt: Answer briefly.\n", nil, "\\n\\nAnswer briefly.", 0, "manifest", digest("Answer briefly."), false, false},
+		{"manifest file", "  system_prompt_file: prompt.md\n", nil, "\\n\\nFrom the file.", 0, "manifest", digest("From the file."), false, false},
+		{"cli wins, trimmed", "  system_prompt: Answer briefly.\n", []string{"--system-prompt", "  Be terse. "}, "\\n\\nBe terse.", 0, "cli", digest("Be terse."), false, false},
+		{"empty cli is none", "  system_prompt_file: gone.md\n", []string{"--system-prompt", ""}, "(in your workdir)", 0, "none", nil, false, false},
+		{"missing file is E-RUN-009", "  system_prompt_file: gone.md\n", nil, "", 1, "", nil, false, false},
+		{"skill artifact", "  system_prompt_artifact: persona\n", nil, "\\n\\nYou are terse.", 0, "manifest", digest("You are terse."), true, true},
+		{"cli clears the skill binding", "  system_prompt_artifact: persona\n", []string{"--system-prompt", "Be kind."}, "\\n\\nBe kind.", 0, "cli", digest("Be kind."), true, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -183,12 +188,26 @@ func TestAgentSystemPromptSources(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(p.dir, "prompt.md"), []byte("\nFrom the file.\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			if c.skill {
+				appendFile(t, filepath.Join(p.dir, "murmur.yaml"), "  - {name: persona, runtime: skill, source: persona.md}\n")
+				appendFile(t, filepath.Join(p.dir, "persona.md"), "You are terse.\n")
+			}
 			_, stderr := p.mur(c.code, append([]string{"run", "--task", "go"}, c.args...)...)
 			if c.code != 0 {
 				if !strings.Contains(stderr, "E-RUN-009") {
 					t.Errorf("stderr lacks E-RUN-009:\n%s", stderr)
 				}
 				return
+			}
+			if c.skill {
+				dirs, _ := filepath.Glob(filepath.Join(p.dir, "workdir", "ses_*", "MURMUR.md"))
+				if len(dirs) != 1 {
+					t.Fatalf("MURMUR.md: %v", dirs)
+				}
+				md, _ := os.ReadFile(dirs[0])
+				if got := strings.Contains(string(md), "**persona** — bound as system prompt"); got != c.bound {
+					t.Errorf("MURMUR.md lists persona as bound: %v, want %v\n%s", got, c.bound, md)
+				}
 			}
 			starts := p.sessionTrace()[1]
 			if starts.Type != trace.TypeSessionStart || starts.Fields["system_prompt_source"] != c.source || starts.Fields["system_prompt_sha256"] != c.sha {
@@ -225,5 +244,19 @@ func TestAgentInterruptedMidTurn(t *testing.T) {
 				t.Errorf("trace\n got  %v\n want %v", got, c.shape)
 			}
 		})
+	}
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
