@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -59,6 +60,9 @@ type launch struct {
 	log    *slog.Logger
 	now    func() time.Time
 	opened time.Time
+	// lastEnd is the exit status of the last session_end written ("" for
+	// none), what on-session-end reports.
+	lastEnd string
 	// ended is set by the first session_end written; attempted by the
 	// first attempt. Only a launch that ran an attempt and wrote no
 	// session_end gets the fallback one.
@@ -96,7 +100,11 @@ func RunSession(ctx context.Context, o SessionOptions) (SessionResult, error) {
 	l.opened = l.now()
 	res, runErr := l.run(ctx)
 	cleanup := context.WithoutCancel(ctx)
-	l.hooks.SessionEnd(cleanup, l.sessionEndEvent("ok"))
+	status := l.lastEnd
+	if status == "" && l.attempted {
+		status = endFailed
+	}
+	l.hooks.SessionEnd(cleanup, l.sessionEndEvent(cmp.Or(status, endOK)))
 	if err := l.hooks.Close(cleanup); err != nil {
 		l.log.Warn("closing the hooks", "err", err)
 	}
@@ -197,7 +205,7 @@ func durMS(d time.Duration) uint64 { return uint64(max(d, 0).Milliseconds()) }
 func (l *launch) writeSessionEnd(status string) error {
 	l.flushFaults()
 	t := l.totals
-	l.ended = true
+	l.ended, l.lastEnd = true, status
 	return l.tr.Write(trace.TypeSessionEnd, &trace.SessionEnd{TotalTurns: t.turns, TotalInputTokens: t.in,
 		TotalOutputTokens: t.out, TotalToolCalls: t.toolCalls, TotalShellCalls: t.shellCalls,
 		DurationMS: l.sinceOpen(), ExitStatus: status})

@@ -67,8 +67,8 @@ type expectResult struct {
 type request struct {
 	ContinuationID string    `json:"continuation_id"`
 	System         *string   `json:"system"`
-	Messages []message `json:"messages"`
-	Tools    []any     `json:"tools"`
+	Messages       []message `json:"messages"`
+	Tools          []any     `json:"tools"`
 }
 
 type message struct {
