@@ -21,7 +21,7 @@ const memoMax = 1 << 16
 
 // slots is how many recent texts the cache keeps: the loop alternates
 // between counting payloads and responses.
-const slots = 4
+const slots = 2
 
 // prefixCache makes counting a text that extends a recent one cost the
 // new part only: the loop counts the whole conversation every turn, and
@@ -77,8 +77,15 @@ func (p *prefixCache) count(s string, piece func(string) (uint64, error)) (uint6
 	if keep > 0 {
 		start, total = ends[keep-1], cum[keep-1]
 	}
+	var tail *suffix
+	if best >= 0 {
+		tail = newSuffix(p.recent[best], runes)
+	}
 	m, err := p.split.FindRunesMatchStartingAt(runes, start)
 	for ; err == nil && m != nil; m, err = p.split.FindNextMatch(m) {
+		if tail.reuse(m.Index, &ends, &cum, &total) {
+			break
+		}
 		text := m.String()
 		n, ok := p.memo[text]
 		if !ok {
@@ -102,4 +109,55 @@ func (p *prefixCache) count(s string, piece func(string) (uint64, error)) (uint6
 	}
 	p.recent = append([]pieces{{text: runes, ends: ends, cum: cum}}, p.recent[:min(len(p.recent), slots-1)]...)
 	return total, nil
+}
+
+// suffix is what a new text shares with a recent one at its end. The
+// pieces the scan finds from a position depend only on the text from
+// there on, so once the scan of the new text reaches the start of a piece
+// of the old one inside the shared end, the rest is the old text's.
+type suffix struct {
+	old    pieces
+	shift  int // new offset − old offset
+	starts map[int]int
+}
+
+func newSuffix(old pieces, runes []rune) *suffix {
+	n := 0
+	for n < len(runes) && n < len(old.text) && runes[len(runes)-1-n] == old.text[len(old.text)-1-n] {
+		n++
+	}
+	starts := make(map[int]int, 64)
+	for i := len(old.ends) - 1; i >= 0; i-- {
+		at := 0
+		if i > 0 {
+			at = old.ends[i-1]
+		}
+		if len(old.text)-at > n {
+			break
+		}
+		starts[at] = i
+	}
+	return &suffix{old: old, shift: len(runes) - len(old.text), starts: starts}
+}
+
+// reuse appends the old text's pieces from new offset at on, if a piece
+// of it starts there within the shared end.
+func (s *suffix) reuse(at int, ends *[]int, cum *[]uint64, total *uint64) bool {
+	if s == nil {
+		return false
+	}
+	i, ok := s.starts[at-s.shift]
+	if !ok {
+		return false
+	}
+	var before uint64
+	if i > 0 {
+		before = s.old.cum[i-1]
+	}
+	for j := i; j < len(s.old.ends); j++ {
+		*ends = append(*ends, s.old.ends[j]+s.shift)
+		*cum = append(*cum, *total+s.old.cum[j]-before)
+	}
+	*total += s.old.cum[len(s.old.cum)-1] - before
+	return true
 }

@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/tiktoken-go/tokenizer/codec"
@@ -48,9 +49,36 @@ func TestIncrementalMatchesFullCount(t *testing.T) {
 		base += fmt.Sprintf(`,{"content":[{"id":"c%d","input":{"q":"héllo wörld %d   "},"name":"echo","type":"tool_call"}],"role":"assistant"}`, i, i*37)
 		texts = append(texts, base+`],"model":"m","tools":[]}`, base+"   \n\t x")
 	}
-	texts = append(texts, "a  b", "a  ", "a   b", "", "日本語のテキスト123456", "日本語のテキスト1234567")
+	texts = append(texts, "a  b", "a  ", "a   b", "", "日本語のテキスト123456", "日本語のテキスト1234567", "b日本語のテキスト1234567",
+		"x  \n\n  y  z", "x  \n\n  y  z", "xx  \n\n  y  z", "x   \n\n  y  z", "1234567", "12345678", "'s's", "a's's")
 	inc, whole := New(), codec.NewCl100kBase()
 	for _, s := range texts {
+		want, err := whole.Count(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := inc.Count(s); got != uint64(want) {
+			t.Fatalf("incremental Count = %d, the codec's = %d for %q", got, want, s)
+		}
+	}
+}
+
+// Random texts edited at random places (so they share prefixes and
+// suffixes of every length) count the same incrementally as whole.
+func TestIncrementalRandomEdits(t *testing.T) {
+	alphabet := []rune("ab Z9 \n\t'sé日,{}\"\r")
+	rng := rand.New(rand.NewPCG(1, 2))
+	inc, whole := New(), codec.NewCl100kBase()
+	text := []rune("start")
+	for range 2000 {
+		at := rng.IntN(len(text) + 1)
+		cut := min(at+rng.IntN(3), len(text))
+		ins := make([]rune, rng.IntN(4))
+		for i := range ins {
+			ins[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		text = append(append(append([]rune{}, text[:at]...), ins...), text[cut:]...)
+		s := string(text)
 		want, err := whole.Count(s)
 		if err != nil {
 			t.Fatal(err)
