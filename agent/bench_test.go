@@ -85,3 +85,42 @@ func BenchmarkSessionTurn(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLoopOnly is the loop's own work per turn with Go doubles for
+// the driver and the tool, which cost next to nothing: what the loop adds
+// to every turn whatever the components cost.
+func BenchmarkLoopOnly(b *testing.B) {
+	for _, turns := range []int{10, 100} {
+		b.Run(fmt.Sprintf("turns=%d", turns), func(b *testing.B) {
+			answers := make([]tools.ToolResult, 0, turns)
+			for i := range turns - 1 {
+				answers = append(answers, passed(fmt.Sprintf(`{"stop_reason":"tool_call","content":[{"type":"tool_call","id":"c%d","name":"t","input":{"text":"hello %d"}}]}`, i, i)))
+			}
+			answers = append(answers, passed(endText))
+			set := tools.NewToolSet()
+			set.Add("t", answering("olleh"))
+			b.ReportAllocs()
+			for range b.N {
+				b.StopTimer()
+				s := testSession(b, func(c *manifest.Capsule) { c.Inference.MaxTurns = uint32(turns) })
+				d := &replay{answers: answers}
+				b.StartTimer()
+				if _, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: set, Allowlist: []string{"t"}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed())/float64(b.N*turns)/1e6, "loop-ms/turn")
+		})
+	}
+}
+
+// replay answers call i with answers[i], keeping nothing.
+type replay struct {
+	answers []tools.ToolResult
+	n       int
+}
+
+func (r *replay) Invoke(context.Context, tools.ToolInput) (tools.ToolResult, error) {
+	r.n++
+	return r.answers[min(r.n, len(r.answers))-1], nil
+}
