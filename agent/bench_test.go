@@ -16,6 +16,8 @@ import (
 	"github.com/mur-go/mur/wasip2"
 )
 
+// benchGuests compiles the test guests once for this package's tests and
+// benchmarks.
 var benchGuests testguest.Guests
 
 // timed is a tool whose call time is summed, so the loop's own time can
