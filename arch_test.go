@@ -54,6 +54,7 @@ var layers = [][]string{
 	{"host"},
 	{"tools", "stage", "a2a"},
 	{"sandbox"},
+	{"trace", "tokens"},
 	{"install", "policy"},
 	{"registry"},
 	{"artifact", "lockfile"},

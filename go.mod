@@ -3,12 +3,14 @@ module github.com/mur-go/mur
 go 1.25.0
 
 require (
+	github.com/dlclark/regexp2 v1.11.5
 	github.com/elastic/go-seccomp-bpf v1.6.0
 	github.com/google/uuid v1.6.0
 	github.com/landlock-lsm/go-landlock v0.10.1
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	github.com/tetratelabs/wazero v1.12.0
+	github.com/tiktoken-go/tokenizer v0.7.0
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/net v0.58.0
 	golang.org/x/sys v0.47.0

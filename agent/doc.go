@@ -1,10 +1,14 @@
-// Package agent runs an agent capsule's task: one attempt of the inference
-// loop (session.md §3.1–§3.2). Each turn builds the driver request
-// (§1.1), calls the driver in a fresh store, parses its response (§1.3),
-// dispatches the tool calls it asks for to the staged tools (§2.4) and
-// feeds their results back (§2.5), until the model ends its turn or the
-// turn budget runs out. The outcome is written to out/result.txt.
+// Package agent runs an agent capsule's session (session.md §3): the
+// launch opens trace.jsonl and takes tasks from a TaskSource; each task
+// runs attempts (reopened when a hook asks, within budget); each attempt
+// calls the driver turn by turn in the exact order of §3.2, dispatching
+// the model's tool calls (§2.4) and feeding their results back (§2.5).
+// Every step that the spec records is written to the trace as it happens,
+// every hook point is called through Hooks, and A2A progress goes to the
+// task's Events.
 //
-// Not here yet: trace.jsonl, hooks, compaction, continuation, threaded
-// conversations, task reopening, token counting and shell tools.
+// Murmur counts an attempt that ended with a failure it recorded (driver
+// error, stop_reason error, turns exhausted, …) as a success; here the
+// trace and out/result.txt say what Murmur's say, but the task's result
+// carries the *Error, so `mur run` fails.
 package agent

@@ -25,11 +25,22 @@ const (
 	KindCancelled
 	// KindIO: the outcome could not be written.
 	KindIO
+	// KindTrace: a trace record the attempt depends on could not be
+	// written.
+	KindTrace
+	// KindCompaction: a compaction hook failed.
+	KindCompaction
+	// KindReopen: a hook asked to reopen the task past its budget.
+	KindReopen
+	// KindTool: a tool dispatch failed in a way that ends the session
+	// (a shell runner error).
+	KindTool
 )
 
 // Diagnostic codes (Murmur's).
 const (
 	CodeRun    = "E-RUN-001"
+	CodeTask   = "E-RUN-007"
 	CodePrompt = "E-RUN-009"
 )
 
@@ -47,4 +58,9 @@ func (e *Error) Unwrap() error { return e.Err }
 
 func failure(kind Kind, err error, format string, args ...any) *Error {
 	return &Error{Kind: kind, Code: CodeRun, Err: err, Msg: fmt.Sprintf(format, args...)}
+}
+
+// traceFailed is the attempt-fatal trace write error (session.md §10).
+func traceFailed(err error) *Error {
+	return &Error{Kind: KindTrace, Code: CodeTask, Err: err, Msg: fmt.Sprintf("trace write failed: %v", err)}
 }

@@ -14,13 +14,13 @@ import (
 // staged artifact with a manifest except drivers, hooks and the skill
 // bound as the system prompt, plus the shell.allow binaries staging wrote
 // a manifest for, sorted by name. It is built from what staging verified,
-// never from tools/ now, which guests can rewrite.
-func inventory(s *stage.Session) ([]any, error) {
+// never from tools/ now, which guests can rewrite. bound is the skill
+// bound as the system prompt ("" for none).
+func inventory(s *stage.Session, bound string) ([]any, error) {
 	type entry struct {
 		name, description, schema string
 	}
 	var entries []entry
-	bound := s.Capsule.Inference.SystemPromptArtifact
 	for _, a := range s.Artifacts {
 		if a.Manifest == nil || a.Role == stage.RoleDriver || a.Role == stage.RoleHook {
 			continue

@@ -37,7 +37,7 @@ func TestInventory(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := &stage.Session{Artifacts: c.arts,
 				Capsule: &manifest.Capsule{Inference: &manifest.Inference{SystemPromptArtifact: c.bound}}}
-			inv, err := inventory(s)
+			inv, err := inventory(s, s.Capsule.Inference.SystemPromptArtifact)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -87,3 +87,14 @@ func (r response) text() string {
 	}
 	return strings.Join(parts, "\n")
 }
+
+// firstToolName is the name of the first tool_call block, or nil.
+func (r response) firstToolName() *string {
+	for _, b := range r.Content {
+		if m, _ := b.(map[string]any); m["type"] == "tool_call" {
+			s, _ := m["name"].(string)
+			return &s
+		}
+	}
+	return nil
+}

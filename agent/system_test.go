@@ -20,15 +20,18 @@ func TestSystemPrompt(t *testing.T) {
 	cases := []struct {
 		name string
 		inf  manifest.Inference
+		cli  *string
 		want string
 		code string
 	}{
-		{"none", manifest.Inference{}, head, ""},
-		{"inline", manifest.Inference{SystemPrompt: "Be brief."}, head + "Be brief.", ""},
-		{"file beside murmur.yaml, trimmed", manifest.Inference{SystemPromptFile: "prompt.md"}, head + "From the file.", ""},
-		{"skill artifact", manifest.Inference{SystemPromptArtifact: "persona"}, head + "You are terse.", ""},
-		{"missing file", manifest.Inference{SystemPromptFile: "gone.md"}, "", CodePrompt},
-		{"unstaged artifact", manifest.Inference{SystemPromptArtifact: "nobody"}, "", CodePrompt},
+		{"none", manifest.Inference{}, nil, head, ""},
+		{"inline", manifest.Inference{SystemPrompt: "Be brief."}, nil, head + "Be brief.", ""},
+		{"file beside murmur.yaml, trimmed", manifest.Inference{SystemPromptFile: "prompt.md"}, nil, head + "From the file.", ""},
+		{"skill artifact", manifest.Inference{SystemPromptArtifact: "persona"}, nil, head + "You are terse.", ""},
+		{"cli wins over the manifest, trimmed", manifest.Inference{SystemPrompt: "Be brief."}, strPtr("  From the flag. "), head + "From the flag.", ""},
+		{"empty cli is no prompt", manifest.Inference{SystemPromptArtifact: "nobody"}, strPtr(" "), head, ""},
+		{"missing file", manifest.Inference{SystemPromptFile: "gone.md"}, nil, "", CodePrompt},
+		{"unstaged artifact", manifest.Inference{SystemPromptArtifact: "nobody"}, nil, "", CodePrompt},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -36,7 +39,8 @@ func TestSystemPrompt(t *testing.T) {
 			s := &stage.Session{ProjectDir: dir, AccessibleDir: "/w",
 				Capsule:   &manifest.Capsule{Name: "cap", Version: "1.2.3", Inference: &inf},
 				Artifacts: []*stage.Artifact{{Name: "persona", Role: stage.RoleSkill, Kind: stage.KindSkill, SkillText: "You are terse.\n"}}}
-			got, err := systemPrompt(s)
+			p, err := resolveSystem(s, c.cli)
+			got := p.system
 			var e *Error
 			switch {
 			case c.code != "":
@@ -51,3 +55,5 @@ func TestSystemPrompt(t *testing.T) {
 		})
 	}
 }
+
+func strPtr(s string) *string { return &s }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -53,27 +54,51 @@ func toolMessage(id string, isError bool, text string) map[string]any {
 	return map[string]any{"role": "tool", "tool_call_id": id, "is_error": isError, "content": textBlocks(text)}
 }
 
-// request is one turn's request JSON (session.md §1.1); params is always
-// empty and no continuation is sent.
-type request struct {
-	Model     string
-	MaxTokens uint32
-	System    string
-	Messages  []any
-	Tools     []any
+// payload is one encoded request: its JSON, the messages it carries and
+// their JSON.
+type payload struct {
+	json, messagesJSON string
+	messages           []any
 }
 
-func (r request) encode() (string, error) {
-	tools := r.Tools
-	if tools == nil {
-		tools = []any{}
+// payloads are this turn's full request (what tokens are counted on,
+// session.md §4) and the one sent: the same, or with an active
+// continuation only the unacknowledged tail and continuation_id (§3.6).
+// The JSON is assembled from each message's encoding, kept from turn to
+// turn, and the fixed keys around it, in sorted key order, so a turn
+// encodes only its new messages.
+func (l *launch) payloads(a *attemptRun) (full, wire payload, err error) {
+	for len(a.enc) < len(a.msgs) {
+		m, err := encode(a.msgs[len(a.enc)])
+		if err != nil {
+			return full, wire, err
+		}
+		a.enc = append(a.enc, m)
 	}
-	return encode(map[string]any{
-		"max_tokens": r.MaxTokens,
-		"messages":   r.Messages,
-		"model":      r.Model,
-		"params":     map[string]any{},
-		"system":     r.System,
-		"tools":      tools,
-	})
+	if l.reqTail == "" {
+		inf := l.s.Capsule.Inference
+		model, err := encode(inf.Model)
+		if err != nil {
+			return full, wire, err
+		}
+		system, err := encode(l.prompt.system)
+		if err != nil {
+			return full, wire, err
+		}
+		l.reqHead = fmt.Sprintf(`"max_tokens":%d,"messages":`, inf.EffectiveMaxTokens())
+		l.reqTail = `,"model":` + model + `,"params":{},"system":` + system + `,"tools":` + cmp.Or(l.invJSON, "[]") + "}"
+	}
+	msgs := "[" + strings.Join(a.enc, ",") + "]"
+	full = payload{json: "{" + l.reqHead + msgs + l.reqTail, messagesJSON: msgs, messages: a.msgs}
+	tail, id, ok := l.cont.tail(a.msgs, a.t.ContextID)
+	if !ok {
+		return full, full, nil
+	}
+	key, err := encode(id)
+	if err != nil {
+		return full, wire, err
+	}
+	msgs = "[" + strings.Join(a.enc[len(a.msgs)-len(tail):], ",") + "]"
+	wire = payload{json: `{"continuation_id":` + key + "," + l.reqHead + msgs + l.reqTail, messagesJSON: msgs, messages: tail}
+	return full, wire, nil
 }

@@ -29,24 +29,39 @@ func checkAgent(c *manifest.Capsule) error {
 	return nil
 }
 
-// runAgent runs the staged agent capsule's task through package agent, its
-// driver and tools built by launch with the grants a script capsule's
-// tools get. A failed attempt is a failed run: its reason is in
+// runAgent runs the staged agent capsule's session through package agent,
+// its driver and tools built by launch with the grants a script capsule's
+// tools get. A failed task is a failed run: its reason is in
 // out/result.txt and in the error.
-func runAgent(ctx context.Context, lo launch.Options) error {
+func runAgent(ctx context.Context, lo launch.Options, systemPrompt *string) error {
 	at, err := launch.NewAgentTools(lo)
 	if err != nil {
 		return err
 	}
-	_, err = agent.Run(ctx, agent.Options{Session: lo.Session, Driver: at.Driver, Tools: at.Tools,
-		Allowlist: at.Allowlist, Shell: at.Shell, Log: lo.Log})
+	_, err = agent.RunSession(ctx, agent.SessionOptions{Session: lo.Session, Driver: at.Driver, Tools: at.Tools,
+		Allowlist: at.Allowlist, Shell: at.Shell, SystemPrompt: systemPrompt, Log: lo.Log})
 	var ae *agent.Error
 	if !errors.As(err, &ae) {
 		return err
 	}
-	status, hint := launch.StatusFailed, "out/result.txt in the session directory records the same error"
+	status, hint := launch.StatusFailed, "out/result.txt and trace.jsonl in the session directory record what happened"
 	if ae.Kind == agent.KindCancelled {
 		status, hint = launch.StatusCancelled, "the session directory keeps what the agent did before it was stopped"
 	}
 	return &launch.Error{Code: ae.Code, Status: status, Msg: "agent task failed: " + ae.Msg, Hint: hint, Err: ae}
+}
+
+// withSystemPrompt is the capsule as `mur run --system-prompt` makes it:
+// the manifest's three prompt fields cleared (session.md §3.3), so
+// staging writes MURMUR.md and the loop lists tools without a bound skill.
+// The parsed manifest itself is left alone.
+func withSystemPrompt(f *manifest.File, prompt *string) *manifest.File {
+	if prompt == nil || f.Capsule == nil || f.Capsule.Inference == nil {
+		return f
+	}
+	c, inf, g := *f.Capsule, *f.Capsule.Inference, *f
+	inf.SystemPrompt, inf.SystemPromptFile, inf.SystemPromptArtifact = "", "", ""
+	c.Inference = &inf
+	g.Capsule = &c
+	return &g
 }

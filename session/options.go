@@ -25,6 +25,10 @@ type Options struct {
 	// Task is the task input written to task.md: a file's contents if it
 	// names a file, else the text itself ("" writes none).
 	Task string
+	// SystemPrompt is `mur run --system-prompt` for an agent capsule (nil:
+	// not given): trimmed, it replaces the manifest's prompt fields, and
+	// empty means no prompt at all.
+	SystemPrompt *string
 	// Containment is the --containment floor ("" when not given); the
 	// strongest of it and the manifest's applies.
 	Containment string

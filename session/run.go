@@ -51,6 +51,7 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 	if err := policy.ContainmentFlag(o.Containment); err != nil {
 		return nil, fail(StepPrepare, err)
 	}
+	f = withSystemPrompt(f, o.SystemPrompt)
 	agentCapsule := f.Capsule.IsAgent()
 	if agentCapsule {
 		if err := checkAgent(f.Capsule); err != nil {
@@ -125,7 +126,7 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 		Trampoline:    o.Trampoline,
 	}
 	if agentCapsule {
-		err = runAgent(ctx, lo)
+		err = runAgent(ctx, lo, o.SystemPrompt)
 	} else {
 		err = launch.Script(ctx, lo)
 	}

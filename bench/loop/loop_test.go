@@ -1,4 +1,4 @@
-// Package loop benchmarks the agent loop (agent.Run) itself: what a turn
+// Package loop benchmarks the agent loop (agent.RunSession) itself: what a turn
 // costs beyond the model, and what a long session holds in memory. The
 // model is the scripted driver (guests/go/scripted) and every turn but the
 // last calls one WASM tool (toolrun-go), both real components in a fresh
@@ -20,7 +20,7 @@
 // request size (the conversation as sent) at turns 10 and 100, and
 // heap-B/msg-B, how much heap each byte of conversation added between
 // them, and kept-B, the heap a finished session left behind (after minus
-// before agent.Run): the loop holds the conversation, in its decoded form,
+// before agent.RunSession): the loop holds the conversation, in its decoded form,
 // and nothing else that grows per turn.
 package loop
 
@@ -40,6 +40,7 @@ import (
 	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/stage"
+	"github.com/mur-go/mur/tokens"
 	"github.com/mur-go/mur/tools"
 	"github.com/mur-go/mur/wasip2"
 )
@@ -73,6 +74,8 @@ func (t *timed) Invoke(ctx context.Context, in tools.ToolInput) (tools.ToolResul
 type session struct {
 	driver, echo *timed
 	toolTurns    int
+	// tokens is shared by every run, as one launch shares its counter.
+	tokens *tokens.Counter
 }
 
 func newSession(b *testing.B, toolTurns int) *session {
@@ -104,11 +107,12 @@ func newSession(b *testing.B, toolTurns int) *session {
 		driver:    wasm("scripted", testguest.ScriptedGo, [][2]string{{"MURMUR_INFERENCE_DRIVER_CONFIG", string(script)}}),
 		echo:      wasm("echo", testguest.ToolrunGo, nil),
 		toolTurns: toolTurns,
+		tokens:    tokens.New(),
 	}
 }
 
 // run runs the session once in a fresh workdir and returns how long
-// agent.Run took.
+// agent.RunSession took.
 func (s *session) run(b *testing.B) time.Duration {
 	b.Helper()
 	dir := b.TempDir()
@@ -121,11 +125,16 @@ func (s *session) run(b *testing.B) time.Duration {
 		Artifacts: []*stage.Artifact{{Name: "echo", Role: stage.RoleTool, Kind: stage.KindWasm}}}
 	set := tools.NewToolSet()
 	set.Add("echo", s.echo)
+	calls := s.driver.calls
 	start := time.Now()
-	out, err := agent.Run(context.Background(), agent.Options{Session: st, Driver: s.driver, Tools: set, Allowlist: []string{"echo"}})
+	res, err := agent.RunSession(context.Background(), agent.SessionOptions{Session: st, Driver: s.driver, Tools: set,
+		Allowlist: []string{"echo"}, Tokens: s.tokens})
 	took := time.Since(start)
-	if err != nil || out.Text != "done" || out.Turns != s.toolTurns+1 {
-		b.Fatalf("agent.Run: %v after %d turns (text %q), want done after %d", err, out.Turns, out.Text, s.toolTurns+1)
+	if err == nil {
+		err = res.Last.Err
+	}
+	if turns := s.driver.calls - calls; err != nil || res.Last.Text != "done" || turns != s.toolTurns+1 {
+		b.Fatalf("agent.RunSession: %v after %d turns (text %q), want done after %d", err, turns, res.Last.Text, s.toolTurns+1)
 	}
 	return took
 }

@@ -62,10 +62,12 @@ resources are refused as not implemented, before anything is staged.
 Agent capsules (with inference:) run one task (from --task) through
 their driver, turn by turn, with the declared WASM, native and skill tools
 and the capabilities.shell.allow binaries (run in the workdir with a
-synthetic HOME, no host credentials, the rlimits above; output past 16 KiB
-in logs/shell-<ms>.log); a failed attempt (driver error, stop_reason
-error, turns exhausted) fails the run. Not implemented yet: trace.jsonl
-records, hooks, compaction, continuation, threaded conversations,
+synthetic HOME, no host credentials, the limits and containment above;
+output past 16 KiB in logs/shell-<ms>.log); a failed attempt (driver
+error, stop_reason error, turns exhausted, unsupported stop reason) fails
+the run. The session directory keeps trace.jsonl (every record written as
+it happens), out/result.txt and logs/bootstrap.log. --system-prompt
+replaces the manifest's prompt. Not implemented yet: hooks,
 transport: process and serving over A2A.
 
 Output: "session: ses_…" when the session starts, the capsule's own
@@ -92,6 +94,9 @@ type runOptions struct {
 	noEnvFile   bool
 	containment string
 	explain     bool
+	// systemPrompt is --system-prompt; systemPromptSet whether it was given.
+	systemPrompt    string
+	systemPromptSet bool
 }
 
 func newRunCommand(a *app) *cobra.Command {
@@ -104,6 +109,7 @@ func newRunCommand(a *app) *cobra.Command {
   mur run --manifest path/to/murmur.yaml --workdir ./scratch --task "count these words"`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.systemPromptSet = cmd.Flags().Changed("system-prompt")
 			r := &runner{app: a, opts: opts}
 			return r.run(cmd.Context())
 		},
@@ -117,6 +123,7 @@ func newRunCommand(a *app) *cobra.Command {
 	f.BoolVar(&opts.noEnvFile, "no-env-file", false, "do not load .env from the manifest's directory or its ancestors")
 	f.BoolVar(&opts.explain, "explain-scope", false, "print the capsule's effective grants, containment class and enforcement tier (one JSON line with --json) and exit without running anything")
 	f.StringVar(&opts.containment, "containment", "", "the weakest containment class the run accepts: advisory, scoped or sealed (the strongest of this and capabilities.containment applies)")
+	f.StringVar(&opts.systemPrompt, "system-prompt", "", "an agent capsule's system prompt for this run, replacing the manifest's system_prompt, system_prompt_file and system_prompt_artifact (\"\" for none)")
 	return cmd
 }
 
@@ -146,6 +153,7 @@ func (r *runner) run(ctx context.Context) error {
 		Workdir:        r.opts.workdir,
 		Task:           r.opts.task,
 		Containment:    r.opts.containment,
+		SystemPrompt:   r.systemPrompt(),
 		Trampoline:     self,
 		RuntimeVersion: murVersion(),
 		CacheDir:       os.Getenv(cacheDirEnv),
@@ -172,6 +180,14 @@ func (r *runner) run(ctx context.Context) error {
 	printRecords(r.stdout, res.Session)
 	fmt.Fprintf(r.stdout, "status:  %s\n", res.Status)
 	return err
+}
+
+// systemPrompt is --system-prompt's value, nil when it was not given.
+func (r *runner) systemPrompt() *string {
+	if !r.opts.systemPromptSet {
+		return nil
+	}
+	return &r.opts.systemPrompt
 }
 
 // printSession prints the human session lines (nothing in JSON mode).

@@ -43,6 +43,13 @@ type turn struct {
 	ExpectResults []expectResult `json:"expect_results"`
 	// ExpectSystem must occur in the request's system field.
 	ExpectSystem string `json:"expect_system"`
+	// ContinuationID is returned as the continuation_id metadata: the
+	// driver claims to hold the conversation so far.
+	ContinuationID string `json:"continuation_id"`
+	// ExpectContinuationID is the continuation_id the request must carry
+	// ("" : none); ExpectMessages, if set, its number of messages.
+	ExpectContinuationID string `json:"expect_continuation_id"`
+	ExpectMessages       *int   `json:"expect_messages"`
 }
 
 type toolCall struct {
@@ -58,9 +65,10 @@ type expectResult struct {
 }
 
 type request struct {
-	System   *string   `json:"system"`
-	Messages []message `json:"messages"`
-	Tools    []any     `json:"tools"`
+	ContinuationID string    `json:"continuation_id"`
+	System         *string   `json:"system"`
+	Messages       []message `json:"messages"`
+	Tools          []any     `json:"tools"`
 }
 
 type message struct {
@@ -75,8 +83,9 @@ type block struct {
 	Text string `json:"text"`
 }
 
-// answer is the driver's reply to one request: status, summary, data.
-func answer(raw []byte) (uint8, string, string) {
+// answer is the driver's reply to one request: status, summary, data and
+// metadata.
+func answer(raw []byte) (uint8, string, string, [][2]string) {
 	var s script
 	if err := json.Unmarshal([]byte(os.Getenv("MURMUR_INFERENCE_DRIVER_CONFIG")), &s); err != nil {
 		return fail("MURMUR_INFERENCE_DRIVER_CONFIG is not a script: " + err.Error())
@@ -91,6 +100,21 @@ func answer(raw []byte) (uint8, string, string) {
 			n++
 		}
 	}
+	// A continued request carries only the messages after the turn that
+	// returned its id, so it is numbered from that turn.
+	if req.ContinuationID != "" {
+		k := -1
+		for i, t := range s.Turns {
+			if t.ContinuationID == req.ContinuationID {
+				k = i
+				break
+			}
+		}
+		if k < 0 {
+			return fail(fmt.Sprintf("continuation_id %q was never returned by the script", req.ContinuationID))
+		}
+		n += k
+	}
 	if n >= len(s.Turns) {
 		return fail(fmt.Sprintf("the script has %d turns but the request is turn %d", len(s.Turns), n+1))
 	}
@@ -98,13 +122,23 @@ func answer(raw []byte) (uint8, string, string) {
 	if t.ExpectSystem != "" && !strings.Contains(*req.System, t.ExpectSystem) {
 		return fail(fmt.Sprintf("turn %d: system does not contain %q", n+1, t.ExpectSystem))
 	}
+	if req.ContinuationID != t.ExpectContinuationID {
+		return fail(fmt.Sprintf("turn %d: continuation_id is %q, want %q", n+1, req.ContinuationID, t.ExpectContinuationID))
+	}
+	if t.ExpectMessages != nil && len(req.Messages) != *t.ExpectMessages {
+		return fail(fmt.Sprintf("turn %d: the request has %d messages, want %d", n+1, len(req.Messages), *t.ExpectMessages))
+	}
 	if err := checkResults(req.Messages, t.ExpectResults); err != nil {
 		return fail(fmt.Sprintf("turn %d: %v", n+1, err))
 	}
 	if t.Error != "" && t.StopReason == "" {
 		return fail(t.Error)
 	}
-	return statusPassed, "scripted turn", reply(t)
+	var md [][2]string
+	if t.ContinuationID != "" {
+		md = append(md, [2]string{"continuation_id", t.ContinuationID})
+	}
+	return statusPassed, "scripted turn", reply(t), md
 }
 
 // check parses a request and enforces the protocol's shape: compact JSON
@@ -130,7 +164,7 @@ func check(raw []byte) (*request, error) {
 	if req.Tools == nil {
 		return nil, fmt.Errorf("request tools is not an array")
 	}
-	if len(req.Messages) == 0 || req.Messages[0].Role != "user" {
+	if req.ContinuationID == "" && (len(req.Messages) == 0 || req.Messages[0].Role != "user") {
 		return nil, fmt.Errorf("request does not start with the user's task")
 	}
 	for i, m := range req.Messages {
@@ -199,8 +233,8 @@ func reply(t turn) string {
 }
 
 // fail is the shipped drivers' error answer.
-func fail(msg string) (uint8, string, string) {
-	return statusError, msg, encode(map[string]any{"error": msg, "stop_reason": "error"})
+func fail(msg string) (uint8, string, string, [][2]string) {
+	return statusError, msg, encode(map[string]any{"error": msg, "stop_reason": "error"}), nil
 }
 
 // encode is compact JSON with sorted keys and no HTML escaping, the form

@@ -1,0 +1,86 @@
+// Package tokens estimates token counts the way Murmur does (session.md
+// §4): tiktoken's cl100k_base for every model and provider, with the BPE
+// ranks compiled into the binary (no download at run time), and
+// floor(bytes/4) when the encoder cannot run.
+package tokens
+
+import (
+	"strings"
+
+	"github.com/tiktoken-go/tokenizer/codec"
+)
+
+// special are cl100k_base's special tokens. Murmur encodes with special
+// tokens allowed, so each occurrence is one token; the codec does not
+// know them, so Count cuts them out first.
+var special = []string{"<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|endofprompt|>"}
+
+// Counter counts tokens. The zero value counts floor(bytes/4); New loads
+// the encoder. A Counter is safe for concurrent use.
+type Counter struct {
+	enc    *codec.Codec
+	prefix *prefixCache
+}
+
+// New returns a cl100k_base counter. The ranks are built on first use of
+// the encoder (a few tens of milliseconds, once per process). It remembers
+// the last text it counted, so counting one that extends it costs only the
+// new part.
+func New() *Counter {
+	return &Counter{enc: codec.NewCl100kBase(), prefix: newPrefixCache()}
+}
+
+// Fallback is the floor(bytes/4) estimate.
+func Fallback(s string) uint64 { return uint64(len(s)) / 4 }
+
+// Count is the number of cl100k_base tokens in s, special tokens
+// included; the fallback estimate if the encoder fails on s.
+func (c *Counter) Count(s string) uint64 {
+	if c == nil || c.enc == nil {
+		return Fallback(s)
+	}
+	if i, _ := nextSpecial(s); i < 0 {
+		n, err := c.prefix.count(s, c.piece)
+		if err != nil {
+			return Fallback(s)
+		}
+		return n
+	}
+	var n uint64
+	for {
+		i, tok := nextSpecial(s)
+		if i < 0 {
+			break
+		}
+		m, err := c.enc.Count(s[:i])
+		if err != nil {
+			return Fallback(s)
+		}
+		n += uint64(m) + 1
+		s = s[i+len(tok):]
+	}
+	m, err := c.enc.Count(s)
+	if err != nil {
+		return Fallback(s)
+	}
+	return n + uint64(m)
+}
+
+// piece counts one pre-tokenizer piece. The codec splits it again, which
+// gives the piece itself: every alternative of the pattern that matched it
+// in its text matches it alone.
+func (c *Counter) piece(p string) (uint64, error) {
+	n, err := c.enc.Count(p)
+	return uint64(n), err
+}
+
+// nextSpecial finds the earliest special token in s.
+func nextSpecial(s string) (int, string) {
+	at, tok := -1, ""
+	for _, t := range special {
+		if i := strings.Index(s, t); i >= 0 && (at < 0 || i < at) {
+			at, tok = i, t
+		}
+	}
+	return at, tok
+}

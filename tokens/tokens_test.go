@@ -1,0 +1,90 @@
+package tokens
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tiktoken-go/tokenizer/codec"
+)
+
+// The plain-text counts are tiktoken cl100k_base's published encodings of
+// these strings; a special token is one token wherever it occurs.
+func TestCount(t *testing.T) {
+	c := New()
+	cases := []struct {
+		in   string
+		want uint64
+	}{
+		{"", 0},
+		{"hello world", 2},
+		{"hello   world", 3},
+		{"supercalifragilistic", 7},
+		{"We know what we are, but know not what we may be.", 14},
+		{"a<|endoftext|>b", 3},
+		{"<|endoftext|><|fim_prefix|>", 2},
+	}
+	for _, tc := range cases {
+		if got := c.Count(tc.in); got != tc.want {
+			t.Errorf("Count(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestFallback(t *testing.T) {
+	var zero Counter
+	for in, want := range map[string]uint64{"": 0, "abc": 0, "abcd": 1, "abcdefghi": 2} {
+		if got := zero.Count(in); got != want {
+			t.Errorf("zero Counter Count(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+// Counting texts that extend each other, share a prefix or differ early
+// gives what the codec's own count of each whole text gives.
+func TestIncrementalMatchesFullCount(t *testing.T) {
+	base := `{"max_tokens":8192,"messages":[{"content":[{"text":"do it  now\n\n","type":"text"}],"role":"user"}`
+	texts := []string{base + `],"model":"m"}`}
+	for i := range 20 {
+		base += fmt.Sprintf(`,{"content":[{"id":"c%d","input":{"q":"héllo wörld %d   "},"name":"echo","type":"tool_call"}],"role":"assistant"}`, i, i*37)
+		texts = append(texts, base+`],"model":"m","tools":[]}`, base+"   \n\t x")
+	}
+	texts = append(texts, "a  b", "a  ", "a   b", "", "日本語のテキスト123456", "日本語のテキスト1234567", "b日本語のテキスト1234567",
+		"x  \n\n  y  z", "x  \n\n  y  z", "xx  \n\n  y  z", "x   \n\n  y  z", "1234567", "12345678", "'s's", "a's's")
+	inc, whole := New(), codec.NewCl100kBase()
+	for _, s := range texts {
+		want, err := whole.Count(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := inc.Count(s); got != uint64(want) {
+			t.Fatalf("incremental Count = %d, the codec's = %d for %q", got, want, s)
+		}
+	}
+}
+
+// Random texts edited at random places (so they share prefixes and
+// suffixes of every length) count the same incrementally as whole.
+func TestIncrementalRandomEdits(t *testing.T) {
+	alphabet := []rune("ab Z9 \n\t'sé日,{}\"\r")
+	rng := rand.New(rand.NewPCG(1, 2))
+	inc, whole := New(), codec.NewCl100kBase()
+	text := []rune("start")
+	for range 2000 {
+		at := rng.IntN(len(text) + 1)
+		cut := min(at+rng.IntN(3), len(text))
+		ins := make([]rune, rng.IntN(4))
+		for i := range ins {
+			ins[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		text = append(append(append([]rune{}, text[:at]...), ins...), text[cut:]...)
+		s := string(text)
+		want, err := whole.Count(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := inc.Count(s); got != uint64(want) {
+			t.Fatalf("incremental Count = %d, the codec's = %d for %q", got, want, s)
+		}
+	}
+}
