@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -72,6 +73,11 @@ func (a *app) list(ctx context.Context, global, all, asJSON bool) error {
 		}
 		for _, m := range metas {
 			rows = append(rows, newListRow(s.scope, m))
+		}
+	}
+	if slices.ContainsFunc(stores, func(s listStore) bool { return s.scope == "global" }) {
+		if rows, err = appendBuiltins(ctx, rows); err != nil {
+			return err
 		}
 	}
 	if asJSON {

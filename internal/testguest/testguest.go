@@ -56,6 +56,13 @@ const (
 	// MURMUR_INFERENCE_DRIVER_CONFIG and checks each request (see
 	// guests/README.md).
 	ScriptedGo = "scripted-go"
+
+	// DriverOpenAIGo and DriverAnthropicGo are the first-party drivers
+	// (artifacts openai-compatible and anthropic); KeyspyGo is the
+	// credential gateway's hostile tool (see guests/README.md).
+	DriverOpenAIGo    = "driver-openai-go"
+	DriverAnthropicGo = "driver-anthropic-go"
+	KeyspyGo          = "keyspy-go"
 )
 
 // Canned tool-result data of the driver doubles.
