@@ -143,6 +143,10 @@ func callDriver(ctx context.Context, driver tools.Tool, req request) (response, 
 		} else if res.Summary != nil {
 			msg = *res.Summary
 		}
+		if credentialRejected(res) {
+			return response{}, &Error{Kind: KindCredentialRejected, Code: CodeCredentialRejected,
+				Msg: "the provider rejected the credential (check inference.api_key; not retried): " + msg}
+		}
 		return response{}, failure(KindDriver, nil, "%s", msg)
 	}
 	raw := res.Data
