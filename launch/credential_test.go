@@ -47,7 +47,9 @@ type answer struct {
 	err error
 }
 
-func (a answer) Invoke(context.Context, tools.ToolInput) (tools.ToolResult, error) { return a.res, a.err }
+func (a answer) Invoke(context.Context, tools.ToolInput) (tools.ToolResult, error) {
+	return a.res, a.err
+}
 
 func TestRedactingDriver(t *testing.T) {
 	leak := "key sk-1 here"
