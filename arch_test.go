@@ -55,7 +55,7 @@ var layers = [][]string{
 	{"tools", "stage", "a2a"},
 	{"sandbox"},
 	{"trace", "tokens"},
-	{"install", "policy"},
+	{"install", "policy", "drivers"},
 	{"registry"},
 	{"artifact", "lockfile"},
 	{"manifest"},
@@ -65,7 +65,7 @@ var layers = [][]string{
 
 // unlayered are the module's packages that are not part of the runtime:
 // test guests and their helpers, examples, benchmarks.
-var unlayered = []string{"guests/", "examples/", "bench/", "internal/testguest", "."}
+var unlayered = []string{"guests", "guests/", "examples/", "bench/", "internal/testguest", "internal/mockprovider", "."}
 
 // TestLayers fails when a package imports one on its own row or a row
 // above, or when a runtime package is on no row at all: ARCHITECTURE.md's

@@ -134,7 +134,12 @@ func (l *launch) turn(ctx context.Context, a *attemptRun, turn uint32) (attemptE
 		} else if res.Summary != nil {
 			msg = *res.Summary
 		}
-		end, err := l.endFailed(a, failure(KindDriver, nil, "%s", msg), endFailed)
+		e := failure(KindDriver, nil, "%s", msg)
+		if credentialRejected(res) {
+			e = &Error{Kind: KindCredentialRejected, Code: CodeCredentialRejected,
+				Msg: "the provider rejected the credential (check inference.api_key; not retried): " + msg}
+		}
+		end, err := l.endFailed(a, e, endFailed)
 		return end, true, err
 	}
 	// Step 8.

@@ -35,6 +35,12 @@ const (
 	// KindTool: a tool dispatch failed in a way that ends the session
 	// (a shell runner error).
 	KindTool
+	// KindCredentialRejected (beyond Murmur 0.2.0): the provider refused
+	// the key (HTTP 401 or 403, reported by the driver as error_class
+	// credential_rejected). It has its own code because a retry cannot
+	// help and the fix is the operator's: a wrong or expired
+	// inference.api_key.
+	KindCredentialRejected
 )
 
 // Diagnostic codes (Murmur's).

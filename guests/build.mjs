@@ -42,15 +42,17 @@ for (const file of (await readdir('wat')).filter((f) => f.endsWith('.wat')).sort
 // goReactor is a Go guest: build.sh compiles go/<dir> as a wasip1 c-shared
 // reactor into build/<name>.core.wasm (allocator from go/cabi); here its
 // WIT is embedded and jco's preview1 reactor adapter wraps it.
-function goReactor(name, dir, wit = { path: witPath, world }) {
+// wit.source, when given, makes the WIT text instead of reading wit.path;
+// deps are further input globs (shared Go packages, WIT files).
+function goReactor(name, dir, wit = { path: witPath, world }, deps = []) {
   const witInputs = wit.path === witPath ? ['wit/*.wit'] : [];
   guests.push({
     name,
-    inputs: [`go/${dir}/*`, 'go/cabi/*', ...witInputs, 'package-lock.json', 'build.mjs', 'build.sh'],
+    inputs: [`go/${dir}/*`, 'go/cabi/*', ...deps, ...witInputs, 'package-lock.json', 'build.mjs', 'build.sh'],
     build: async () => {
       const embedded = await componentEmbed({
         binary: await readFile(`build/${name}.core.wasm`),
-        witSource: await readFile(wit.path, 'utf8'),
+        witSource: wit.source ? await wit.source() : await readFile(wit.path, 'utf8'),
         world: wit.world,
         stringEncoding: 'utf8',
       });
@@ -71,6 +73,17 @@ goReactor('scripted-go', 'scripted');
 // The WASI command guest: a Go reactor exporting wasi:cli/run itself (see
 // go/cmdrun/main.go for why not the command adapter).
 goReactor('cmdrun-go', 'cmdrun', { path: 'go/cmdrun/run.wit', world: 'command' });
+// The first-party inference drivers (go/README.md in guests/README.md's
+// "Drivers" section): Go reactors that import wasi:http and
+// murmur:text/chunks through hand-lowered core imports. Their world,
+// go/driver.wit, names packages it does not define; driverWit appends them.
+const driverDeps = ['go/driverkit/*', 'go/wasihttp/*', 'go/driver.wit', 'wit/*.wit'];
+const driverWorld = { path: 'go/driver.wit', world: 'driver', source: driverWit };
+goReactor('driver-openai-go', 'driver-openai', driverWorld, ['go/openai/*', ...driverDeps]);
+goReactor('driver-anthropic-go', 'driver-anthropic', driverWorld, ['go/anthropic/*', ...driverDeps]);
+// The credential gateway's hostile tool: dumps what it can read, probes
+// the endpoint with the key placeholder (the drivers' world and client).
+goReactor('keyspy-go', 'keyspy', driverWorld, driverDeps);
 guests.push({
   name: 'toolrun-js',
   // componentize-js snapshots SpiderMonkey with Wizer, which feeds the engine
@@ -166,6 +179,40 @@ await writeFile(
     '\n',
 );
 await smokeTest();
+
+// driverWit is go/driver.wit followed by the packages its world uses, each
+// rewritten as a nested `package … { … }` block (worlds dropped), because
+// jco takes a world as one source text: wasi:io, wasi:clocks and wasi:http
+// 0.2.12 from the WIT the pinned jco ships (the version its preview1
+// adapter imports, so the two share instances), and murmur:tool@0.2.0.
+async function driverWit() {
+  const jcoWit = 'node_modules/@bytecodealliance/jco/lib/wit/builtin/0.2.12';
+  let wit = await readFile('go/driver.wit', 'utf8');
+  for (const pkg of ['wasi-io', 'wasi-clocks', 'wasi-http']) {
+    wit += nestedPackage(await readFile(`${jcoWit}/${pkg}/package.wit`, 'utf8'));
+  }
+  return wit + nestedPackage(await readFile(witPath, 'utf8'));
+}
+
+// nestedPackage turns a file `package p; items…` into `package p { items… }`
+// without its worlds (nested packages hold interfaces only here).
+function nestedPackage(text) {
+  const m = text.match(/^\s*package\s+([^;{]+);/m);
+  if (!m) throw new Error('WIT file without a package declaration');
+  let body = text.slice(0, m.index) + text.slice(m.index + m[0].length);
+  for (;;) {
+    const w = body.match(/(^|\n)\s*world\s+[\w-]+\s*\{/);
+    if (!w) break;
+    let i = w.index + w[0].length;
+    for (let depth = 1; depth > 0; i++) {
+      if (i >= body.length) throw new Error('unbalanced braces in a WIT world');
+      if (body[i] === '{') depth++;
+      else if (body[i] === '}') depth--;
+    }
+    body = body.slice(0, w.index) + body.slice(i);
+  }
+  return `package ${m[1].trim()} {\n${body}\n}\n`;
+}
 
 // validate proves the bytes are a well-formed component: jco prints them,
 // parses the text back and prints that again to the same lines. Lines are

@@ -51,11 +51,20 @@ func NewAgentTools(opts Options) (*AgentTools, error) {
 		if a.Name != name || a.Role != stage.RoleDriver || a.Kind != stage.KindWasm {
 			continue
 		}
-		d, err := newTool(&o, linker, toolSpec{name: a.Name, kind: a.Kind, component: a.Component, grants: a.Grants})
+		cred, err := driverCredential(inf, a)
+		if err != nil {
+			return nil, &Error{Code: CodeRun, Status: StatusFailed, Err: err, Msg: err.Error()}
+		}
+		spec := toolSpec{name: a.Name, kind: a.Kind, component: a.Component, grants: a.Grants, credential: cred}
+		if inf.Driver.RawAPIKey {
+			spec.rawKey = inf.APIKey
+		}
+		d, err := newTool(&o, linker, spec)
 		if err != nil {
 			return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
 		}
-		return &AgentTools{Driver: logged{name: name, tool: d, log: o.Log}, Tools: tb.tools, Allowlist: tb.allowlist, Shell: shell}, nil
+		driver := redacting{tool: logged{name: name, tool: d, log: o.Log}, secret: inf.APIKey}
+		return &AgentTools{Driver: driver, Tools: tb.tools, Allowlist: tb.allowlist, Shell: shell}, nil
 	}
 	return nil, &Error{Code: CodeRun, Status: StatusFailed,
 		Msg:  fmt.Sprintf("inference driver '%s' is not staged as a WASM driver", name),

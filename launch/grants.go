@@ -7,6 +7,9 @@ import (
 	"github.com/mur-go/mur/wasip2"
 )
 
+// keyVar is where drivers written for Murmur look for the API key.
+const keyVar = "MURMUR_INFERENCE_API_KEY"
+
 // identity is the runtime's MURMUR_* pairs a capsule's WASM guests see
 // (session.md §1.5). No A2A port is bound, so MURMUR_CAPSULE_URL is absent
 // rather than empty. An agent capsule's driver and WASM tools also get the
@@ -21,7 +24,8 @@ func identity(s *stage.Session) [][2]string {
 }
 
 // inferenceEnv is the MURMUR_INFERENCE_* set, in §1.5's order; the key and
-// the driver config only when the manifest sets them.
+// the driver config only when the manifest sets them. The key is the
+// placeholder (keyEnvValue): no guest gets the real one from here.
 func inferenceEnv(inf *manifest.Inference) [][2]string {
 	if inf == nil {
 		return nil
@@ -37,7 +41,7 @@ func inferenceEnv(inf *manifest.Inference) [][2]string {
 		{"MURMUR_INFERENCE_DRIVER", driver},
 	}
 	if inf.HasAPIKey {
-		out = append(out, [2]string{"MURMUR_INFERENCE_API_KEY", inf.APIKey})
+		out = append(out, [2]string{keyVar, keyEnvValue(inf, false)})
 	}
 	if config != "" {
 		out = append(out, [2]string{"MURMUR_INFERENCE_DRIVER_CONFIG", config})

@@ -10,6 +10,7 @@ import (
 	"github.com/mur-go/mur/sandbox"
 	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/tools"
+	"github.com/mur-go/mur/wasip2"
 )
 
 // toolbox is what the capsule's invoke and manage act on.
@@ -62,6 +63,10 @@ type toolSpec struct {
 	binarySHA256 string
 	skill        string // the guidance text
 	grants       stage.Grants
+	// credential is the driver's gateway rule (nil for tools); rawKey
+	// gives the driver the key itself (inference.driver.raw_api_key).
+	credential *wasip2.Credential
+	rawKey     string
 }
 
 // newTool wraps a tool for its kind: a WASM component in a fresh store
@@ -72,8 +77,13 @@ func newTool(o *Options, linker *component.Linker, t toolSpec) (tools.Tool, erro
 	limits := guestLimits(t.grants.Limits)
 	switch t.kind {
 	case stage.KindWasm:
+		g := toolGrants(o, t.grants, t.name)
+		g.Credential = t.credential
+		if t.rawKey != "" {
+			g.Env = withEnv(g.Env, keyVar, t.rawKey)
+		}
 		wt, err := tools.NewWasmTool(tools.WasmToolConfig{Name: t.name, Component: t.component,
-			Linker: linker, Grants: toolGrants(o, t.grants, t.name), Limits: limits})
+			Linker: linker, Grants: g, Limits: limits})
 		if err != nil {
 			return nil, fmt.Errorf("preparing tool '%s': %w", t.name, err)
 		}

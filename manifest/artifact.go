@@ -11,7 +11,7 @@ import (
 )
 
 var artifactKeys = []string{"name", "version", "runtime", "implementation", "execution", "requires_files",
-	"description", "input_schema", "input", "output_schema", "tags", "binding", "execution_mode", "commit_policy", "capabilities"}
+	"description", "input_schema", "input", "output_schema", "tags", "binding", "execution_mode", "commit_policy", "capabilities", "credential"}
 
 // Packaging types (the registry's `runtime` metadata).
 const (
@@ -48,6 +48,18 @@ type Artifact struct {
 	// Hook contract keys as written ("" when absent or not a string);
 	// see HookContract.
 	Binding, ExecutionMode, CommitPolicy string
+
+	// Credential (beyond Murmur, drivers only) is how the provider takes
+	// the API key; nil when undeclared.
+	Credential *Credential
+}
+
+// Credential is a driver's `credential:` block: the host sets header
+// Header to Prefix + the resolved inference.api_key on the driver's
+// requests to the endpoint, e.g. {header: Authorization, prefix: "Bearer "}
+// or {header: x-api-key}.
+type Credential struct {
+	Header, Prefix string
 }
 
 // DefaultInputSchema is what a tool without a usable schema gets.
@@ -153,6 +165,12 @@ func (d *decoder) artifact(root *yaml.Node) *Artifact {
 	a.Binding = lenientString(o, "binding")
 	a.ExecutionMode = lenientString(o, "execution_mode")
 	a.CommitPolicy = lenientString(o, "commit_policy")
+	if f, ok := o.get("credential"); ok && kindOf(f.v) == kindMapping {
+		c := d.object(f.v, "credential", []string{"header", "prefix"})
+		if h := strings.TrimSpace(lenientString(c, "header")); h != "" {
+			a.Credential = &Credential{Header: h, Prefix: lenientString(c, "prefix")}
+		}
+	}
 	if f, ok := o.get("capabilities"); ok {
 		d.warn(WarnArtifactCapabilities, "capabilities", f.k, "grant capabilities in the capsule's artifacts[] entry for this artifact",
 			"'capabilities' in an artifact's own manifest are never read; an artifact cannot grant itself anything")

@@ -85,6 +85,24 @@ func TestArtifactErrors(t *testing.T) {
 	}
 }
 
+func TestArtifactCredential(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want *Credential
+	}{
+		{"credential: {header: x-api-key}\n", &Credential{Header: "x-api-key"}},
+		{"credential: {header: Authorization, prefix: 'Bearer '}\n", &Credential{Header: "Authorization", Prefix: "Bearer "}},
+		{"credential: {prefix: 'Bearer '}\n", nil},
+		{"credential: x-api-key\n", nil},
+		{"", nil},
+	} {
+		a, _ := parseArtifact(t, "name: d\nversion: '1'\nruntime: driver\n"+tc.src)
+		if !reflect.DeepEqual(a.Credential, tc.want) {
+			t.Errorf("%q: credential %+v, want %+v", tc.src, a.Credential, tc.want)
+		}
+	}
+}
+
 func TestArtifactCapabilitiesWarn(t *testing.T) {
 	_, w := parseArtifact(t, "name: a\nversion: '1'\nruntime: tool\ncapabilities: {network: {allow: [x]}}\n")
 	if !hasWarn(w, WarnArtifactCapabilities, "capabilities") {

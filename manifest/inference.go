@@ -14,7 +14,7 @@ import (
 
 var (
 	inferenceKeys  = []string{"transport", "endpoint", "model", "api_key", "command", "system_prompt", "system_prompt_file", "system_prompt_artifact", "driver", "provider", "compaction", "max_turns", "max_task_reopens", "max_tokens"}
-	driverKeys     = []string{"artifact", "config"}
+	driverKeys     = []string{"artifact", "config", "raw_api_key"}
 	compactionKeys = []string{"threshold", "model", "system_prompt", "system_prompt_file", "dump_summaries"}
 )
 
@@ -66,6 +66,12 @@ type Driver struct {
 	// Config is the driver config as compact JSON (keys sorted), the value
 	// of MURMUR_INFERENCE_DRIVER_CONFIG; "" when absent.
 	Config string
+	// RawAPIKey (raw_api_key, beyond Murmur) hands the driver the resolved
+	// api_key itself as MURMUR_INFERENCE_API_KEY, for a third-party driver
+	// that must sign requests with it. Otherwise every guest sees a
+	// placeholder and the host adds the key to the driver's requests to
+	// the endpoint (SECURITY.md, "Credentials").
+	RawAPIKey bool
 }
 
 // Compaction is inference.compaction.
@@ -291,6 +297,10 @@ func (d *decoder) driver(f field, ok bool, path string) *Driver {
 	af, aok := o.get("artifact")
 	a, _ := d.looseString(af, aok, path+".artifact")
 	drv.Artifact = strings.TrimSpace(a)
+	rf, rok := o.get("raw_api_key")
+	if raw, good := d.optBool(rf, rok, path+".raw_api_key"); good && raw != nil {
+		drv.RawAPIKey = *raw
+	}
 	cf, cok := o.get("config")
 	if cok && !isAbsent(cf.v) {
 		if kindOf(cf.v) != kindMapping {

@@ -63,6 +63,8 @@ func TestInferenceValues(t *testing.T) {
 		{"loopback v6", "  endpoint: 'http://[::1]:8080'\n  model: m\n  driver: {artifact: d}\n", nil, func(i *Inference) bool { return true }},
 		{"provider legacy", "  endpoint: https://x\n  model: m\n  provider: {artifact: p}\n", nil, func(i *Inference) bool { return i.Driver.Artifact == "p" }},
 		{"driver wins", "  endpoint: https://x\n  model: m\n  provider: {artifact: p}\n  driver: {artifact: d}\n", nil, func(i *Inference) bool { return i.Driver.Artifact == "d" }},
+		{"raw api key", "  endpoint: https://x\n  model: m\n  driver: {artifact: d, raw_api_key: true}\n", nil, func(i *Inference) bool { return i.Driver.RawAPIKey }},
+		{"gateway by default", "  endpoint: https://x\n  model: m\n  driver: {artifact: d}\n", nil, func(i *Inference) bool { return !i.Driver.RawAPIKey }},
 		{"config null", "  endpoint: https://x\n  model: m\n  driver: {artifact: d, config: ~}\n", nil, func(i *Inference) bool { return i.Driver.Config == "" }},
 		{"api key literal", "  endpoint: https://x\n  model: m\n  driver: {artifact: d}\n  api_key: ' lit '\n", nil, func(i *Inference) bool { return i.APIKey == "lit" && i.APIKeyVar == "" }},
 		{"api key blank", "  endpoint: https://x\n  model: m\n  driver: {artifact: d}\n  api_key: ''\n", nil, func(i *Inference) bool { return !i.HasAPIKey }},

@@ -33,6 +33,9 @@ type Grants struct {
 	// Resolver looks up the host names of allowed requests, once per
 	// connection; nil uses net.DefaultResolver.
 	Resolver Resolver
+	// Credential, when set, is a secret the host adds to the guest's HTTP
+	// requests to one origin and redacts from every response.
+	Credential *Credential
 	// Log receives why a request was refused; nil uses slog.Default().
 	Log *slog.Logger
 	// MaxOpenFiles caps the host descriptors (files and directories) the

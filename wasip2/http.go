@@ -463,6 +463,7 @@ func (c *Ctx) startRequest(r *outRequest, o *reqOptions) (*futureResponse, any) 
 	for _, kv := range r.headers.list {
 		req.Header.Add(kv[0].(string), string(kv[1].([]byte)))
 	}
+	c.g.Credential.apply(req, origin(scheme, host, port))
 	if cl := req.Header.Get("Content-Length"); cl != "" {
 		if n, err := strconv.ParseInt(cl, 10, 64); err == nil {
 			req.ContentLength = n
@@ -501,13 +502,14 @@ func (c *Ctx) runRequest(ctx context.Context, cancel context.CancelFunc, req *ht
 		}
 		return
 	}
+	c.g.Credential.redactHeader(resp.Header)
 	r := &inResponse{status: uint16(resp.StatusCode), headers: fieldsFromHeader(resp.Header), body: newPipe(bodyBuffer), cancel: cancel}
 	f.resolve(r, nil)
 	var between time.Duration
 	if d, ok := o.betweenBytes.Value.(uint64); o.betweenBytes.Some && ok {
 		between = time.Duration(d)
 	}
-	go copyBody(ctx, cancel, resp.Body, r.body, between)
+	go copyBody(ctx, cancel, c.g.Credential.redactBody(resp.Body), r.body, between)
 }
 
 // copyBody feeds a response body into the guest's pipe, enforcing the

@@ -129,7 +129,7 @@ func (in *installer) one(cmd *cobra.Command, ref string, allPlatforms bool) erro
 	if c, ok := src.(*registry.Client); ok {
 		c.Progress = prog.transfer
 	}
-	f := &install.Fetcher{Sources: []install.Source{{Name: target.String(), Resolver: src}}, Lock: lock, Mode: install.Guard}
+	f := &install.Fetcher{Sources: withBuiltins(install.Source{Name: target.String(), Resolver: src}), Lock: lock, Mode: install.Guard}
 	res, err := installArtifact(ctx, f, dst, name, version)
 	prog.clear()
 	if errors.Is(err, registry.ErrNotFound) {

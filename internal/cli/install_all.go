@@ -58,7 +58,7 @@ func (in *installer) all(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	f := &install.Fetcher{Sources: []install.Source{{Name: target.String(), Resolver: src}}, Lock: lock, Mode: install.Guard}
+	f := &install.Fetcher{Sources: withBuiltins(install.Source{Name: target.String(), Resolver: src}), Lock: lock, Mode: install.Guard}
 	results, errs := in.fetchAll(ctx, f, dst, want)
 	var pins []lockfile.Entry
 	for i, d := range want {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -74,10 +75,17 @@ func (a *app) list(ctx context.Context, global, all, asJSON bool) error {
 			rows = append(rows, newListRow(s.scope, m))
 		}
 	}
+	var builtins []listRow
+	if slices.ContainsFunc(stores, func(s listStore) bool { return s.scope == "global" }) {
+		if builtins, err = builtinRows(ctx); err != nil {
+			return err
+		}
+		builtins = withoutListed(builtins, rows)
+	}
 	if asJSON {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
+		return enc.Encode(append(rows, builtins...))
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(a.stdout, "No artifacts found.")
@@ -86,6 +94,9 @@ func (a *app) list(ctx context.Context, global, all, asJSON bool) error {
 			where = append(where, s.root)
 		}
 		fmt.Fprintf(a.stdout, "  looked in %s\n  add some with 'mur install <name>@<version>' (or 'mur publish' to the global store)\n", strings.Join(where, " and "))
+		if len(builtins) > 0 {
+			return printBuiltins(a.stdout, builtins)
+		}
 		return nil
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
@@ -107,7 +118,13 @@ func (a *app) list(ctx context.Context, global, all, asJSON bool) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, r.Version, runtime, plats)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(builtins) > 0 {
+		return printBuiltins(a.stdout, builtins)
+	}
+	return nil
 }
 
 // listStores picks the stores: the project's unless -g or outside a

@@ -62,6 +62,13 @@ const (
 	// request's first tool with the task and ends with what it answered
 	// (see guests/README.md).
 	DriverRust = "driver-rust"
+
+	// DriverOpenAIGo and DriverAnthropicGo are the first-party drivers
+	// (artifacts openai-compatible and anthropic); KeyspyGo is the
+	// credential gateway's hostile tool (see guests/README.md).
+	DriverOpenAIGo    = "driver-openai-go"
+	DriverAnthropicGo = "driver-anthropic-go"
+	KeyspyGo          = "keyspy-go"
 )
 
 // Canned tool-result data of the driver doubles.

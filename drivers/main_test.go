@@ -1,0 +1,10 @@
+package drivers_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/mur-go/mur/internal/testguest"
+)
+
+func TestMain(m *testing.M) { os.Exit(testguest.Main(m)) }
