@@ -50,7 +50,12 @@ func (w *worker) run() {
 		if w.ctx.Err() != nil {
 			return
 		}
-		if _, absent, err := w.in.call(w.ctx, j.fn, j.args); err != nil && !absent {
+		_, absent, err := w.in.call(w.ctx, j.fn, j.args)
+		if w.ctx.Err() != nil {
+			// Aborted by the drain budget, which reports it.
+			return
+		}
+		if err != nil && !absent {
 			w.r.logHook(w.in.spec.name, err.Error())
 			w.r.fault(w.in.spec.name, j.fn, "error")
 		}

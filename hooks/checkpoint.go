@@ -87,8 +87,8 @@ func mac(key, data []byte) string {
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// present lists the checkpoint files that exist; a missing checkpoints/
-// directory is none. Everything goes through a Root of the workdir and
+// open is a Root of the workdir when it has a checkpoints/ directory (a
+// link there counts as none). Everything goes through a Root of the workdir and
 // never follows a final link, because guests write there.
 func (c Checkpoints) open() (*os.Root, bool, error) {
 	root, err := os.OpenRoot(c.Workdir)
@@ -127,7 +127,9 @@ func (c Checkpoints) Sign() error {
 		}
 		data, err := confined.ReadFile(root, rel)
 		if err != nil {
-			return err
+			// A link or anything but a regular file is never signed, so
+			// the next session start quarantines it.
+			continue
 		}
 		if err := confined.WriteFile(root, rel+".sig.tmp", []byte(mac(key, data)), 0o644, os.O_CREATE|os.O_TRUNC); err != nil {
 			return err
