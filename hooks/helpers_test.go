@@ -53,7 +53,7 @@ func (h hook) async(overflow string) hook {
 func (h hook) deadline(d time.Duration) hook { h.limits.Deadline = d; return h }
 
 // session lays out a session dir the way staging does and stages hs.
-func session(t *testing.T, hs ...hook) *stage.Session {
+func session(t testing.TB, hs ...hook) *stage.Session {
 	t.Helper()
 	root := t.TempDir()
 	acc := filepath.Join(root, "project")

@@ -1,0 +1,73 @@
+package hooks
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/mur-go/mur/agent"
+)
+
+const hookSandboxProbe = "hook-sandbox-probe"
+
+// hostEnv is a host environment full of things a hook must never see.
+func hostEnv(name string) (string, bool) {
+	v, ok := map[string]string{
+		"HOME": "/home/op", "AWS_SECRET_ACCESS_KEY": "sk", "MURMUR_INFERENCE_API_KEY": "key",
+		"MURMUR_OTEL_ENDPOINT": "http://otel:4317", "MURMUR_FORMATION_ID": "form-1", "MURMUR_CASE_ID": "case-7",
+	}[name]
+	return v, ok
+}
+
+// A hostile hook sees no host environment, only the injected MURMUR_*
+// variables in the spec's order (wit.md §6.7), and at on-stage only
+// MURMUR_FORMATION_ID.
+func TestSandboxEnvironment(t *testing.T) {
+	s := session(t, blocking("probe", hookSandboxProbe))
+	r := startRuntime(t, Options{Session: s, Getenv: hostEnv})
+	rep, err := r.Compaction(context.Background(), compaction)
+	if err != nil || rep == nil {
+		t.Fatalf("compaction = %v, %v", rep, err)
+	}
+	want := []agent.HookMessage{{Role: "MURMUR_OTEL_ENDPOINT", Content: "http://otel:4317"},
+		{Role: "MURMUR_FORMATION_ID", Content: "form-1"}, {Role: "MURMUR_CASE_ID", Content: "case-7"}}
+	if !reflect.DeepEqual(rep.Messages, want) {
+		t.Errorf("the hook's environment = %v, want %v", rep.Messages, want)
+	}
+
+	if err := Stage(context.Background(), Options{Session: s, Getenv: hostEnv}); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(s.ToolsDir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if !reflect.DeepEqual(names, []string{"MURMUR_FORMATION_ID"}) {
+		t.Errorf("on-stage environment = %v, want only MURMUR_FORMATION_ID", names)
+	}
+}
+
+// Nothing is preopened for a hook without a granted scope; with one, the
+// hook gets <root>/<scope> as "." and nothing else.
+func TestSandboxPreopens(t *testing.T) {
+	for _, tt := range []struct {
+		scope, want string
+	}{{"", ""}, {"notes", "."}} {
+		h := blocking("probe", hookSandboxProbe)
+		h.scope = tt.scope
+		s := session(t, h)
+		r := startRuntime(t, Options{Session: s})
+		arts := r.Inference(context.Background(), agent.InferenceEvent{})
+		if len(arts) != 1 || arts[0].Content != tt.want {
+			t.Errorf("scope %q: first preopen = %v, want %q", tt.scope, arts, tt.want)
+		}
+		if tt.scope != "" {
+			if got := r.blocking[0].spec.grants.Dirs; len(got) != 1 || got[0].Host != filepath.Join(s.AccessibleDir, tt.scope) {
+				t.Errorf("scope %q: dirs %+v", tt.scope, got)
+			}
+		}
+	}
+}
