@@ -71,6 +71,24 @@ goReactor('scripted-go', 'scripted');
 // The WASI command guest: a Go reactor exporting wasi:cli/run itself (see
 // go/cmdrun/main.go for why not the command adapter).
 goReactor('cmdrun-go', 'cmdrun', { path: 'go/cmdrun/run.wit', world: 'command' });
+// The first-party hooks (guests/README.md, "First-party hooks"): Go
+// reactors sharing go/hookabi, against the worlds of go/hooks.wit.
+for (const [name, dir] of [['compact-go', 'compact'], ['guard-go', 'guard']]) {
+  guests.push({
+    name,
+    inputs: [`go/${dir}/*`, 'go/hookabi/*', 'go/hooks.wit', 'go/cabi/*', 'package-lock.json', 'build.mjs', 'build.sh'],
+    build: async () => {
+      const embedded = await componentEmbed({
+        binary: await readFile(`build/${name}.core.wasm`),
+        witSource: await readFile('go/hooks.wit', 'utf8'),
+        world: dir,
+        stringEncoding: 'utf8',
+      });
+      const adapter = await readFile(preview1AdapterReactorPath());
+      return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
+    },
+  });
+}
 guests.push({
   name: 'toolrun-js',
   // componentize-js snapshots SpiderMonkey with Wizer, which feeds the engine

@@ -213,6 +213,7 @@ func (h *inferenceHost) run(ctx context.Context, hook, fn string, req Request) (
 			return resp, nil
 		}
 		h.record(agent.HookInference{Hook: hook, Model: model, InputTokens: in, Decision: "error"})
+		h.redact(err)
 		var ie *InferenceError
 		retryable := errors.As(err, &ie) && ie.Code != InferenceErrorMalformedResponse
 		if !retryable || attempt >= o.Retries || ctx.Err() != nil {
@@ -269,6 +270,20 @@ func (h *inferenceHost) attempt(ctx context.Context, driver tools.Tool, payload 
 		}
 	}
 	return Response{Text: text.String(), OutputTokens: countTokens(*raw)}, nil
+}
+
+// redacted replaces a credential that leaks into a driver's error.
+const redacted = "[REDACTED]"
+
+// redact keeps the capsule's inference key out of the err text a hook
+// sees: a driver may echo the request, key included, in its error.
+func (h *inferenceHost) redact(err error) {
+	var ie *InferenceError
+	inf := h.r.s.Capsule.Inference
+	if !errors.As(err, &ie) || inf == nil || !inf.HasAPIKey || inf.APIKey == "" {
+		return
+	}
+	ie.msg = strings.ReplaceAll(ie.msg, inf.APIKey, redacted)
 }
 
 // payloadJSON is the driver request of session.md §1.1 and §4: compact,

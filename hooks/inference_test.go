@@ -117,3 +117,14 @@ type nopIO struct{}
 
 func (nopIO) EmitChunk(context.Context, string, bool)              {}
 func (nopIO) RequestInput(context.Context, string) (string, error) { return "", nil }
+
+// A driver error echoing the capsule's key reaches the hook redacted.
+func TestRunInferenceRedactsTheKey(t *testing.T) {
+	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+	s.Capsule.Inference.HasAPIKey, s.Capsule.Inference.APIKey = true, "nope"
+	r := startRuntime(t, Options{Session: s, Driver: driver(t, testguest.DriverError)})
+	_, err := r.Compaction(context.Background(), compaction)
+	if err == nil || strings.Contains(err.Error(), "nope") || !strings.Contains(err.Error(), "unknown model: [REDACTED]") {
+		t.Errorf("error = %v", err)
+	}
+}

@@ -20,6 +20,9 @@ type hookSpec struct {
 	comp          *component.Component
 	limits        component.Limits
 	grants        wasip2.Grants
+	// grantErr is why its grants could not be set up: it cannot be
+	// instantiated.
+	grantErr error
 }
 
 // matches reports whether the hook's binding covers event fn. An omitted
@@ -77,8 +80,11 @@ func resolveVersion(h *hookSpec, w *wit.World) (Version, error) {
 // instantiate builds a store with the hook's grants and limits, resolves
 // its lifecycle instance and function table. fns are the functions to look
 // up: required ones must exist, the rest are kept when present.
-func (r *Runtime) instantiate(ctx context.Context, h *hookSpec, grants wasip2.Grants, required, optional []string) (*instance, error) {
-	wctx, err := wasip2.NewCtx(grants)
+func (r *Runtime) instantiate(ctx context.Context, h *hookSpec, required, optional []string) (*instance, error) {
+	if h.grantErr != nil {
+		return nil, errInstantiate(h, h.grantErr)
+	}
+	wctx, err := wasip2.NewCtx(h.grants)
 	if err != nil {
 		return nil, errInstantiate(h, err)
 	}

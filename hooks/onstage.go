@@ -49,7 +49,7 @@ func OnStage(opts Options) func(context.Context, *stage.Session) error {
 }
 
 func (r *Runtime) stageOne(ctx context.Context, h *hookSpec, shellAllow []string) {
-	in, err := r.instantiate(ctx, h, h.grants, nil, []string{fnStage})
+	in, err := r.instantiate(ctx, h, nil, []string{fnStage})
 	if err != nil {
 		r.logHook(h.name, err.Error())
 		return

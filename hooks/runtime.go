@@ -49,7 +49,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	for _, h := range r.specs(false) {
-		in, err := r.instantiate(ctx, h, h.grants, requiredFns[:], optionalFns[:])
+		in, err := r.instantiate(ctx, h, requiredFns[:], optionalFns[:])
 		if err != nil {
 			r.Close(ctx)
 			return nil, err
@@ -102,7 +102,7 @@ func (r *Runtime) specs(onStage bool) []*hookSpec {
 		if onStage && h.binding == "" && a.Grants.Scope != "" {
 			// Staging placed an unbound hook's scope in the accessible
 			// workdir; at on-stage its root is the session workdir.
-			preopen = r.stageScope(a.Grants.Scope)
+			preopen, h.grantErr = r.stageScope(a.Grants.Scope)
 		}
 		h.grants = r.grants(h, preopen, a.Grants.Network, r.env(onStage))
 		out = append(out, h)
@@ -111,19 +111,18 @@ func (r *Runtime) specs(onStage bool) []*hookSpec {
 }
 
 // stageScope creates <session workdir>/<scope> inside a Root (no link
-// followed) and returns it; "" when it cannot be made, so the hook gets no
-// directory rather than a wrong one.
-func (r *Runtime) stageScope(scope string) string {
+// followed); failing to makes the hook fail to instantiate.
+func (r *Runtime) stageScope(scope string) (string, error) {
 	root, err := os.OpenRoot(r.s.SessionDir)
 	if err != nil {
-		return ""
+		return "", err
 	}
 	defer root.Close()
 	rel := filepath.Clean(filepath.FromSlash(scope))
 	if err := root.MkdirAll(rel, 0o755); err != nil {
-		return ""
+		return "", fmt.Errorf("failed to create granted filesystem scope '%s': %w", scope, err)
 	}
-	return filepath.Join(r.s.SessionDir, rel)
+	return filepath.Join(r.s.SessionDir, rel), nil
 }
 
 // grants are a hook's sandbox (wit.md §6.7): no host environment, only
