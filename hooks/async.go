@@ -15,7 +15,9 @@ type job struct {
 }
 
 // worker owns an async hook's instance and calls it one job at a time in
-// dispatch order (wit.md §6.8). Output is always discarded.
+// dispatch order (wit.md §6.8). Output is always discarded. This is the
+// repository's behaviour; the seed (0.1.0) instead instantiated a fresh
+// instance per event, fire-and-forget, with no queue bound and no drain.
 type worker struct {
 	r       *Runtime
 	in      *instance

@@ -134,3 +134,21 @@ func TestSpinningHookInterrupted(t *testing.T) {
 		t.Errorf("spin log after a mistyped call = %q", got)
 	}
 }
+
+// A hook's memory cap holds per call: an event too big for it fails that
+// call as a resource limit, and the next hook still runs.
+func TestHookMemoryCap(t *testing.T) {
+	h := blocking("small", hookAnswer050)
+	h.limits.MaxMemoryBytes = 256 << 10
+	s := session(t, h, blocking("next", hookAnswer050))
+	r := startRuntime(t, Options{Session: s})
+	big := agent.CompactionEvent{Messages: []agent.HookMessage{{Role: "user", Content: strings.Repeat("x", 1<<20)}}}
+	_, err := r.Compaction(context.Background(), big)
+	want := "hook 'small' on-compaction exceeded its configured resource limits: linear memory growth to "
+	if err == nil || !strings.HasPrefix(err.Error(), "small: "+want) || !strings.HasSuffix(err.Error(), "exceeds capabilities.limits.memory_bytes (262144)") {
+		t.Fatalf("compaction error = %v", err)
+	}
+	if log := hookLog(t, s, "small"); len(log) != 1 || !strings.HasPrefix(log[0], want) {
+		t.Errorf("log = %q", log)
+	}
+}

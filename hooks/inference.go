@@ -201,7 +201,7 @@ func (h *inferenceHost) run(ctx context.Context, hook, fn string, req Request) (
 	if err != nil {
 		return Response{}, &InferenceError{Code: InferenceErrorMalformedResponse, msg: "failed to encode driver payload: " + err.Error(), Err: err}
 	}
-	in := countTokens(payload)
+	in := o.CountTokens(payload)
 	// A hook's completion is not part of the user-facing turn: it streams
 	// no chunks and never asks for input.
 	ctx = tools.WithTaskIO(ctx, nil)
@@ -269,7 +269,7 @@ func (h *inferenceHost) attempt(ctx context.Context, driver tools.Tool, payload 
 			text.WriteString(b.Text)
 		}
 	}
-	return Response{Text: text.String(), OutputTokens: countTokens(*raw)}, nil
+	return Response{Text: text.String(), OutputTokens: h.r.opts.CountTokens(*raw)}, nil
 }
 
 // redacted replaces a credential that leaks into a driver's error.
@@ -317,10 +317,6 @@ func payloadJSON(model string, maxTokens uint32, messages []agent.HookMessage, s
 	}
 	return strings.TrimSuffix(b.String(), "\n"), nil
 }
-
-// countTokens estimates tokens as bytes/4, the spec's fallback when the
-// cl100k tokenizer is unavailable; the one place to swap in a tokenizer.
-func countTokens(s string) uint64 { return uint64(len(s) / 4) }
 
 // model is the manifest's inference.model, what model: none resolves to.
 func (r *Runtime) model() string {

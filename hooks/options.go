@@ -33,6 +33,9 @@ type Options struct {
 	// CompactionMaxTokens is inference.compaction.max_tokens for calls
 	// made while serving on-compaction; 0 uses DefaultMaxTokens.
 	CompactionMaxTokens uint32
+	// CountTokens counts tokens the way the loop does (cl100k); nil
+	// estimates bytes/4, the spec's fallback.
+	CountTokens func(string) uint64
 	// Retries is how many times a run-inference call whose driver failed
 	// (not a malformed answer) is sent again; 0 never retries.
 	Retries int
@@ -70,6 +73,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.CountTokens == nil {
+		o.CountTokens = func(s string) uint64 { return uint64(len(s) / 4) }
 	}
 	if o.CompactionDriver == nil {
 		o.CompactionDriver = o.Driver
