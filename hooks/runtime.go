@@ -11,6 +11,7 @@ import (
 
 	"github.com/mur-go/mur/agent"
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/wasip2"
 )
@@ -157,17 +158,18 @@ func (r *Runtime) env(onStage bool) [][2]string {
 // hookLimits fills what staging left unset, so no hook call ever runs
 // without a deadline or a memory cap.
 func hookLimits(l component.Limits) component.Limits {
+	d := policy.DefaultToolLimits()
 	if l.Deadline <= 0 {
-		l.Deadline = 30 * time.Second
+		l.Deadline = policy.DefaultHookDeadlineSecs * time.Second
 	}
 	if l.MaxMemoryBytes == 0 {
-		l.MaxMemoryBytes = 512 << 20
+		l.MaxMemoryBytes = d.MaxMemoryBytes
 	}
 	if l.MaxTableElements == 0 {
-		l.MaxTableElements = 100000
+		l.MaxTableElements = d.MaxTableElements
 	}
 	if l.MaxInstances == 0 {
-		l.MaxInstances = 1000
+		l.MaxInstances = d.MaxInstances
 	}
 	return l
 }
