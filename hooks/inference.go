@@ -38,6 +38,10 @@ const (
 // a hook can call (and during on-stage).
 const ErrNotConfigured = "inference driver is not configured; add inference.driver.artifact to murmur.yaml"
 
+// ErrProcessTransport answers every call of a capsule whose harness runs
+// the model (inference.transport: process).
+const ErrProcessTransport = "run-inference is not available under inference.transport: process: the harness runs the model, and this capsule has no inference driver the runtime can call"
+
 // InferenceError is a failed run-inference call; Error is the err text
 // the hook receives.
 type InferenceError struct {
@@ -184,6 +188,9 @@ func (h *inferenceHost) run(ctx context.Context, hook, fn string, req Request) (
 		if o.CompactionMaxTokens > 0 {
 			maxTokens = o.CompactionMaxTokens
 		}
+	}
+	if inf := h.r.s.Capsule.Inference; inf != nil && inf.Transport == "process" {
+		return Response{}, &InferenceError{Code: InferenceErrorNotConfigured, msg: ErrProcessTransport}
 	}
 	if driver == nil || fn == fnStage {
 		return Response{}, &InferenceError{Code: InferenceErrorNotConfigured, msg: ErrNotConfigured}

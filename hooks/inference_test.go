@@ -118,6 +118,19 @@ type nopIO struct{}
 func (nopIO) EmitChunk(context.Context, string, bool)              {}
 func (nopIO) RequestInput(context.Context, string) (string, error) { return "", nil }
 
+// Under transport: process there is no driver a hook can call.
+func TestRunInferenceProcessTransport(t *testing.T) {
+	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+	s.Capsule.Inference.Transport = "process"
+	r := startRuntime(t, Options{Session: s, Driver: driver(t, testguest.DriverCanned)})
+	if _, err := r.Compaction(context.Background(), compaction); err == nil || err.Error() != "infer: "+ErrProcessTransport {
+		t.Errorf("error = %v", err)
+	}
+	if recs := r.TakeInferences(); len(recs) != 0 {
+		t.Errorf("records for a call never made: %v", recs)
+	}
+}
+
 // A driver error echoing the capsule's key reaches the hook redacted.
 func TestRunInferenceRedactsTheKey(t *testing.T) {
 	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
