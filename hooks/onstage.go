@@ -22,6 +22,9 @@ func Stage(ctx context.Context, opts Options) error {
 	if opts.Session == nil {
 		return errors.New("hooks.Stage: Options.Session is required")
 	}
+	if !hasStageHooks(opts.Session) {
+		return nil
+	}
 	o := opts.withDefaults()
 	// No driver exists yet at staging: run-inference answers "not configured".
 	o.Driver, o.CompactionDriver = nil, nil
@@ -31,12 +34,22 @@ func Stage(ctx context.Context, opts Options) error {
 	}
 	shellAllow := r.s.Capsule.Capabilities.ShellAllow()
 	for _, h := range r.specs(true) {
-		if h.async || (h.binding != "" && h.binding != fnStage) {
-			continue
+		if !h.async && h.matches(fnStage) {
+			r.stageOne(ctx, h, shellAllow)
 		}
-		r.stageOne(ctx, h, shellAllow)
 	}
 	return nil
+}
+
+// hasStageHooks reports a blocking hook bound to on-stage or unbound, so
+// a session without one builds no runtime at all.
+func hasStageHooks(s *stage.Session) bool {
+	for _, a := range s.Artifacts {
+		if a.Role == stage.RoleHook && a.Hook != nil && a.Hook.ExecutionMode != "async" && (a.Hook.Binding == "" || a.Hook.Binding == fnStage) {
+			return true
+		}
+	}
+	return false
 }
 
 // OnStage adapts Stage to stage.Options.OnStage: staging calls it once the
