@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/agent"
+	"github.com/mur-go/mur/policy"
 )
 
 const hookSandboxProbe = "hook-sandbox-probe"
@@ -68,6 +69,31 @@ func TestSandboxPreopens(t *testing.T) {
 			if got := r.blocking[0].spec.grants.Dirs; len(got) != 1 || got[0].Host != filepath.Join(s.AccessibleDir, tt.scope) {
 				t.Errorf("scope %q: dirs %+v", tt.scope, got)
 			}
+		}
+	}
+}
+
+// wasi:http reaches only the hook's own network.allow (staging does not
+// clamp a hook's rules to the ceiling, and an empty grant denies all).
+func TestSandboxNetworkIsTheHooksOwn(t *testing.T) {
+	rules, err := policy.ParseNetRules([]string{"api.example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := blocking("net", hookAnswer050)
+	with.net = rules
+	s := session(t, with, blocking("none", hookAnswer050))
+	r := startRuntime(t, Options{Session: s})
+	for _, tt := range []struct {
+		in    *instance
+		allow bool
+	}{{r.blocking[0], true}, {r.blocking[1], false}} {
+		net := tt.in.spec.grants.Net
+		if got := net != nil && net.AllowRequest("https", "api.example.com", 443); got != tt.allow {
+			t.Errorf("%s: api.example.com allowed = %v", tt.in.spec.name, got)
+		}
+		if net != nil && net.AllowRequest("https", "evil.example.net", 443) {
+			t.Errorf("%s: an unlisted host is allowed", tt.in.spec.name)
 		}
 	}
 }
