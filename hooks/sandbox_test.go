@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/mur-go/mur/agent"
@@ -97,3 +98,29 @@ func TestSandboxNetworkIsTheHooksOwn(t *testing.T) {
 		}
 	}
 }
+
+// A hostile hook's wasi:http request is refused by its own grant: with no
+// network.allow every request is HTTP-request-denied at handle; a rule
+// for the destination lets the same request through (to a closed
+// loopback port: nothing is contacted).
+func TestSandboxHTTPAttack(t *testing.T) {
+	rules, err := policy.ParseNetRules([]string{"127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		rules policy.Rules
+		want  []string
+	}{{nil, []string{"P"}}, {rules, []string{"+", "G"}}} {
+		h := blocking("http", hookHTTPProbe)
+		h.net = tt.rules
+		s := session(t, h)
+		r := startRuntime(t, Options{Session: s})
+		arts := r.Inference(context.Background(), agent.InferenceEvent{})
+		if len(arts) != 1 || !slices.Contains(tt.want, arts[0].Content) {
+			t.Errorf("rules %v: the hook's request ended %v, want one of %q (log %q)", tt.rules, arts, tt.want, hookLog(t, s, "http"))
+		}
+	}
+}
+
+const hookHTTPProbe = "hook-http-probe"
