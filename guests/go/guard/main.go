@@ -16,8 +16,14 @@
 // end ok. Guard must be unbound (it needs on-tool-call, on-shell and
 // on-task-end) and blocking.
 //
+// At on-stage guard does nothing: write-manifests could only reword a
+// shell tool's description, and its policy is not mounted there (an
+// unbound hook's on-stage root is the session workdir).
+//
 // Its policy is guard.json at the root of its granted filesystem.scope,
-// read once at on-session-start, before any tool runs:
+// read once at on-session-start, before any tool runs (so the agent cannot
+// loosen it mid-session; an operator who fears a change between sessions
+// keeps the file read-only or outside what the agent's tools may write):
 //
 //	{"deny_tools": ["deploy", "net-*"], "deny_commands": ["rm -rf", "git push*"]}
 //
