@@ -84,6 +84,24 @@ goReactor('driver-anthropic-go', 'driver-anthropic', driverWorld, ['go/anthropic
 // The credential gateway's hostile tool: dumps what it can read, probes
 // the endpoint with the key placeholder (the drivers' world and client).
 goReactor('keyspy-go', 'keyspy', driverWorld, driverDeps);
+// The first-party hooks (guests/README.md, "First-party hooks"): Go
+// reactors sharing go/hookabi, against the worlds of go/hooks.wit.
+for (const [name, dir] of [['compact-go', 'compact'], ['guard-go', 'guard']]) {
+  guests.push({
+    name,
+    inputs: [`go/${dir}/*`, 'go/hookabi/*', 'go/hooks.wit', 'go/cabi/*', 'package-lock.json', 'build.mjs', 'build.sh'],
+    build: async () => {
+      const embedded = await componentEmbed({
+        binary: await readFile(`build/${name}.core.wasm`),
+        witSource: await readFile('go/hooks.wit', 'utf8'),
+        world: dir,
+        stringEncoding: 'utf8',
+      });
+      const adapter = await readFile(preview1AdapterReactorPath());
+      return componentNew(embedded, [['wasi_snapshot_preview1', adapter]]);
+    },
+  });
+}
 guests.push({
   name: 'toolrun-js',
   // componentize-js snapshots SpiderMonkey with Wizer, which feeds the engine

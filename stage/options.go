@@ -88,6 +88,10 @@ type Options struct {
 	Cwd string
 	// RuntimeVersion goes into MURMUR.md's generator line ("" = "dev").
 	RuntimeVersion string
+	// OnStage runs once the workdir is laid out (artifact and generated
+	// shell-tool manifests written, grants placed): the on-stage hook
+	// dispatch (hooks.OnStage). An error fails staging; nil skips it.
+	OnStage func(context.Context, *Session) error
 }
 
 // DefaultStores is Murmur's session resolution order: the project store

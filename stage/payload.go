@@ -7,7 +7,6 @@ import (
 	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/install"
-	"github.com/mur-go/mur/internal/diag"
 	"github.com/mur-go/mur/manifest"
 )
 
@@ -36,9 +35,7 @@ func extract(ctx context.Context, f *install.Fetcher, fe fetched, comp Compiler)
 		case RoleHook:
 			hc, err := a.Manifest.HookContract()
 			if err != nil {
-				return install.PayloadNone, &Error{Code: CodeIO, Artifact: ref.Name, Err: err,
-					Msg:  fmt.Sprintf("hook %s@%s invalid config: %v", ref.Name, fe.version, diag.Text(err)),
-					Hint: "fix binding, execution_mode or commit_policy in the hook's own murmur.yaml and publish a new version"}
+				return install.PayloadNone, hookConfigError(ref.Name, fe.version, err)
 			}
 			hook = &hc
 		}

@@ -81,6 +81,12 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 		made.undo()
 		return nil, err
 	}
+	if opts.OnStage != nil {
+		if err := opts.OnStage(ctx, s); err != nil {
+			made.undo()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 

@@ -1,0 +1,143 @@
+package hooks
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mur-go/mur/agent"
+	"github.com/mur-go/mur/internal/testguest"
+	"github.com/mur-go/mur/tools"
+)
+
+// recorder is a driver that records each request and answers with the
+// wrapped driver (or, when nil, with a canned completion).
+type recorder struct {
+	next     tools.Tool
+	requests []string
+	ctxIO    []tools.TaskIO
+}
+
+func (r *recorder) Invoke(ctx context.Context, in tools.ToolInput) (tools.ToolResult, error) {
+	r.requests = append(r.requests, *in.Data)
+	r.ctxIO = append(r.ctxIO, tools.TaskIOFrom(ctx))
+	return r.next.Invoke(ctx, in)
+}
+
+// run-inference from a hook's on-compaction goes through the capsule's
+// driver (wit.md §5.8) and is recorded once per call; each failure of the
+// driver reaches the hook as the spec's err text, and with no driver every
+// call is refused with "not configured".
+func TestRunInference(t *testing.T) {
+	for _, tt := range []struct {
+		name, hookGuest, driverGuest string
+		retries                      int
+		err                          string
+		records                      []string
+	}{
+		{name: "0.2.0", hookGuest: hookInfer020, driverGuest: testguest.DriverCanned, records: []string{"end_turn"}},
+		{name: "0.4.0", hookGuest: hookInfer040, driverGuest: testguest.DriverCanned, records: []string{"end_turn"}},
+		{name: "no driver", hookGuest: hookInfer020,
+			err: "infer: inference driver is not configured; add inference.driver.artifact to murmur.yaml"},
+		{name: "driver error", hookGuest: hookInfer020, driverGuest: testguest.DriverError, retries: 2,
+			err:     "infer: inference driver returned an error: " + testguest.DriverErrorData,
+			records: []string{"error", "error", "error"}},
+		{name: "no data", hookGuest: hookInfer020, driverGuest: testguest.DriverNoData,
+			err: "infer: inference driver returned no data", records: []string{"error"}},
+		{name: "trap", hookGuest: hookInfer020, driverGuest: testguest.DriverTrap,
+			err: "infer: inference driver 'drv' failed: tool 'drv' trapped", records: []string{"error"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := session(t, blocking("infer", tt.hookGuest).bound(fnCompaction))
+			o := Options{Session: s, DriverName: "drv", Retries: tt.retries}
+			if tt.driverGuest != "" {
+				o.Driver = driver(t, tt.driverGuest)
+			}
+			r := startRuntime(t, o)
+			rep, err := r.Compaction(context.Background(), compaction)
+			if tt.err != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tt.err) {
+					t.Fatalf("compaction error = %v, want %q", err, tt.err)
+				}
+			} else {
+				want := []agent.HookMessage{{Role: "assistant", Content: "compacted summary"}}
+				if err != nil || rep == nil || !reflect.DeepEqual(rep.Messages, want) {
+					t.Fatalf("compaction = %+v, %v", rep, err)
+				}
+			}
+			recs := r.TakeInferences()
+			if len(recs) != len(tt.records) {
+				t.Fatalf("records = %+v, want decisions %v", recs, tt.records)
+			}
+			for i, rec := range recs {
+				if rec.Hook != "infer" || rec.Model != "m-1" || rec.Decision != tt.records[i] || rec.InputTokens == 0 ||
+					(rec.Decision == "end_turn") != (rec.OutputTokens > 0) {
+					t.Errorf("record %d = %+v", i, rec)
+				}
+			}
+		})
+	}
+}
+
+// The request is built exactly like an agent turn's payload with the
+// hook's own system prompt (none: "") and no tools; a compaction call
+// carries inference.compaction.max_tokens and runs the compaction driver;
+// a hook's call never reaches the A2A task's I/O.
+func TestRunInferencePayload(t *testing.T) {
+	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+	plain, comp := &recorder{next: driver(t, testguest.DriverCanned)}, &recorder{next: driver(t, testguest.DriverCanned)}
+	r := startRuntime(t, Options{Session: s, Driver: plain, CompactionDriver: comp, CompactionMaxTokens: 512})
+	ctx := tools.WithTaskIO(context.Background(), nopIO{})
+	if _, err := r.Compaction(ctx, compaction); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"max_tokens":512,"messages":[{"content":[{"text":"summarise the history","type":"text"}],"role":"user"}],"model":"m-1","params":{},"system":"","tools":[]}`
+	if len(plain.requests) != 0 || len(comp.requests) != 1 || comp.requests[0] != want {
+		t.Fatalf("driver requests: plain %q, compaction %q; want compaction only:\n%s", plain.requests, comp.requests, want)
+	}
+	if comp.ctxIO[0] != nil {
+		t.Error("run-inference handed the task's I/O to the driver")
+	}
+}
+
+func TestPayloadDefaults(t *testing.T) {
+	sys := "<be brief & exact>"
+	got, err := payloadJSON("gpt", DefaultMaxTokens, []agent.HookMessage{{Role: "user", Content: "a<b"}}, sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"max_tokens":8192,"messages":[{"content":[{"text":"a<b","type":"text"}],"role":"user"}],"model":"gpt","params":{},"system":"<be brief & exact>","tools":[]}`
+	if got != want {
+		t.Errorf("payload\n%s\nwant\n%s", got, want)
+	}
+}
+
+type nopIO struct{}
+
+func (nopIO) EmitChunk(context.Context, string, bool)              {}
+func (nopIO) RequestInput(context.Context, string) (string, error) { return "", nil }
+
+// Under transport: process there is no driver a hook can call.
+func TestRunInferenceProcessTransport(t *testing.T) {
+	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+	s.Capsule.Inference.Transport = "process"
+	r := startRuntime(t, Options{Session: s, Driver: driver(t, testguest.DriverCanned)})
+	if _, err := r.Compaction(context.Background(), compaction); err == nil || err.Error() != "infer: "+ErrProcessTransport {
+		t.Errorf("error = %v", err)
+	}
+	if recs := r.TakeInferences(); len(recs) != 0 {
+		t.Errorf("records for a call never made: %v", recs)
+	}
+}
+
+// A driver error echoing the capsule's key reaches the hook redacted.
+func TestRunInferenceRedactsTheKey(t *testing.T) {
+	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+	s.Capsule.Inference.HasAPIKey, s.Capsule.Inference.APIKey = true, "nope"
+	r := startRuntime(t, Options{Session: s, Driver: driver(t, testguest.DriverError)})
+	_, err := r.Compaction(context.Background(), compaction)
+	if err == nil || strings.Contains(err.Error(), "nope") || !strings.Contains(err.Error(), "unknown model: [REDACTED]") {
+		t.Errorf("error = %v", err)
+	}
+}
