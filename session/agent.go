@@ -6,8 +6,10 @@ import (
 	"fmt"
 
 	"github.com/mur-go/mur/agent"
+	"github.com/mur-go/mur/hooks"
 	"github.com/mur-go/mur/launch"
 	"github.com/mur-go/mur/manifest"
+	"github.com/mur-go/mur/tokens"
 )
 
 // checkAgent refuses, before anything is staged, an agent capsule mur-go
@@ -38,8 +40,16 @@ func runAgent(ctx context.Context, lo launch.Options, systemPrompt *string) erro
 	if err != nil {
 		return err
 	}
+	rt, err := hooks.New(ctx, hooks.Options{Session: lo.Session, Driver: at.Driver,
+		DriverName: lo.Session.Capsule.Inference.Driver.Artifact, CountTokens: tokens.New().Count,
+		Getenv: lo.Getenv, Stdout: lo.Stdout, Stderr: lo.Stderr, Log: lo.Log})
+	if err != nil {
+		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed, Err: err, Msg: err.Error(),
+			Hint: "logs/hook-<name>.log in the session directory has the hook's own errors"}
+	}
+	defer rt.Close(context.WithoutCancel(ctx)) // RunSession closes it too; this covers an early return
 	_, err = agent.RunSession(ctx, agent.SessionOptions{Session: lo.Session, Driver: at.Driver, Tools: at.Tools,
-		Allowlist: at.Allowlist, Shell: at.Shell, SystemPrompt: systemPrompt, Log: lo.Log})
+		Allowlist: at.Allowlist, Shell: at.Shell, Hooks: rt, Tokens: tokens.New(), SystemPrompt: systemPrompt, Log: lo.Log})
 	var ae *agent.Error
 	if !errors.As(err, &ae) {
 		return err

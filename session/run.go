@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/hooks"
 	"github.com/mur-go/mur/launch"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/manifest"
@@ -94,7 +95,8 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 	}
 	sess, err := stage.Stage(ctx, stage.Options{Manifest: f, Workdir: o.Workdir, Task: o.Task,
 		Lock: lock, Compiler: engine, CapsuleWasm: wasm, RuntimeVersion: o.RuntimeVersion, Containment: o.Containment,
-		Host: prober.Probe(ctx)})
+		Host:    prober.Probe(ctx),
+		OnStage: hooks.OnStage(hooks.Options{Getenv: f.LookupEnv, Stdout: o.Stdout, Stderr: o.Stderr, Log: o.Log})})
 	if err != nil {
 		return nil, fail(StepStage, err)
 	}
