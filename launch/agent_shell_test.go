@@ -71,7 +71,7 @@ artifacts:
     runtime: tool
 capabilities:
   shell:
-    allow: [sh, env, head, tr]
+    allow: [sh, env, head, tr, sleep]
 %s`, turns, capabilities)
 	if err := os.WriteFile(filepath.Join(p.dir, "murmur.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
