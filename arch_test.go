@@ -50,6 +50,7 @@ var layers = [][]string{
 	{"cmd/mur"},
 	{"internal/cli"},
 	{"session"},
+	{"a2a/server"},
 	{"launch", "agent"},
 	{"host"},
 	{"tools", "stage", "a2a"},
