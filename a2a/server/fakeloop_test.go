@@ -3,7 +3,8 @@ package server
 import (
 	"context"
 	"errors"
-		"os"
+	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -27,6 +28,8 @@ import (
 type fakeLoop struct {
 	sess *stage.Session
 	gate chan struct{}
+	// finished receives each task as the loop reports it done.
+	finished chan agent.Task
 
 	mu  sync.Mutex
 	ran []agent.Task
@@ -47,6 +50,7 @@ func (f *fakeLoop) run(ctx context.Context, src agent.TaskSource) error {
 		f.res = append(f.res, r)
 		f.mu.Unlock()
 		src.Done(ctx, t, r)
+		f.finished <- t
 	}
 }
 
@@ -73,7 +77,9 @@ func (f *fakeLoop) task(ctx context.Context, t agent.Task) agent.TaskResult {
 				t.IO.EmitChunk(ctx, c, false)
 			}
 		}
-		t.IO.EmitChunk(ctx, "pondering", true)
+		if t.IO != nil {
+			t.IO.EmitChunk(ctx, "pondering", true)
+		}
 		streamed = true
 		if f.gate != nil {
 			select {
@@ -149,7 +155,7 @@ func serve(t *testing.T, opts ...serveOpt) *served {
 	t.Helper()
 	dir := t.TempDir()
 	sess := &stage.Session{ID: "ses_test", AccessibleDir: dir, SessionDir: dir}
-	loop := &fakeLoop{sess: sess}
+	loop := &fakeLoop{sess: sess, finished: make(chan agent.Task, 1024)}
 	urls := make(chan string, 1)
 	o := ServerOptions{
 		Session:   sess,
@@ -157,6 +163,7 @@ func serve(t *testing.T, opts ...serveOpt) *served {
 		Card:      CardInfo{Name: "test-capsule", Version: "0.1.0", Tools: []string{"echo"}},
 		OnListen:  func(u string) { urls <- u },
 		Getenv:    func(string) string { return "" },
+		Log:       slog.New(slog.NewTextHandler(t.Output(), nil)),
 	}
 	for _, opt := range opts {
 		opt(&o)
