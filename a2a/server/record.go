@@ -36,6 +36,10 @@ type record struct {
 	answer chan string
 
 	tools int // artifacts numbered per task
+	// failure is the loop's failed status, held until Done says why; the
+	// watch stream already got it (watched).
+	failure string
+	watched bool
 }
 
 func (r *record) terminal() bool { return r.status.State.Terminal() }

@@ -224,7 +224,8 @@ func (g *registry) finishLocked(rec *record, ev *a2a.TaskStatusUpdateEvent, resp
 	if ev.Status.Message != nil {
 		msg = messageText(ev.Status.Message)
 	}
-	if rec.apply(ev) {
+	if rec.apply(ev) && !rec.watched {
+		rec.watched = true
 		g.watch.status(rec, watchState(ev.Status.State), msg, response, true)
 	}
 }

@@ -168,15 +168,18 @@ func (s *Source) finishA2A(t agent.Task, r agent.TaskResult) {
 	}
 	rec := run.rec
 	s.g.mu.Lock()
-	cancelled := rec.cancelReq
+	cancelled, failure := rec.cancelReq, rec.failure
 	s.g.mu.Unlock()
 	switch {
 	case cancelled:
 		s.g.finish(rec, rec.statusEvent(a2a.TaskStateCanceled, "canceled"), nil)
-	case r.Err != nil || r.ExitStatus != "ok":
+	case failure != "" || r.Err != nil || r.ExitStatus != "ok":
 		msg := r.Text
 		if msg == "" && r.Err != nil {
 			msg = "error: " + r.Err.Error()
+		}
+		if msg == "" {
+			msg = failure
 		}
 		s.g.finish(rec, rec.statusEvent(a2a.TaskStateFailed, msg), nil)
 	default:

@@ -67,7 +67,12 @@ func (t *taskRun) Status(s agent.StatusEvent) {
 			Artifact: &a2a.Artifact{ID: responseArtifact, Name: responseArtifact, Parts: a2a.ContentParts{a2a.NewTextPart(text)}}})
 		g.finishLocked(rec, rec.statusEvent(a2a.TaskStateCompleted, text), s.Response)
 	case s.State == "failed" || s.Final:
-		g.finishLocked(rec, rec.statusEvent(a2a.TaskStateFailed, s.Message), nil)
+		// The task ends failed when the loop reports it done, with the
+		// result text (the error) rather than "session ended".
+		if !rec.terminal() && !rec.watched {
+			rec.failure, rec.watched = s.Message, true
+			g.watch.status(rec, "failed", s.Message, nil, true)
+		}
 	default:
 		if rec.apply(rec.statusEvent(a2a.TaskStateWorking, s.Message)) {
 			g.watch.status(rec, "working", s.Message, nil, false)

@@ -113,6 +113,9 @@ What it does today:
                    shows what is installed.
   sessions         "mur sessions list|prune" shows and removes the session
                    directories runs keep under <manifest dir>/workdir/.
+  talk to agents   "mur send URL TEXT" sends a message to an A2A agent and
+                   streams its answer ("mur ps/stop/cancel/watch" are not
+                   implemented yet).
   components       "mur wasm inspect|call|run" work on one component:
                    show its WIT, call an export with JSON arguments, or run
                    a WASI command like "wasmtime run".
@@ -151,7 +154,7 @@ func newRootCommand(a *app) *cobra.Command {
 		"diagnostics written to stderr: debug, info, warn or error")
 	root.AddCommand(newVersionCommand(a), newWasmCommand(a))
 	root.AddCommand(newBuildCommand(a), newPublishCommand(a), newInstallCommand(a), newListCommand(a), newRegistryCommand(a))
-	root.AddCommand(newRunCommand(a), newSessionsCommand(a))
+	root.AddCommand(newRunCommand(a), newSessionsCommand(a), newSendCommand(a))
 	return root
 }
 
