@@ -24,6 +24,10 @@ func (g *registry) list(req *a2a.ListTasksRequest) (*a2a.ListTasksResponse, erro
 	case size > maxPageSize:
 		size = maxPageSize
 	}
+	status, err := statusFilter(req.Status)
+	if err != nil {
+		return nil, err
+	}
 	offset := 0
 	if req.PageToken != "" {
 		n, err := strconv.Atoi(req.PageToken)
@@ -40,7 +44,7 @@ func (g *registry) list(req *a2a.ListTasksRequest) (*a2a.ListTasksResponse, erro
 		if req.ContextID != "" && rec.contextID != req.ContextID {
 			continue
 		}
-		if req.Status != "" && rec.status.State != req.Status {
+		if status != "" && rec.status.State != status {
 			continue
 		}
 		if req.StatusTimestampAfter != nil && rec.status.Timestamp != nil && !rec.status.Timestamp.After(*req.StatusTimestampAfter) {
@@ -60,4 +64,17 @@ func (g *registry) list(req *a2a.ListTasksRequest) (*a2a.ListTasksResponse, erro
 		resp.NextPageToken = strconv.Itoa(offset + size)
 	}
 	return resp, nil
+}
+
+// statusFilter is ListTasks' state filter. The official JS client sends
+// "UNRECOGNIZED" for a filter left unset, so that means none.
+func statusFilter(s a2a.TaskState) (a2a.TaskState, error) {
+	switch s {
+	case "", "UNRECOGNIZED":
+		return "", nil
+	case a2a.TaskStateSubmitted, a2a.TaskStateWorking, a2a.TaskStateInputRequired, a2a.TaskStateCompleted,
+		a2a.TaskStateFailed, a2a.TaskStateCanceled, a2a.TaskStateRejected, a2a.TaskStateAuthRequired:
+		return s, nil
+	}
+	return "", fmt.Errorf("status %q is not a task state: %w", s, a2a.ErrInvalidParams)
 }
