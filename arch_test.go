@@ -59,7 +59,7 @@ var layers = [][]string{
 	{"registry"},
 	{"artifact", "lockfile"},
 	{"manifest"},
-	{"internal/manifestio", "internal/artifactname", "internal/confined"},
+	{"internal/manifestio", "internal/artifactname", "internal/confined", "internal/running"},
 	{"internal/diag"},
 }
 

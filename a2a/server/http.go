@@ -13,6 +13,9 @@ const (
 	CardPath        = "/.well-known/agent-card.json"
 	MurmurCardPath  = "/murmur/agent-card.json"
 	MurmurWatchPath = "/murmur"
+	// MurmurSessionPath names the session and process serving the port, so
+	// mur stop signals the right process.
+	MurmurSessionPath = "/murmur/session"
 	versionHeader   = "A2A-Version"
 )
 
@@ -23,6 +26,7 @@ type mux struct {
 	v1, v0, rest http.Handler
 	watch        *watchHub
 	card, mcard  []byte
+	session      []byte
 	token        []byte
 	maxBody      int64
 	log          *slog.Logger
@@ -54,6 +58,8 @@ func (m *mux) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case path == MurmurCardPath:
 		writeJSON(w, m.mcard)
+	case path == MurmurSessionPath:
+		writeJSON(w, m.session)
 	case path == MurmurWatchPath:
 		m.serveWatch(w, r)
 	case path == "/" || path == "":

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,6 +16,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
 	"github.com/mur-go/mur/agent"
+	"github.com/mur-go/mur/internal/running"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/stage"
 )
@@ -58,6 +60,9 @@ type ServerOptions struct {
 	// KeepTasks is how many tasks GetTask remembers; 0 is 4096 (the
 	// oldest finished ones go first).
 	KeepTasks int
+	// RunningDir, if set, is the registry of served sessions
+	// (running.Dir(home)) this session is listed in while it serves.
+	RunningDir string
 	// OnListen is called with the capsule URL (localhost:PORT) once the
 	// port is bound and before the first task.
 	OnListen func(url string)
@@ -149,6 +154,16 @@ func Serve(ctx context.Context, o ServerOptions) error {
 	srv := &http.Server{Handler: m, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10,
 		ConnState:   conns.track,
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
+	m.session, _ = json.Marshal(map[string]any{"session_id": o.Session.ID, "pid": os.Getpid()})
+	if o.RunningDir != "" {
+		remove, err := running.Register(o.RunningDir, running.Entry{SessionID: o.Session.ID, PID: os.Getpid(), URL: url,
+			Name: o.Card.Name, Version: o.Card.Version, Workdir: o.Session.AccessibleDir, Started: time.Now().UTC(), Token: o.Token != ""})
+		if err != nil {
+			log.Warn("mur ps will not list this session", "error", err)
+		} else {
+			defer remove()
+		}
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	if o.OnListen != nil {

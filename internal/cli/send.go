@@ -21,9 +21,6 @@ When the agent asks for input, mur prints the question and the command
 that answers it (--task), and exits 1. A task that fails, is rejected or
 canceled also exits 1.
 
-Not implemented yet: "mur ps", "mur stop" and "mur cancel"
-(the registry of running sessions they read is still to come).
-
 Environment:
   MURMUR_A2A_TOKEN  bearer token to send when --token is not given`
 

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/mur-go/mur/a2a/server"
 	"github.com/mur-go/mur/agent"
@@ -27,14 +28,15 @@ import (
 
 func main() {
 	depth := flag.Uint64("queue-depth", 64, "lifecycle.queue_depth")
+	runningDir := flag.String("running-dir", "", "list the session in this registry of served sessions (mur ps)")
 	flag.Parse()
-	if err := run(*depth); err != nil && !errors.Is(err, context.Canceled) {
+	if err := run(*depth, *runningDir); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintln(os.Stderr, "echocapsule:", err)
 		os.Exit(1)
 	}
 }
 
-func run(depth uint64) error {
+func run(depth uint64, runningDir string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() { // the parent closing stdin ends the capsule
@@ -46,14 +48,19 @@ func run(depth uint64) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	sess := &stage.Session{ID: "ses_echocapsule", AccessibleDir: dir, SessionDir: dir}
+	id, err := stage.NewSessionID(time.Now(), nil)
+	if err != nil {
+		return err
+	}
+	sess := &stage.Session{ID: id, AccessibleDir: dir, SessionDir: dir}
 	return server.Serve(ctx, server.ServerOptions{
-		Session:   sess,
-		Lifecycle: manifest.Lifecycle{TaskAcceptance: "queue", AfterTask: "sleep", QueueDepth: depth, Conversation: "stateless"},
-		Card:      server.CardInfo{Name: "echocapsule", Version: "0.1.0", Tools: []string{"echo"}},
-		Log:       slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		OnListen:  func(url string) { fmt.Println("url", url) },
-		Run:       func(ctx context.Context, src agent.TaskSource) error { return loop(ctx, src, dir) },
+		Session:    sess,
+		Lifecycle:  manifest.Lifecycle{TaskAcceptance: "queue", AfterTask: "sleep", QueueDepth: depth, Conversation: "stateless"},
+		Card:       server.CardInfo{Name: "echocapsule", Version: "0.1.0", Tools: []string{"echo"}},
+		Log:        slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		RunningDir: runningDir,
+		OnListen:   func(url string) { fmt.Println("url", url) },
+		Run:        func(ctx context.Context, src agent.TaskSource) error { return loop(ctx, src, dir) },
 	})
 }
 
