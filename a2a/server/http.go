@@ -16,7 +16,7 @@ const (
 	// MurmurSessionPath names the session and process serving the port, so
 	// mur stop signals the right process.
 	MurmurSessionPath = "/murmur/session"
-	versionHeader   = "A2A-Version"
+	versionHeader     = "A2A-Version"
 )
 
 // mux routes one port: the public card, POST / to JSON-RPC v1.0 (with an
