@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +23,7 @@ import (
 //
 //	chunks:a,b,c   streams the chunks, waiting on gate (if set) before it completes
 //	ask:PROMPT     asks for input and answers "got <reply>"
+//	flood:N        streams N chunks of 1 KiB
 //	block          waits in a "tool" until the task's context ends
 //	fail           ends failed
 //	anything else  answers "echo: <text>"
@@ -98,6 +100,13 @@ func (f *fakeLoop) task(ctx context.Context, t agent.Task) agent.TaskResult {
 		ev.Artifact("murmur-tool-request-input", answer)
 		ev.Status(agent.StatusEvent{State: "working", Message: "inference turn 2"})
 		reply = "got " + answer
+	case strings.HasPrefix(text, "flood:"):
+		n, _ := strconv.Atoi(strings.TrimPrefix(text, "flood:"))
+		chunk := strings.Repeat("z", 1024)
+		for range n {
+			t.IO.EmitChunk(ctx, chunk, false)
+		}
+		reply = "flooded"
 	case text == "block":
 		<-ctx.Done()
 		ev.Artifact("wait", "interrupted")

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -19,7 +21,10 @@ type record struct {
 
 	status    a2a.TaskStatus
 	artifacts []*a2a.Artifact
-	history   []*a2a.Message
+	// streamed holds the text of artifacts built from appended chunks; a
+	// snapshot reads it, so a long stream costs linear time, not quadratic.
+	streamed map[a2a.ArtifactID]*strings.Builder
+	history  []*a2a.Message
 
 	// log holds every event after the submitted snapshot, in order;
 	// streams read it with their own cursor, so a slow reader never holds
@@ -60,6 +65,9 @@ func (r *record) snapshot(historyLen *int) *a2a.Task {
 	for _, a := range r.artifacts {
 		c := *a
 		c.Parts = append(a2a.ContentParts(nil), a.Parts...)
+		if b, ok := r.streamed[a.ID]; ok {
+			c.Parts = a2a.ContentParts{a2a.NewTextPart(b.String())}
+		}
 		t.Artifacts = append(t.Artifacts, &c)
 	}
 	h := r.history
@@ -91,39 +99,44 @@ func (r *record) apply(ev a2a.Event) bool {
 }
 
 // mergeArtifact appends a chunk to the artifact with its id, or replaces
-// or adds the artifact.
+// or adds the artifact. Appended text goes to the artifact's builder.
 func (r *record) mergeArtifact(e *a2a.TaskArtifactUpdateEvent) {
-	for i, a := range r.artifacts {
-		if a.ID != e.Artifact.ID {
-			continue
-		}
-		if !e.Append {
+	i := slices.IndexFunc(r.artifacts, func(a *a2a.Artifact) bool { return a.ID == e.Artifact.ID })
+	if i < 0 || !e.Append {
+		if i < 0 {
+			r.artifacts = append(r.artifacts, e.Artifact)
+		} else {
 			r.artifacts[i] = e.Artifact
-			return
 		}
-		merged := *a
-		merged.Parts = appendText(append(a2a.ContentParts(nil), a.Parts...), e.Artifact.Parts)
-		r.artifacts[i] = &merged
+		delete(r.streamed, e.Artifact.ID)
+		if e.Append {
+			r.stream(e.Artifact)
+		}
 		return
 	}
-	r.artifacts = append(r.artifacts, e.Artifact)
+	if _, ok := r.streamed[e.Artifact.ID]; !ok {
+		r.stream(r.artifacts[i])
+	}
+	b := r.streamed[e.Artifact.ID]
+	for _, p := range e.Artifact.Parts {
+		if t, ok := p.Content.(a2a.Text); ok {
+			b.WriteString(string(t))
+		}
+	}
 }
 
-// appendText joins streamed text chunks into one text part, so a task
-// fetched later carries the text, not a part per chunk.
-func appendText(parts, more a2a.ContentParts) a2a.ContentParts {
-	for _, p := range more {
-		if n := len(parts); n > 0 {
-			if prev, ok := parts[n-1].Content.(a2a.Text); ok {
-				if next, ok := p.Content.(a2a.Text); ok {
-					parts[n-1] = a2a.NewTextPart(string(prev) + string(next))
-					continue
-				}
-			}
-		}
-		parts = append(parts, p)
+// stream starts the builder of a's text.
+func (r *record) stream(a *a2a.Artifact) {
+	if r.streamed == nil {
+		r.streamed = map[a2a.ArtifactID]*strings.Builder{}
 	}
-	return parts
+	b := &strings.Builder{}
+	for _, p := range a.Parts {
+		if t, ok := p.Content.(a2a.Text); ok {
+			b.WriteString(string(t))
+		}
+	}
+	r.streamed[a.ID] = b
 }
 
 // statusEvent is a status change of r with an agent message (none if text
