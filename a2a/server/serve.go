@@ -116,7 +116,7 @@ func Serve(ctx context.Context, o ServerOptions) error {
 	if err != nil {
 		return bindError(addr, o.Port, err)
 	}
-	if ip := net.ParseIP(bind); bind != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	if wideBind(bind) {
 		msg := "the A2A server is reachable from other machines"
 		if o.Token == "" {
 			msg += " and needs no token: set " + TokenEnv + " to require one"
@@ -208,4 +208,10 @@ func newMux(ctx context.Context, o ServerOptions, reg *registry, watch *watchHub
 		rest:  a2asrv.NewRESTHandler(h, keep),
 		watch: watch, card: card, token: []byte(o.Token), maxBody: max,
 	}, nil
+}
+
+// wideBind reports whether bind reaches beyond this machine.
+func wideBind(bind string) bool {
+	ip := net.ParseIP(bind)
+	return bind != "localhost" && (ip == nil || !ip.IsLoopback())
 }
