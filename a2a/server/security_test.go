@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -110,5 +111,27 @@ func TestPlantedTaskLinkIsNotFollowed(t *testing.T) {
 	}
 	if len(s.loop.tasks()) != 0 {
 		t.Fatal("the loop ran a task whose task.md was not written")
+	}
+}
+
+// Push notifications are declared unsupported, and a webhook is refused
+// rather than accepted and never called.
+func TestPushNotificationsAreRefused(t *testing.T) {
+	s := serve(t)
+	c := v1(t, s)
+	card, err := c.GetExtendedAgentCard(t.Context(), &a2a.GetExtendedAgentCardRequest{})
+	if err == nil {
+		t.Errorf("extended card: %+v", card)
+	}
+	req := userMessage("hi")
+	req.Config = &a2a.SendMessageConfig{PushConfig: &a2a.PushConfig{URL: "http://127.0.0.1:1/hook"}}
+	if _, err := c.SendMessage(t.Context(), req); !errors.Is(err, a2a.ErrPushNotificationNotSupported) {
+		t.Errorf("a message with a webhook: %v, want push notifications not supported", err)
+	}
+	if _, err := c.CreateTaskPushConfig(t.Context(), &a2a.PushConfig{TaskID: "tsk_x", URL: "http://127.0.0.1:1/hook"}); !errors.Is(err, a2a.ErrPushNotificationNotSupported) {
+		t.Errorf("CreateTaskPushConfig: %v, want push notifications not supported", err)
+	}
+	if len(s.loop.tasks()) != 0 {
+		t.Error("a message with a webhook reached the loop")
 	}
 }
