@@ -59,8 +59,12 @@ func newPsCommand(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "ps",
 		Short: "List the capsules this user is serving over A2A",
-		Long: `List the capsules "mur run" is serving over A2A for this user (from
-~/.murmur/running), most recent first.`,
+		Long: `List the capsules being served over A2A for this user (from
+~/.murmur/running), most recent first.
+
+Not yet: "mur run" does not serve agent capsules over A2A in this build,
+so it lists no session here; servers started through the A2A server's
+Go API (with a running-session directory) are listed.`,
 		Args: exactArgs(),
 		RunE: func(*cobra.Command, []string) error {
 			entries, err := runningSessions()
