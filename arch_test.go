@@ -50,7 +50,7 @@ var layers = [][]string{
 	{"cmd/mur"},
 	{"internal/cli"},
 	{"session", "doctor"},
-	{"hooks"},
+	{"hooks", "a2a/server"},
 	{"launch", "agent"},
 	{"host"},
 	{"tools", "stage", "a2a"},
@@ -60,7 +60,7 @@ var layers = [][]string{
 	{"registry"},
 	{"artifact", "lockfile"},
 	{"manifest"},
-	{"internal/manifestio", "internal/artifactname", "internal/confined"},
+	{"internal/manifestio", "internal/artifactname", "internal/confined", "internal/running"},
 	{"internal/diag"},
 }
 

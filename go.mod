@@ -3,6 +3,7 @@ module github.com/mur-go/mur
 go 1.25.0
 
 require (
+	github.com/a2aproject/a2a-go/v2 v2.3.1
 	github.com/dlclark/regexp2 v1.11.5
 	github.com/elastic/go-seccomp-bpf v1.6.0
 	github.com/google/uuid v1.6.0
@@ -17,7 +18,14 @@ require (
 )
 
 require (
+	github.com/a2aproject/a2a-go v0.3.15 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	golang.org/x/mod v0.38.0 // indirect
+	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
+	google.golang.org/genproto/googleapis/api v0.0.0-20260427160629-7cedc36a6bc4 // indirect
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20260427160629-7cedc36a6bc4 // indirect
+	google.golang.org/grpc v1.80.0 // indirect
+	google.golang.org/protobuf v1.36.11 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
 )

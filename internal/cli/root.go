@@ -113,6 +113,11 @@ What it does today:
                    shows what is installed.
   sessions         "mur sessions list|prune" shows and removes the session
                    directories runs keep under <manifest dir>/workdir/.
+  talk to agents   "mur send URL TEXT" sends a message to an A2A agent and
+                   streams its answer; "mur watch URL" follows a served
+                   capsule's turns, tool calls and answers; "mur ps" lists
+                   the capsules being served, "mur stop" and "mur cancel"
+                   stop one or cancel one of its tasks.
   components       "mur wasm inspect|call|run" work on one component:
                    show its WIT, call an export with JSON arguments, or run
                    a WASI command like "wasmtime run".
@@ -151,7 +156,8 @@ func newRootCommand(a *app) *cobra.Command {
 		"diagnostics written to stderr: debug, info, warn or error")
 	root.AddCommand(newVersionCommand(a), newWasmCommand(a))
 	root.AddCommand(newBuildCommand(a), newPublishCommand(a), newInstallCommand(a), newListCommand(a), newRegistryCommand(a))
-	root.AddCommand(newRunCommand(a), newSessionsCommand(a), newDoctorCommand(a))
+	root.AddCommand(newRunCommand(a), newSessionsCommand(a), newDoctorCommand(a), newSendCommand(a), newWatchCommand(a),
+		newPsCommand(a), newStopCommand(a), newCancelTaskCommand(a))
 	return root
 }
 

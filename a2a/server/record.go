@@ -1,0 +1,161 @@
+package server
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// record is one accepted A2A task: its public snapshot (state, status,
+// artifacts, history), every event since it was submitted, and the hooks
+// the loop and the handlers meet at. The registry's mutex guards it all.
+type record struct {
+	id        a2a.TaskID
+	contextID string
+	messageID string
+	trace     string
+	text      string
+
+	status    a2a.TaskStatus
+	artifacts []*a2a.Artifact
+	// streamed holds the text of artifacts built from appended chunks; a
+	// snapshot reads it, so a long stream costs linear time, not quadratic.
+	streamed map[a2a.ArtifactID]*strings.Builder
+	history  []*a2a.Message
+
+	// log holds every event after the submitted snapshot, in order;
+	// streams read it with their own cursor, so a slow reader never holds
+	// up the loop and a resubscribe loses nothing.
+	log []a2a.Event
+	// wake is closed (and replaced) whenever log grows or state changes.
+	wake chan struct{}
+
+	// cancel stops the task's context while it runs; cancelReq marks a
+	// CancelTask so the end is reported as canceled.
+	cancel    context.CancelFunc
+	cancelReq bool
+	// answer receives the reply to a pending request-input.
+	answer chan string
+
+	tools int // artifacts numbered per task
+	// failure is the loop's failed status, held until Done says why; the
+	// watch stream already got it (watched).
+	failure string
+	watched bool
+}
+
+func (r *record) terminal() bool { return r.status.State.Terminal() }
+
+// notify wakes every reader of r; called with the registry lock held.
+func (r *record) notify() {
+	close(r.wake)
+	r.wake = make(chan struct{})
+}
+
+// snapshot is the public Task as it stands now.
+func (r *record) snapshot(historyLen *int) *a2a.Task {
+	t := &a2a.Task{ID: r.id, ContextID: r.contextID, Status: r.status}
+	if r.status.Message != nil {
+		m := *r.status.Message
+		t.Status.Message = &m
+	}
+	for _, a := range r.artifacts {
+		c := *a
+		c.Parts = append(a2a.ContentParts(nil), a.Parts...)
+		if b, ok := r.streamed[a.ID]; ok {
+			c.Parts = a2a.ContentParts{a2a.NewTextPart(b.String())}
+		}
+		t.Artifacts = append(t.Artifacts, &c)
+	}
+	h := r.history
+	if historyLen != nil && *historyLen >= 0 && *historyLen < len(h) {
+		h = h[len(h)-*historyLen:]
+	}
+	t.History = append([]*a2a.Message(nil), h...)
+	return t
+}
+
+// apply records ev in the snapshot and the log. Events after a terminal
+// state are dropped: a finished task does not change.
+func (r *record) apply(ev a2a.Event) bool {
+	if r.terminal() {
+		return false
+	}
+	switch e := ev.(type) {
+	case *a2a.TaskStatusUpdateEvent:
+		r.status = e.Status
+		if e.Status.Message != nil {
+			r.history = append(r.history, e.Status.Message)
+		}
+	case *a2a.TaskArtifactUpdateEvent:
+		r.mergeArtifact(e)
+	}
+	r.log = append(r.log, ev)
+	r.notify()
+	return true
+}
+
+// mergeArtifact appends a chunk to the artifact with its id, or replaces
+// or adds the artifact. Appended text goes to the artifact's builder.
+func (r *record) mergeArtifact(e *a2a.TaskArtifactUpdateEvent) {
+	i := slices.IndexFunc(r.artifacts, func(a *a2a.Artifact) bool { return a.ID == e.Artifact.ID })
+	if i < 0 || !e.Append {
+		if i < 0 {
+			r.artifacts = append(r.artifacts, e.Artifact)
+		} else {
+			r.artifacts[i] = e.Artifact
+		}
+		delete(r.streamed, e.Artifact.ID)
+		if e.Append {
+			r.stream(e.Artifact)
+		}
+		return
+	}
+	if _, ok := r.streamed[e.Artifact.ID]; !ok {
+		r.stream(r.artifacts[i])
+	}
+	b := r.streamed[e.Artifact.ID]
+	for _, p := range e.Artifact.Parts {
+		if t, ok := p.Content.(a2a.Text); ok {
+			b.WriteString(string(t))
+		}
+	}
+}
+
+// stream starts the builder of a's text.
+func (r *record) stream(a *a2a.Artifact) {
+	if r.streamed == nil {
+		r.streamed = map[a2a.ArtifactID]*strings.Builder{}
+	}
+	b := &strings.Builder{}
+	for _, p := range a.Parts {
+		if t, ok := p.Content.(a2a.Text); ok {
+			b.WriteString(string(t))
+		}
+	}
+	r.streamed[a.ID] = b
+}
+
+// statusEvent is a status change of r with an agent message (none if text
+// is empty).
+func (r *record) statusEvent(state a2a.TaskState, text string) *a2a.TaskStatusUpdateEvent {
+	var msg *a2a.Message
+	if text != "" {
+		msg = a2a.NewMessageForTask(a2a.MessageRoleAgent, r.info(), a2a.NewTextPart(text))
+	}
+	now := time.Now().UTC()
+	return &a2a.TaskStatusUpdateEvent{TaskID: r.id, ContextID: r.contextID,
+		Status: a2a.TaskStatus{State: state, Message: msg, Timestamp: &now}}
+}
+
+func (r *record) info() a2a.TaskInfo { return a2a.TaskInfo{TaskID: r.id, ContextID: r.contextID} }
+
+// final reports whether ev ends a stream or a blocking send: a terminal
+// state, or input-required (the client must answer).
+func final(ev a2a.Event) bool {
+	s, ok := ev.(*a2a.TaskStatusUpdateEvent)
+	return ok && (s.Status.State.Terminal() || s.Status.State == a2a.TaskStateInputRequired)
+}

@@ -1,0 +1,311 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// Lifecycle task acceptance modes (a2a-cli.md §4).
+const (
+	AcceptNone   = "none"
+	AcceptSingle = "single"
+	AcceptQueue  = "queue"
+)
+
+// busyMessage is the rejected task's status text (a2a-cli.md §2.9).
+const busyMessage = "task rejected: capsule is busy"
+
+// errClosed refuses work once the session no longer takes tasks.
+var errClosed = errors.New("the capsule is shutting down and takes no more tasks")
+
+// registry holds every task the server accepted, the queue of those not yet
+// started and the acceptance rule (a2a-cli.md §2.5, §2.7).
+type registry struct {
+	mu      sync.Mutex
+	tasks   map[a2a.TaskID]*record
+	order   []a2a.TaskID // creation order: ListTasks and eviction
+	queue   []*record    // accepted, not started
+	queued  chan struct{}
+	running *record
+	taken   int // tasks ever accepted (single takes one per launch)
+	closed  bool
+
+	acceptance string
+	depth      int
+	keep       int // terminal tasks kept for GetTask/ListTasks
+	watch      *watchHub
+}
+
+func newRegistry(acceptance string, depth, keep int, watch *watchHub) *registry {
+	return &registry{
+		tasks: map[a2a.TaskID]*record{}, queued: make(chan struct{}, 1),
+		acceptance: acceptance, depth: depth, keep: keep, watch: watch,
+	}
+}
+
+// canAccept is §2.7's capacity rule; called locked.
+func (g *registry) canAccept() bool {
+	switch g.acceptance {
+	case AcceptSingle:
+		return g.taken == 0 && g.running == nil
+	case AcceptQueue:
+		return len(g.queue) < g.depth
+	}
+	return false
+}
+
+// submission is what submit did with a message.
+type submission struct {
+	rec      *record
+	rejected *a2a.Task // set when the capsule was busy
+	from     int       // log index to read the outcome from
+}
+
+// submit takes a message: an answer to a task waiting for input, or a new
+// task. A new task gets tsk_/ctx_ ids and waits in the queue.
+func (g *registry) submit(msg *a2a.Message, traceparent string) (submission, error) {
+	text := messageText(msg)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if rec := g.waitingFor(msg); rec != nil {
+		return g.deliver(rec, msg, text)
+	}
+	if msg.TaskID != "" {
+		rec, ok := g.tasks[msg.TaskID]
+		if !ok {
+			return submission{}, fmt.Errorf("task %s: %w", msg.TaskID, a2a.ErrTaskNotFound)
+		}
+		return submission{}, fmt.Errorf("task %s is %s, not waiting for input: send a new message without taskId for a new task: %w",
+			rec.id, rec.status.State, a2a.ErrInvalidParams)
+	}
+	if g.acceptance == AcceptNone {
+		return submission{}, fmt.Errorf("this capsule takes no tasks (lifecycle.task_acceptance: none): %w", a2a.ErrMethodNotFound)
+	}
+	id, err := newID("tsk_")
+	if err != nil {
+		return submission{}, err
+	}
+	ctxID := msg.ContextID
+	if ctxID == "" {
+		if ctxID, err = newID("ctx_"); err != nil {
+			return submission{}, err
+		}
+	}
+	rec := &record{id: a2a.TaskID(id), contextID: ctxID, messageID: msg.ID, trace: traceparent, text: text, wake: make(chan struct{})}
+	now := time.Now().UTC()
+	if g.closed || !g.canAccept() {
+		why := busyMessage
+		if g.closed {
+			why = errClosed.Error()
+		}
+		rec.status = a2a.TaskStatus{State: a2a.TaskStateRejected, Timestamp: &now,
+			Message: a2a.NewMessageForTask(a2a.MessageRoleAgent, rec.info(), a2a.NewTextPart(why))}
+		g.watch.status(rec, "rejected", why, nil, true)
+		return submission{rejected: rec.snapshot(nil)}, nil
+	}
+	m := *msg
+	m.TaskID, m.ContextID = rec.id, ctxID
+	rec.history = []*a2a.Message{&m}
+	rec.status = a2a.TaskStatus{State: a2a.TaskStateSubmitted, Timestamp: &now}
+	g.tasks[rec.id] = rec
+	g.order = append(g.order, rec.id)
+	g.queue = append(g.queue, rec)
+	g.taken++
+	g.evict()
+	select {
+	case g.queued <- struct{}{}:
+	default:
+	}
+	return submission{rec: rec}, nil
+}
+
+// waitingFor is the task msg answers: the one it names, or, when it names
+// none, the task of its context that waits for input (Murmur's clients
+// answer without a task id). Called locked.
+func (g *registry) waitingFor(msg *a2a.Message) *record {
+	if msg.TaskID != "" {
+		if rec := g.tasks[msg.TaskID]; rec != nil && rec.answer != nil {
+			return rec
+		}
+		return nil
+	}
+	if msg.ContextID == "" {
+		return nil
+	}
+	if rec := g.running; rec != nil && rec.answer != nil && rec.contextID == msg.ContextID {
+		return rec
+	}
+	return nil
+}
+
+// deliver hands text to rec's pending request-input; called locked.
+func (g *registry) deliver(rec *record, msg *a2a.Message, text string) (submission, error) {
+	m := *msg
+	m.TaskID, m.ContextID = rec.id, rec.contextID
+	rec.history = append(rec.history, &m)
+	from := len(rec.log)
+	select {
+	case rec.answer <- text:
+	default:
+		return submission{}, fmt.Errorf("task %s already has an answer: %w", rec.id, a2a.ErrInvalidParams)
+	}
+	return submission{rec: rec, from: from}, nil
+}
+
+// evict forgets the oldest finished tasks beyond keep; called locked.
+func (g *registry) evict() {
+	over := len(g.order) - g.keep
+	if over <= 0 {
+		return
+	}
+	kept := g.order[:0]
+	for _, id := range g.order {
+		if over > 0 && g.tasks[id].terminal() {
+			delete(g.tasks, id)
+			over--
+			continue
+		}
+		kept = append(kept, id)
+	}
+	g.order = kept
+}
+
+// next waits for the next queued task for at most wait (negative: no
+// bound). ok is false on timeout.
+func (g *registry) next(ctx context.Context, wait time.Duration) (*record, bool, error) {
+	var timeout <-chan time.Time
+	if wait >= 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		timeout = t.C
+	}
+	for {
+		g.mu.Lock()
+		for len(g.queue) > 0 {
+			rec := g.queue[0]
+			g.queue = g.queue[1:]
+			if rec.terminal() { // canceled while queued
+				continue
+			}
+			g.running = rec
+			rec.apply(rec.statusEvent(a2a.TaskStateWorking, ""))
+			g.mu.Unlock()
+			return rec, true, nil
+		}
+		g.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return nil, false, ctx.Err()
+		case <-timeout:
+			return nil, false, nil
+		case <-g.queued:
+		}
+	}
+}
+
+// finish ends rec (first finish wins) and clears the running slot.
+func (g *registry) finish(rec *record, ev *a2a.TaskStatusUpdateEvent, response *string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.finishLocked(rec, ev, response)
+	if g.running == rec {
+		g.running = nil
+	}
+}
+
+func (g *registry) finishLocked(rec *record, ev *a2a.TaskStatusUpdateEvent, response *string) {
+	msg := ""
+	if ev.Status.Message != nil {
+		msg = messageText(ev.Status.Message)
+	}
+	if rec.apply(ev) && !rec.watched {
+		rec.watched = true
+		g.watch.status(rec, watchState(ev.Status.State), msg, response, true)
+	}
+}
+
+// close stops taking tasks and fails those that will never run.
+func (g *registry) close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.closed = true
+	for _, rec := range g.queue {
+		g.finishLocked(rec, rec.statusEvent(a2a.TaskStateFailed, "the capsule stopped before this task ran"), nil)
+	}
+	g.queue = nil
+}
+
+// cancel ends a queued task at once, or cancels a running task's context
+// and waits until the loop let go of it.
+func (g *registry) cancelTask(ctx context.Context, id a2a.TaskID) (*a2a.Task, error) {
+	g.mu.Lock()
+	rec, ok := g.tasks[id]
+	if !ok {
+		g.mu.Unlock()
+		return nil, fmt.Errorf("task %s: %w", id, a2a.ErrTaskNotFound)
+	}
+	switch {
+	case rec.status.State == a2a.TaskStateCanceled:
+		defer g.mu.Unlock()
+		return rec.snapshot(nil), nil
+	case rec.terminal():
+		defer g.mu.Unlock()
+		return nil, fmt.Errorf("task %s already ended %s: %w", id, rec.status.State, a2a.ErrTaskNotCancelable)
+	case g.running != rec:
+		g.queue = slices.DeleteFunc(g.queue, func(q *record) bool { return q == rec })
+		g.finishLocked(rec, rec.statusEvent(a2a.TaskStateCanceled, "canceled before it started"), nil)
+		defer g.mu.Unlock()
+		return rec.snapshot(nil), nil
+	}
+	rec.cancelReq = true
+	if rec.cancel != nil {
+		rec.cancel()
+	}
+	for !rec.terminal() {
+		wake := rec.wake
+		g.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("task %s: waiting for the loop to stop: %w", id, ctx.Err())
+		case <-wake:
+		}
+		g.mu.Lock()
+	}
+	defer g.mu.Unlock()
+	return rec.snapshot(nil), nil
+}
+
+// get is GetTask.
+func (g *registry) get(id a2a.TaskID, historyLen *int) (*a2a.Task, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	rec, ok := g.tasks[id]
+	if !ok {
+		return nil, fmt.Errorf("task %s: %w", id, a2a.ErrTaskNotFound)
+	}
+	return rec.snapshot(historyLen), nil
+}
+
+// messageText joins a message's text parts with "\n" (a2a-cli.md §2.4).
+func messageText(m *a2a.Message) string {
+	var out []byte
+	first := true
+	for _, p := range m.Parts {
+		t, ok := p.Content.(a2a.Text)
+		if !ok {
+			continue
+		}
+		if !first {
+			out = append(out, '\n')
+		}
+		first = false
+		out = append(out, t...)
+	}
+	return string(out)
+}

@@ -1,0 +1,136 @@
+package server
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// replayFrames is how many frames stream/watch can replay (a2a-cli.md §2.9).
+const replayFrames = 512
+
+// frame is one named SSE event of Murmur's stream (session.md §11.1).
+type frame struct {
+	id    uint64
+	event string
+	data  []byte
+}
+
+// watchHub is the session-wide replay ring behind stream/watch. Ids run
+// on across tasks (Murmur restarts them per task, which makes
+// Last-Event-ID ambiguous), so a reconnecting watcher gets exactly what it
+// missed, or a gap frame when the ring already dropped it. Writers never
+// wait for readers.
+type watchHub struct {
+	mu     sync.Mutex
+	ring   []frame
+	next   uint64
+	wake   chan struct{}
+	closed bool
+	mode   string
+}
+
+func newWatchHub(conversation string) *watchHub {
+	if conversation == "" {
+		conversation = "stateless"
+	}
+	return &watchHub{next: 1, wake: make(chan struct{}), mode: conversation}
+}
+
+func (h *watchHub) emit(event string, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return // only our own plain structs are marshalled
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return
+	}
+	h.ring = append(h.ring, frame{id: h.next, event: event, data: data})
+	h.next++
+	if len(h.ring) > replayFrames {
+		h.ring = append(h.ring[:0], h.ring[len(h.ring)-replayFrames:]...)
+	}
+	close(h.wake)
+	h.wake = make(chan struct{})
+}
+
+type watchStatus struct {
+	ID        string          `json:"id"`
+	ContextID string          `json:"context_id,omitempty"`
+	Status    watchStatusBody `json:"status"`
+	Final     bool            `json:"final"`
+}
+
+type watchStatusBody struct {
+	State    string  `json:"state"`
+	Message  string  `json:"message"`
+	Response *string `json:"response,omitempty"`
+}
+
+type watchArtifact struct {
+	ID       string            `json:"id"`
+	Artifact watchArtifactBody `json:"artifact"`
+}
+
+type watchArtifactBody struct {
+	ToolName string `json:"tool_name"`
+	Content  string `json:"content"`
+}
+
+type watchText struct {
+	ID    string `json:"id"`
+	Text  string `json:"text"`
+	Final bool   `json:"final"`
+}
+
+func (h *watchHub) status(r *record, state, message string, response *string, final bool) {
+	h.emit("status", watchStatus{ID: string(r.id), ContextID: r.contextID,
+		Status: watchStatusBody{State: state, Message: message, Response: response}, Final: final})
+}
+
+func (h *watchHub) artifact(r *record, tool, content string) {
+	h.emit("artifact", watchArtifact{ID: string(r.id), Artifact: watchArtifactBody{ToolName: tool, Content: content}})
+}
+
+func (h *watchHub) text(r *record, event, text string, final bool) {
+	h.emit(event, watchText{ID: string(r.id), Text: text, Final: final})
+}
+
+// close ends every watcher's stream with capsule-closed.
+func (h *watchHub) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.closed {
+		h.closed = true
+		close(h.wake)
+	}
+}
+
+// since returns the frames after last, whether some were already dropped
+// (then first is the oldest kept id), the channel that wakes on the next
+// frame, and whether the hub closed.
+func (h *watchHub) since(last uint64) (out []frame, gap bool, first uint64, wake <-chan struct{}, closed bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.ring) > 0 {
+		oldest := h.ring[0].id
+		if last+1 < oldest {
+			gap, first = true, oldest
+		}
+		for _, f := range h.ring {
+			if f.id > last {
+				out = append(out, f)
+			}
+		}
+	}
+	return out, gap, first, h.wake, h.closed
+}
+
+// watchState is Murmur's kebab-case name of a public task state.
+func watchState(s a2a.TaskState) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(string(s), "TASK_STATE_")), "_", "-")
+}

@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mur-go/mur/a2a"
+)
+
+const sendLong = `Send one message to an A2A agent (a capsule served by "mur run", or any
+A2A server) and print its answer, streamed as it arrives.
+
+URL is the agent's address (localhost:PORT, http://… or https://…). mur
+reads the agent card and speaks A2A 1.0 when it is offered, else 0.3; a
+1.0 request the agent does not understand is retried as 0.3.
+
+When the agent asks for input, mur prints the question and the command
+that answers it (--task), and exits 1. A task that fails, is rejected or
+canceled also exits 1.
+
+Environment:
+  MURMUR_A2A_TOKEN  bearer token to send when --token is not given`
+
+func newSendCommand(a *app) *cobra.Command {
+	var token, task string
+	cmd := &cobra.Command{
+		Use:   "send URL TEXT",
+		Short: "Send a message to an A2A agent and stream its answer",
+		Long:  sendLong,
+		Args:  exactArgs("URL", "TEXT"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if token == "" {
+				token = os.Getenv("MURMUR_A2A_TOKEN")
+			}
+			o := a2a.OneShot{Token: token, TaskID: task, OnText: func(s string) { fmt.Fprint(a.stdout, s) }}
+			r, err := o.Send(cmd.Context(), args[0], args[1])
+			if r.Streamed {
+				fmt.Fprintln(a.stdout)
+			}
+			switch {
+			case err == nil:
+				if !r.Streamed {
+					fmt.Fprintln(a.stdout, r.Text)
+				}
+				return nil
+			case r.State == "input-required":
+				fmt.Fprintf(a.stderr, "the agent asks: %s\nanswer with: mur send --task %s %s TEXT\n", r.Text, r.TaskID, args[0])
+				return &reportedError{err}
+			case errors.Is(err, a2a.ErrNotCompleted):
+				return fmt.Errorf("task %s ended %s: %s", r.TaskID, r.State, r.Text)
+			}
+			return fmt.Errorf("sending to %s: %w", args[0], err)
+		},
+	}
+	cmd.Flags().StringVar(&token, "token", "", "bearer token (default $MURMUR_A2A_TOKEN)")
+	cmd.Flags().StringVar(&task, "task", "", "answer this task, which asked for input")
+	return cmd
+}
