@@ -173,7 +173,10 @@ func (l *launch) run(ctx context.Context) (SessionResult, error) {
 		if !ok {
 			return res, last
 		}
-		r := l.runTask(ctx, t)
+		// A2A CancelTask ends only its task's context; the session goes on.
+		tctx, cancel := TaskContext(ctx, t)
+		r := l.runTask(tctx, t)
+		cancel()
 		res.Tasks++
 		res.Last = r
 		last = r.Err

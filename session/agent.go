@@ -35,7 +35,7 @@ func checkAgent(c *manifest.Capsule) error {
 // its driver and tools built by launch with the grants a script capsule's
 // tools get. A failed task is a failed run: its reason is in
 // out/result.txt and in the error.
-func runAgent(ctx context.Context, lo launch.Options, systemPrompt *string) error {
+func runAgent(ctx context.Context, lo launch.Options, o Options) error {
 	at, err := launch.NewAgentTools(lo)
 	if err != nil {
 		return err
@@ -48,8 +48,13 @@ func runAgent(ctx context.Context, lo launch.Options, systemPrompt *string) erro
 			Hint: "logs/hook-<name>.log in the session directory has the hook's own errors"}
 	}
 	defer rt.Close(context.WithoutCancel(ctx)) // RunSession closes it too; this covers an early return
-	_, err = agent.RunSession(ctx, agent.SessionOptions{Session: lo.Session, Driver: at.Driver, Tools: at.Tools,
-		Allowlist: at.Allowlist, Shell: at.Shell, Hooks: rt, Tokens: tokens.New(), SystemPrompt: systemPrompt, Log: lo.Log})
+	so := agent.SessionOptions{Session: lo.Session, Driver: at.Driver, Tools: at.Tools,
+		Allowlist: at.Allowlist, Shell: at.Shell, Hooks: rt, Tokens: tokens.New(), SystemPrompt: o.SystemPrompt, Log: lo.Log}
+	err = serve(ctx, lo, o, func(ctx context.Context, src agent.TaskSource) error {
+		so.Tasks = src
+		_, err := agent.RunSession(ctx, so)
+		return err
+	})
 	var ae *agent.Error
 	if !errors.As(err, &ae) {
 		return err

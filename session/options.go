@@ -63,6 +63,8 @@ type Options struct {
 	// OnSecurityWarning, if set, receives each W-SEC warning staging found
 	// for this host (they are in logs/bootstrap.log too).
 	OnSecurityWarning func(manifest.Warning)
+	// Serve is how an agent capsule is served over A2A while it runs.
+	Serve ServeOptions
 	// OnStaged, if set, is called once the session is staged (and a new
 	// murmur.lock written), before the capsule runs: the moment a caller
 	// can show the session's id and workdir.
@@ -92,4 +94,22 @@ func (o Options) withDefaults() Options {
 		o.OnStaged = func(*stage.Session) {}
 	}
 	return o
+}
+
+// ServeOptions are `mur run`'s A2A settings for an agent capsule: every
+// agent session binds its port and takes tasks from task.md and from A2A
+// messages as its lifecycle says (session.md §3.8).
+type ServeOptions struct {
+	// Bind is --bind; "" is 127.0.0.1.
+	Bind string
+	// TaskAcceptance and AfterTask override the manifest's lifecycle block
+	// ("" keeps it).
+	TaskAcceptance, AfterTask string
+	// Token is the bearer token A2A requests must carry ("" for none).
+	Token string
+	// RunningDir is the registry of served sessions (mur ps); "" lists
+	// nothing.
+	RunningDir string
+	// OnURL is called with the capsule URL (localhost:PORT) once bound.
+	OnURL func(url string)
 }

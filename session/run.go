@@ -128,7 +128,7 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 		Trampoline:    o.Trampoline,
 	}
 	if agentCapsule {
-		err = runAgent(ctx, lo, o.SystemPrompt)
+		err = runAgent(ctx, lo, o)
 	} else {
 		err = launch.Script(ctx, lo)
 	}

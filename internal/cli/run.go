@@ -10,6 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mur-go/mur/a2a/server"
+	"github.com/mur-go/mur/internal/running"
 	"github.com/mur-go/mur/launch"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/policy"
@@ -97,6 +99,9 @@ type runOptions struct {
 	// systemPrompt is --system-prompt; systemPromptSet whether it was given.
 	systemPrompt    string
 	systemPromptSet bool
+	// bind, acceptance and afterTask are --bind and the lifecycle
+	// overrides of a served agent capsule.
+	bind, acceptance, afterTask string
 }
 
 func newRunCommand(a *app) *cobra.Command {
@@ -124,6 +129,9 @@ func newRunCommand(a *app) *cobra.Command {
 	f.BoolVar(&opts.explain, "explain-scope", false, "print the capsule's effective grants, containment class and enforcement tier (one JSON line with --json) and exit without running anything")
 	f.StringVar(&opts.containment, "containment", "", "the weakest containment class the run accepts: advisory, scoped or sealed (the strongest of this and capabilities.containment applies)")
 	f.StringVar(&opts.systemPrompt, "system-prompt", "", "an agent capsule's system prompt for this run, replacing the manifest's system_prompt, system_prompt_file and system_prompt_artifact (\"\" for none)")
+	f.StringVar(&opts.bind, "bind", "", "the address an agent capsule's A2A server listens on (default 127.0.0.1; anything wider is reachable from other hosts and is warned about)")
+	f.StringVar(&opts.acceptance, "lifecycle-task-acceptance", "", "override lifecycle.task_acceptance: none, single or queue")
+	f.StringVar(&opts.afterTask, "lifecycle-after-task", "", "override lifecycle.after_task: exit or sleep")
 	return cmd
 }
 
@@ -131,6 +139,10 @@ func newRunCommand(a *app) *cobra.Command {
 type runner struct {
 	*app
 	opts runOptions
+	// staged is the session once staged; urlPrinted is set once an agent
+	// capsule's --json line went out at bind time.
+	staged     *stage.Session
+	urlPrinted bool
 }
 
 // run runs the session (package session) and prints the status line; every
@@ -165,13 +177,15 @@ func (r *runner) run(ctx context.Context) error {
 			fmt.Fprintln(r.stderr, policy.LaunchLine(policy.StderrPrefix, w))
 		},
 		OnStaged: r.printSession,
+		Serve: runsession.ServeOptions{Bind: r.opts.bind, TaskAcceptance: r.opts.acceptance, AfterTask: r.opts.afterTask,
+			Token: os.Getenv(server.TokenEnv), RunningDir: runningDir(), OnURL: r.printURL},
 	})
 	err = asCancelled(ctx, err)
 	if r.opts.json {
 		// A cancelled run still has a session to describe; the line says
 		// how it ended so it cannot pass for a finished one.
-		if err == nil || (res.Status == launch.StatusCancelled && res.Session != nil) {
-			if perr := r.printLaunchLine(res.Session, res.Status); perr != nil && err == nil {
+		if !r.urlPrinted && (err == nil || (res.Status == launch.StatusCancelled && res.Session != nil)) {
+			if perr := r.printLaunchLine(res.Session, res.Status, ""); perr != nil && err == nil {
 				err = perr
 			}
 		}
@@ -192,6 +206,7 @@ func (r *runner) systemPrompt() *string {
 
 // printSession prints the human session lines (nothing in JSON mode).
 func (r *runner) printSession(s *stage.Session) {
+	r.staged = s
 	if r.opts.json {
 		return
 	}
@@ -218,13 +233,38 @@ type launchLine struct {
 	Workdir string `json:"workdir"`
 }
 
-// printLaunchLine writes the --json line of a finished or cancelled script
-// run: no URL, the workdir the user gave, else the session dir.
-func (r *runner) printLaunchLine(s *stage.Session, status launch.Status) error {
+// printURL announces an agent capsule's A2A address once it is bound:
+// "murmur: url localhost:PORT", or with --json the launch line carrying it.
+func (r *runner) printURL(url string) {
+	if !r.opts.json {
+		fmt.Fprintf(r.stdout, "murmur: url %s\n", url)
+		return
+	}
+	if err := r.printLaunchLine(r.staged, launch.StatusOK, url); err != nil {
+		r.log.Warn("writing the --json launch line", "err", err)
+		return
+	}
+	r.urlPrinted = true
+}
+
+// runningDir is the registry of served sessions (mur ps), "" when there
+// is no home to keep it in.
+func runningDir() string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return running.Dir(home)
+}
+
+// printLaunchLine writes the --json line: for an agent capsule when its
+// URL is known, for a script run when it finished or was cancelled (no
+// URL); the workdir the user gave, else the session dir.
+func (r *runner) printLaunchLine(s *stage.Session, status launch.Status, url string) error {
 	if s == nil {
 		return errors.New("mur run: no session to describe")
 	}
-	line := launchLine{Name: s.Capsule.Name, PID: os.Getpid(), SessionID: s.ID, Version: s.Capsule.Version, Workdir: s.SessionDir}
+	line := launchLine{Name: s.Capsule.Name, PID: os.Getpid(), SessionID: s.ID, URL: url, Version: s.Capsule.Version, Workdir: s.SessionDir}
 	if status != launch.StatusOK {
 		line.Status = string(status)
 	}
