@@ -61,24 +61,33 @@ cannot hold is refused with E-CAP-003 (sealed is never available: mur-go
 does not build its composed root), and the cgroup_* and workdir_max_bytes
 resources are refused as not implemented, before anything is staged.
 
-Agent capsules (with inference:) run one task (from --task) through
-their driver, turn by turn, with the declared WASM, native and skill tools
-and the capabilities.shell.allow binaries (run in the workdir with a
-synthetic HOME, no host credentials, the limits and containment above;
-output past 16 KiB in logs/shell-<ms>.log); a failed attempt (driver
-error, stop_reason error, turns exhausted, unsupported stop reason) fails
-the run. The session directory keeps trace.jsonl (every record written as
-it happens), out/result.txt and logs/bootstrap.log. --system-prompt
-replaces the manifest's prompt. Not implemented yet: hooks,
-transport: process and serving over A2A.
+Agent capsules (with inference:) are served over A2A while they run: the
+port is bound (127.0.0.1, or --bind; network.internal_port, else any free
+one) and "murmur: url localhost:PORT" printed. Tasks come from task.md
+(--task writes it) and from A2A messages, as lifecycle.task_acceptance
+(none, single, queue) and after_task (exit, sleep) say, or
+--lifecycle-task-acceptance / --lifecycle-after-task; with single and no
+task.md, mur waits MURMUR_A2A_TIMEOUT_SECS (30) for a message. Each task
+runs through the driver, turn by turn, with the declared WASM, native and
+skill tools and the capabilities.shell.allow binaries (run in the workdir
+with a synthetic HOME, no host credentials, the limits and containment
+above; output past 16 KiB in logs/shell-<ms>.log) and the capsule's
+lifecycle hooks; a failed attempt (driver error, stop_reason error, turns
+exhausted, unsupported stop reason) fails the run. The session directory
+keeps trace.jsonl (every record written as it happens), out/result.txt,
+MURMUR.md and logs/. --system-prompt replaces the manifest's prompt. Set
+MURMUR_A2A_TOKEN to require a bearer token. 'mur send URL TEXT' talks to
+a served capsule; 'mur ps', 'mur watch', 'mur cancel', 'mur stop' see and
+steer it. Not implemented yet: transport: process.
 
 Output: "session: ses_…" when the session starts, the capsule's own
-output, for an agent capsule "result:  <path>" (its out/result.txt) and
-"trace:   <path>" (its trace.jsonl, once written), then "status:  ok", "status:  failed", "status:  trapped" or
+output, for an agent capsule "murmur: url …", "result:  <path>" (its
+out/result.txt) and "trace:   <path>" (its trace.jsonl, once written),
+then "status:  ok", "status:  failed", "status:  trapped" or
 "status:  cancelled". With --json, one line
-{"name","pid","session_id","url","version","workdir"} after the run and
-nothing else on stdout (the capsule's output goes to stderr). A failed run
-always exits 1.
+{"name","pid","session_id","url","version","workdir"} (an agent capsule's
+when its URL is known, a script's after the run) and nothing else on
+stdout (the capsule's output goes to stderr). A failed run always exits 1.
 
 Interrupting a run (Ctrl-C, SIGINT) or terminating it (SIGTERM) stops the
 capsule and its tool calls: the run ends "cancelled", out/result.txt in
