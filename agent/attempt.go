@@ -210,6 +210,9 @@ func (l *launch) writeHookInferences(a *attemptRun, turn uint32) {
 		l.writeLogged(trace.TypeInference, &trace.Inference{Turn: turn, InputTokens: h.InputTokens, OutputTokens: h.OutputTokens,
 			Decision: h.Decision, Origin: &origin, Model: &model})
 		l.count(a, counts{turns: 1, in: h.InputTokens, out: h.OutputTokens})
+		if r := h.Retry; r != nil {
+			l.writeLogged(trace.TypeInferenceRetry, retryRecord(origin, turn, r))
+		}
 	}
 }
 

@@ -140,16 +140,8 @@ func (l *launch) retry(ctx context.Context, turn uint32, attempt int, f inferenc
 		}
 		return false, nil
 	}
-	rec := &trace.InferenceRetry{Origin: originTurn, Turn: turn, Attempt: uint32(attempt), MaxRetries: uint32(l.policy.MaxRetries),
-		Reason: f.Reason, Error: f.Err, DelayMS: durMS(delay), ChargedTokens: charged}
-	if f.ProviderStatus != 0 {
-		s := uint16(f.ProviderStatus)
-		rec.ProviderStatus = &s
-	}
-	if f.RetryAfter > 0 {
-		ms := durMS(f.RetryAfter)
-		rec.RetryAfterMS = &ms
-	}
+	rec := retryRecord(originTurn, turn, &HookRetry{Attempt: uint32(attempt), MaxRetries: uint32(l.policy.MaxRetries),
+		Reason: f.Reason, ProviderStatus: f.ProviderStatus, Error: f.Err, Delay: delay, RetryAfter: f.RetryAfter, ChargedTokens: charged})
 	if err := l.tr.Write(trace.TypeInferenceRetry, rec); err != nil {
 		return false, traceFailed(err)
 	}
@@ -157,6 +149,21 @@ func (l *launch) retry(ctx context.Context, turn uint32, attempt int, f inferenc
 		return false, cancelled(ctx)
 	}
 	return true, nil
+}
+
+// retryRecord is the inference_retry record of r.
+func retryRecord(origin string, turn uint32, r *HookRetry) *trace.InferenceRetry {
+	rec := &trace.InferenceRetry{Origin: origin, Turn: turn, Attempt: r.Attempt, MaxRetries: r.MaxRetries,
+		Reason: r.Reason, Error: r.Error, DelayMS: durMS(r.Delay), ChargedTokens: r.ChargedTokens}
+	if r.ProviderStatus > 0 && r.ProviderStatus <= 0xffff {
+		s := uint16(r.ProviderStatus)
+		rec.ProviderStatus = &s
+	}
+	if r.RetryAfter > 0 {
+		ms := durMS(r.RetryAfter)
+		rec.RetryAfterMS = &ms
+	}
+	return rec
 }
 
 // refuseSpend ends the attempt at the spend ceiling: the

@@ -5,8 +5,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mur-go/mur/agent"
+	"github.com/mur-go/mur/inference"
 	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/tools"
 )
@@ -50,7 +52,7 @@ func TestRunInference(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := session(t, blocking("infer", tt.hookGuest).bound(fnCompaction))
-			o := Options{Session: s, DriverName: "drv", Retries: tt.retries}
+			o := Options{Session: s, DriverName: "drv", Retry: inference.Policy{MaxRetries: tt.retries, Clock: instantClock{}}}
 			if tt.driverGuest != "" {
 				o.Driver = driver(t, tt.driverGuest)
 			}
@@ -71,6 +73,9 @@ func TestRunInference(t *testing.T) {
 				t.Fatalf("records = %+v, want decisions %v", recs, tt.records)
 			}
 			for i, rec := range recs {
+				if retried := i < len(recs)-1; (rec.Retry != nil) != retried || retried && rec.Retry.Attempt != uint32(i+1) {
+					t.Errorf("record %d retry = %+v", i, rec.Retry)
+				}
 				if rec.Hook != "infer" || rec.Model != "m-1" || rec.Decision != tt.records[i] || rec.InputTokens == 0 ||
 					(rec.Decision == "end_turn") != (rec.OutputTokens > 0) {
 					t.Errorf("record %d = %+v", i, rec)
@@ -140,4 +145,14 @@ func TestRunInferenceRedactsTheKey(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "nope") || !strings.Contains(err.Error(), "unknown model: [REDACTED]") {
 		t.Errorf("error = %v", err)
 	}
+}
+
+// instantClock ends every backoff at once.
+type instantClock struct{}
+
+func (instantClock) Now() time.Time { return time.Unix(1_000_000, 0) }
+func (instantClock) After(time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	ch <- time.Unix(1_000_000, 0)
+	return ch
 }
