@@ -183,11 +183,13 @@ func (l *launch) turn(ctx context.Context, a *attemptRun, turn uint32) (attemptE
 	return end, true, err
 }
 
-func deref(e *attemptEnd) attemptEnd {
-	if e == nil {
-		return attemptEnd{}
+// deref is *p, or the zero value for nil.
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
 	}
-	return *e
+	return *p
 }
 
 // count adds c to the task's and the launch's totals.

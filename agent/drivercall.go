@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"errors"
 
@@ -71,7 +72,9 @@ func (l *launch) callDriver(ctx context.Context, a *attemptRun, turn uint32, wir
 				msg = *raw
 			}
 			charged := l.chargeFailed(raw, inTok)
-			f := inference.FromMetadata(inference.ReasonDriverError, msg, get)
+			// The record prefers the summary: by the driver convention it
+			// is the error's text, where data wraps it in a response.
+			f := inference.FromMetadata(inference.ReasonDriverError, cmp.Or(deref(res.Summary), msg), get)
 			if again, rerr := l.retry(ctx, turn, attempt, f, charged); again || rerr != nil {
 				if rerr != nil {
 					return driverCall{}, nil, rerr
@@ -145,6 +148,7 @@ func (l *launch) retry(ctx context.Context, turn uint32, attempt int, f inferenc
 	if err := l.tr.Write(trace.TypeInferenceRetry, rec); err != nil {
 		return false, traceFailed(err)
 	}
+	l.log.Info("driver call failed; retrying after a backoff", "turn", turn, "attempt", attempt, "reason", f.Reason, "delay_ms", rec.DelayMS)
 	if err := l.policy.Wait(ctx, delay); err != nil {
 		return false, cancelled(ctx)
 	}
