@@ -49,7 +49,7 @@ func (m *Meter) Admit(requested uint64) error {
 	if m.latched != nil {
 		return m.latched
 	}
-	if m.spent+requested > m.limit || m.spent+requested < m.spent {
+	if sat(m.spent, requested) > m.limit {
 		m.latched = &CeilingError{Limit: m.limit, Spent: m.spent, Requested: requested}
 		return m.latched
 	}
@@ -62,7 +62,7 @@ func (m *Meter) Charge(tokens uint64) {
 		return
 	}
 	m.mu.Lock()
-	m.spent += tokens
+	m.spent = sat(m.spent, tokens)
 	m.mu.Unlock()
 }
 

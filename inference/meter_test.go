@@ -28,6 +28,12 @@ func TestMeter(t *testing.T) {
 	if err := m.Admit(^uint64(0)); err == nil {
 		t.Error("an overflowing request was admitted")
 	}
+	full := NewMeter(u64(100))
+	full.Charge(^uint64(0))
+	full.Charge(5)
+	if full.Spent() != ^uint64(0) || full.Admit(0) == nil {
+		t.Errorf("a saturated meter wrapped: spent %d", full.Spent())
+	}
 	var none *Meter = NewMeter(nil)
 	if err := none.Admit(^uint64(0)); err != nil {
 		t.Errorf("no ceiling refused: %v", err)
@@ -46,6 +52,7 @@ func TestSettle(t *testing.T) {
 		{"full usage", `{"usage":{"input_tokens":100,"output_tokens":20,"cached_tokens":5,"cache_write_tokens":7,"thinking_tokens":9}}`, true, 132, 132},
 		{"odd usage", `{"usage":"lots"}`, false, 13, 10},
 		{"not json", `nope`, false, 13, 10},
+		{"absurd counts saturate", `{"usage":{"input_tokens":18446744073709551615,"cached_tokens":2,"output_tokens":7}}`, true, ^uint64(0), ^uint64(0)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			u, ok := ParseUsage(tt.raw)

@@ -32,7 +32,7 @@ func ParseUsage(raw string) (u Usage, ok bool) {
 // Request is the request side as §13 settles it: input + cached +
 // cache_write.
 func (u Usage) Request() uint64 {
-	return val(u.InputTokens) + val(u.CachedTokens) + val(u.CacheWriteTokens)
+	return sat(sat(val(u.InputTokens), val(u.CachedTokens)), val(u.CacheWriteTokens))
 }
 
 // Completion is the output; thinking is not added (the providers count it
@@ -43,9 +43,9 @@ func (u Usage) Completion() uint64 { return val(u.OutputTokens) }
 // reported usage, else the runtime's estimates of input and output.
 func Settle(u Usage, reported bool, inputEstimate, outputEstimate uint64) uint64 {
 	if reported {
-		return u.Request() + u.Completion()
+		return sat(u.Request(), u.Completion())
 	}
-	return inputEstimate + outputEstimate
+	return sat(inputEstimate, outputEstimate)
 }
 
 // SettleFailed is what a failed call costs: its reported usage, else its
@@ -53,9 +53,18 @@ func Settle(u Usage, reported bool, inputEstimate, outputEstimate uint64) uint64
 // nothing).
 func SettleFailed(u Usage, reported bool, inputEstimate uint64) uint64 {
 	if reported {
-		return u.Request() + u.Completion()
+		return sat(u.Request(), u.Completion())
 	}
 	return inputEstimate
+}
+
+// sat is a + b, saturating: a provider reporting absurd counts must make
+// the meter fuller, never wrap it back to empty.
+func sat(a, b uint64) uint64 {
+	if a+b < a {
+		return ^uint64(0)
+	}
+	return a + b
 }
 
 func val(p *uint64) uint64 {

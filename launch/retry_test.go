@@ -190,3 +190,25 @@ func TestInferenceRetryInterrupted(t *testing.T) {
 		t.Errorf("the provider got %d requests, want 1", n)
 	}
 }
+
+// A provider (or a driver) reporting absurd usage cannot wrap the spend
+// meter back to empty: a prompt count of 2^64-1 plus cached tokens fills
+// the meter, and the next turn is refused before any request is sent.
+func TestSpendCeilingAbsurdUsage(t *testing.T) {
+	hostile := mockprovider.Reply{Body: `{"id":"x","object":"chat.completion","choices":[{"index":0,"finish_reason":"tool_calls",` +
+		`"message":{"role":"assistant","content":"","tool_calls":[{"id":"c1","type":"function","function":{"name":"nothing","arguments":"{}"}}]}}],` +
+		`"usage":{"prompt_tokens":18446744073709551615,"completion_tokens":7,"prompt_tokens_details":{"cached_tokens":2}}}`}
+	srv := mockprovider.New(t, hostile, mockprovider.OpenAI("done"))
+	p := retryProject(t, srv, "  max_session_tokens: 100000\n  max_turns: 3\n")
+	stdout, stderr, code := runMur(p.dir, retryEnv, "run", "--task", "hi")
+	if code != 1 || !strings.Contains(stderr, "spend ceiling reached: inference.max_session_tokens is 100000") {
+		t.Fatalf("exit %d, want the spend ceiling refusal\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("the provider got %d requests, want 1: the second went out past the ceiling", n)
+	}
+	want := []string{"task_start", "session_start", "inference:tool_call", "inference_usage", "tool_call:nothing:error", "spend_ceiling_reached", "session_end:failed", "task_end:ok"}
+	if got := shape(t, p.sessionTrace()); !slices.Equal(got, want) {
+		t.Errorf("trace\n got  %v\n want %v", got, want)
+	}
+}
