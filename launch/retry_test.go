@@ -28,6 +28,12 @@ import (
 // extra inference keys, installed.
 func retryProject(t *testing.T, srv *mockprovider.Server, extra string) *project {
 	t.Helper()
+	return driverProject(t, "openai-compatible", srv, extra)
+}
+
+// driverProject is retryProject with another built-in driver.
+func driverProject(t *testing.T, driver string, srv *mockprovider.Server, extra string) *project {
+	t.Helper()
 	p := &project{t: t, dir: t.TempDir()}
 	yaml := fmt.Sprintf(`name: agent
 version: "0.1.0"
@@ -36,16 +42,16 @@ inference:
   model: mock-model
   api_key: ${MOCK_PROVIDER_KEY}
   driver:
-    artifact: openai-compatible
+    artifact: %s
     config: {stream: false}
 %sartifacts:
-  - name: openai-compatible
+  - name: %s
     version: "0.1.0"
     runtime: driver
 capabilities:
   network:
     allow: [%s]
-`, srv.URL, extra, srv.URL)
+`, srv.URL, driver, extra, driver, srv.URL)
 	if err := os.WriteFile(filepath.Join(p.dir, "murmur.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -210,5 +216,38 @@ func TestSpendCeilingAbsurdUsage(t *testing.T) {
 	want := []string{"task_start", "session_start", "inference:tool_call", "inference_usage", "tool_call:nothing:error", "spend_ceiling_reached", "session_end:failed", "task_end:ok"}
 	if got := shape(t, p.sessionTrace()); !slices.Equal(got, want) {
 		t.Errorf("trace\n got  %v\n want %v", got, want)
+	}
+}
+
+// Both built-in drivers under a retry policy: a 429 is retried and the run
+// ends ok; a 401 is sent once, however many retries are allowed.
+func TestInferenceRetryBothDrivers(t *testing.T) {
+	const retry = "  retry: {max_retries: 4, initial_backoff_ms: 10, max_backoff_ms: 20}\n"
+	for _, dc := range driverCases {
+		for _, tt := range []struct {
+			name     string
+			first    mockprovider.Reply
+			code     int
+			requests int
+		}{
+			{"429", mockprovider.Error(429, "slow down", map[string]string{"retry-after-ms": "20"}), 0, 2},
+			{"401", mockprovider.Error(401, "invalid x-api-key", nil), 1, 1},
+		} {
+			t.Run(dc.driver+" "+tt.name, func(t *testing.T) {
+				ok := mockprovider.OpenAI("done")
+				if dc.driver == "anthropic" {
+					ok = mockprovider.Anthropic("", "done")
+				}
+				srv := mockprovider.New(t, tt.first, ok)
+				p := driverProject(t, dc.driver, srv, retry)
+				stdout, stderr, code := runMur(p.dir, retryEnv, "run", "--task", "hi")
+				if code != tt.code {
+					t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+				}
+				if n := len(srv.Requests()); n != tt.requests {
+					t.Errorf("the provider got %d requests, want %d", n, tt.requests)
+				}
+			})
+		}
 	}
 }
