@@ -45,10 +45,10 @@ func TestRunInference(t *testing.T) {
 		{name: "driver error", hookGuest: hookInfer020, driverGuest: testguest.DriverError, retries: 2,
 			err:     "infer: inference driver returned an error: " + testguest.DriverErrorData,
 			records: []string{"error", "error", "error"}},
-		{name: "no data", hookGuest: hookInfer020, driverGuest: testguest.DriverNoData,
+		{name: "no data", hookGuest: hookInfer020, driverGuest: testguest.DriverNoData, retries: 2,
 			err: "infer: inference driver returned no data", records: []string{"error"}},
-		{name: "trap", hookGuest: hookInfer020, driverGuest: testguest.DriverTrap,
-			err: "infer: inference driver 'drv' failed: tool 'drv' trapped", records: []string{"error"}},
+		{name: "trap", hookGuest: hookInfer020, driverGuest: testguest.DriverTrap, retries: 1,
+			err: "infer: inference driver 'drv' failed: tool 'drv' trapped", records: []string{"error", "error"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := session(t, blocking("infer", tt.hookGuest).bound(fnCompaction))
@@ -155,4 +155,38 @@ func (instantClock) After(time.Duration) <-chan time.Time {
 	ch := make(chan time.Time, 1)
 	ch <- time.Unix(1_000_000, 0)
 	return ch
+}
+
+// run-inference is admitted by the session's spend meter: past the
+// ceiling the hook gets the refusal and the driver is not called; a
+// completed call is charged to the same meter the loop reads.
+func TestRunInferenceSpendCeiling(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		limit uint64
+		calls int
+	}{
+		{"admitted", 1 << 20, 1},
+		{"refused", 100, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+			rec := &recorder{next: driver(t, testguest.DriverCanned)}
+			m := inference.NewMeter(&tt.limit)
+			r := startRuntime(t, Options{Session: s, Driver: rec, Meter: m})
+			_, err := r.Compaction(context.Background(), compaction)
+			if len(rec.requests) != tt.calls {
+				t.Fatalf("%d driver calls, want %d", len(rec.requests), tt.calls)
+			}
+			if tt.calls == 0 {
+				if err == nil || !strings.Contains(err.Error(), "spend ceiling reached: inference.max_session_tokens is 100") {
+					t.Errorf("error = %v, want the refusal", err)
+				}
+				return
+			}
+			if err != nil || m.Spent() == 0 {
+				t.Errorf("error %v, spent %d", err, m.Spent())
+			}
+		})
+	}
 }
