@@ -258,3 +258,28 @@ func TestLoopSpendCeiling(t *testing.T) {
 		})
 	}
 }
+
+// A hook's retried run-inference reaches the trace as an inference_retry
+// line with origin hook:<name>, after the hook's inference line, with
+// the §13 fields in order.
+func TestHookRetryRecords(t *testing.T) {
+	s := testSession(t, nil)
+	h := &recHooks{inferences: []HookInference{
+		{Hook: "judge", Model: "small", InputTokens: 5, Decision: "error", Retry: &HookRetry{Attempt: 1, MaxRetries: 2,
+			Reason: inference.ReasonDriverError, ProviderStatus: 429, Error: "HTTP 429: slow", Delay: 1500 * time.Millisecond,
+			RetryAfter: 1500 * time.Millisecond, ChargedTokens: 5}},
+		{Hook: "judge", Model: "small", InputTokens: 5, OutputTokens: 2, Decision: "end_turn"}}}
+	if err := run(t, s, &driver{answers: []tools.ToolResult{passed(endText)}}, h, &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	lines := readTrace(t, s)
+	want := []string{"task_start", "session_start", "inference:error", "inference_retry", "inference:end_turn", "inference:end_turn", "session_end:ok", "task_end:ok"}
+	if got := types(lines); !slices.Equal(got, want) {
+		t.Fatalf("trace\n got  %v\n want %v", got, want)
+	}
+	r := lines[3]
+	keys := []string{"event_type", "session_id", "timestamp", "origin", "turn", "attempt", "max_retries", "reason", "provider_status", "error", "delay_ms", "retry_after_ms", "charged_tokens"}
+	if !slices.Equal(r.Keys, keys) || r.Fields["origin"] != "hook:judge" || r.Fields["delay_ms"] != float64(1500) || r.Fields["provider_status"] != float64(429) {
+		t.Errorf("retry record %v (keys %v)", r.Fields, r.Keys)
+	}
+}
