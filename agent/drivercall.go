@@ -51,10 +51,11 @@ func (l *launch) callDriver(ctx context.Context, a *attemptRun, turn uint32, wir
 			}
 			l.meter.Charge(inTok)
 			f := inference.Failure{Reason: inference.ReasonDispatch, Err: err.Error()}
-			if again, rerr := l.retry(ctx, turn, attempt, f, inTok); again || rerr != nil {
-				if rerr != nil {
-					return driverCall{}, nil, rerr
-				}
+			again, rerr := l.retry(ctx, turn, attempt, f, inTok)
+			if rerr != nil {
+				return driverCall{}, nil, rerr
+			}
+			if again {
 				continue
 			}
 			e := failure(KindDriver, err, "driver invocation failed: %v", err)
@@ -75,10 +76,11 @@ func (l *launch) callDriver(ctx context.Context, a *attemptRun, turn uint32, wir
 			// The record prefers the summary: by the driver convention it
 			// is the error's text, where data wraps it in a response.
 			f := inference.FromMetadata(inference.ReasonDriverError, cmp.Or(deref(res.Summary), msg), get)
-			if again, rerr := l.retry(ctx, turn, attempt, f, charged); again || rerr != nil {
-				if rerr != nil {
-					return driverCall{}, nil, rerr
-				}
+			again, rerr := l.retry(ctx, turn, attempt, f, charged)
+			if rerr != nil {
+				return driverCall{}, nil, rerr
+			}
+			if again {
 				continue
 			}
 			e := failure(KindDriver, nil, "%s", msg)
@@ -106,10 +108,11 @@ func (l *launch) callDriver(ctx context.Context, a *attemptRun, turn uint32, wir
 			charged := inference.SettleFailed(c.usage, c.reported, inTok)
 			l.meter.Charge(charged)
 			f := inference.FromMetadata(inference.ReasonModelError, r.Error, get)
-			if again, rerr := l.retry(ctx, turn, attempt, f, charged); again || rerr != nil {
-				if rerr != nil {
-					return driverCall{}, nil, rerr
-				}
+			again, rerr := l.retry(ctx, turn, attempt, f, charged)
+			if rerr != nil {
+				return driverCall{}, nil, rerr
+			}
+			if again {
 				continue
 			}
 			return c, nil, nil
