@@ -55,7 +55,7 @@ var layers = [][]string{
 	{"host"},
 	{"tools", "stage", "a2a"},
 	{"sandbox"},
-	{"trace", "tokens"},
+	{"trace", "tokens", "inference"},
 	{"install", "policy", "drivers"},
 	{"registry"},
 	{"artifact", "lockfile"},

@@ -106,56 +106,18 @@ func (l *launch) turn(ctx context.Context, a *attemptRun, turn uint32) (attemptE
 	sessionTokens := inTok
 	// Step 4.
 	a.events.Status(StatusEvent{State: "working", Message: fmt.Sprintf("inference turn %d", turn+1)})
-	// Step 5.
-	dctx := ctx
-	if a.watch != nil {
-		a.watch.reset()
-		dctx = tools.WithTaskIO(ctx, a.watch)
-	}
-	res, err := l.o.Driver.Invoke(dctx, tools.ToolInput{Data: &wire.json})
-	if err != nil {
-		if cerr := cancelled(ctx); cerr != nil {
-			return attemptEnd{}, true, cerr
-		}
-		e := failure(KindDriver, err, "driver invocation failed: %v", err)
-		a.events.Status(StatusEvent{State: "failed", Message: e.Msg, Final: true})
-		return attemptEnd{}, true, e
+	// Steps 5, 7 and 8, with retries and the spend ceiling.
+	c, stop, err := l.callDriver(ctx, a, turn, wire, inTok)
+	if err != nil || stop != nil {
+		return deref(stop), true, err
 	}
 	// Step 6.
-	contID := metadata(res.Metadata, "continuation_id")
+	contID := metadata(c.res.Metadata, "continuation_id")
 	if a.watch != nil && a.watch.streamed() {
 		a.events.Text("")
 	}
-	// Step 7.
-	if res.Status != tools.StatusPassed {
-		msg := "driver returned error"
-		if res.Data != nil {
-			msg = *res.Data
-		} else if res.Summary != nil {
-			msg = *res.Summary
-		}
-		e := failure(KindDriver, nil, "%s", msg)
-		if credentialRejected(res) {
-			e = &Error{Kind: KindCredentialRejected, Code: CodeCredentialRejected,
-				Msg: "the provider rejected the credential (check inference.api_key; not retried): " + msg}
-		}
-		end, err := l.endFailed(a, e, endFailed)
-		return end, true, err
-	}
-	// Step 8.
-	raw := res.Data
-	if raw == nil {
-		raw = res.Summary
-	}
-	if raw == nil {
-		return attemptEnd{}, true, failure(KindResponse, nil, "driver returned no data")
-	}
-	outTok := l.tok.Count(*raw)
+	r, outTok := c.r, c.outTok
 	sessionTokens += outTok
-	r, err := parseResponse(*raw)
-	if err != nil {
-		return attemptEnd{}, true, failure(KindResponse, err, "%v", err)
-	}
 	// Step 9.
 	decision := decisionText
 	switch r.StopReason {
@@ -178,6 +140,7 @@ func (l *launch) turn(ctx context.Context, a *attemptRun, turn uint32) (attemptE
 		Decision: decision, ToolName: toolName}); err != nil {
 		return attemptEnd{}, true, traceFailed(err)
 	}
+	l.writeUsage(turn, c)
 	l.count(a, counts{turns: 1, in: inTok, out: outTok})
 	// Step 11.
 	if r.StopReason == stopError {
@@ -220,6 +183,15 @@ func (l *launch) turn(ctx context.Context, a *attemptRun, turn uint32) (attemptE
 	return end, true, err
 }
 
+// deref is *p, or the zero value for nil.
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
 // count adds c to the task's and the launch's totals.
 func (l *launch) count(a *attemptRun, c counts) {
 	for _, t := range []*counts{&a.counts, &l.totals} {
@@ -240,6 +212,9 @@ func (l *launch) writeHookInferences(a *attemptRun, turn uint32) {
 		l.writeLogged(trace.TypeInference, &trace.Inference{Turn: turn, InputTokens: h.InputTokens, OutputTokens: h.OutputTokens,
 			Decision: h.Decision, Origin: &origin, Model: &model})
 		l.count(a, counts{turns: 1, in: h.InputTokens, out: h.OutputTokens})
+		if r := h.Retry; r != nil {
+			l.writeLogged(trace.TypeInferenceRetry, retryRecord(origin, turn, r))
+		}
 	}
 }
 

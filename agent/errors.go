@@ -41,6 +41,9 @@ const (
 	// help and the fix is the operator's: a wrong or expired
 	// inference.api_key.
 	KindCredentialRejected
+	// KindSpendCeiling (beyond Murmur 0.2.0): inference.max_session_tokens
+	// refused the next driver call; no retry helps.
+	KindSpendCeiling
 )
 
 // Diagnostic codes (Murmur's).

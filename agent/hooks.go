@@ -1,6 +1,9 @@
 package agent
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Hooks are the loop's hook points (wit.md §6.4), in dispatch order. The
 // hooks runtime implements them; NoHooks is the capsule without hooks.
@@ -131,6 +134,20 @@ type HookInference struct {
 	Hook, Model               string
 	InputTokens, OutputTokens uint64
 	Decision                  string
+	// Retry (beyond Murmur 0.2.0) is set on a failed call that was sent
+	// again: the loop writes it as an inference_retry record.
+	Retry *HookRetry
+}
+
+// HookRetry is the retry of a failed hook run-inference call (the
+// fields of session.md §13's retry record).
+type HookRetry struct {
+	Attempt, MaxRetries uint32
+	Reason              string
+	ProviderStatus      int
+	Error               string
+	Delay, RetryAfter   time.Duration
+	ChargedTokens       uint64
 }
 
 // HookFault is one hook_dispatch_error record.

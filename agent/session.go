@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mur-go/mur/inference"
 	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/tokens"
 	"github.com/mur-go/mur/tools"
@@ -41,6 +42,14 @@ type SessionOptions struct {
 	Log *slog.Logger
 	// Now is the clock of trace timestamps and durations; nil is time.Now.
 	Now func() time.Time
+	// Retry is the driver calls' retry policy; nil is the capsule's
+	// inference.retry (inference.NewPolicy). Tests set its Clock and
+	// Jitter.
+	Retry *inference.Policy
+	// Meter is the spend ceiling's meter, shared with the hooks'
+	// run-inference; nil is a meter of the capsule's
+	// inference.max_session_tokens.
+	Meter *inference.Meter
 }
 
 // SessionResult is how a launch ended.
@@ -76,6 +85,8 @@ type launch struct {
 	reqHead, reqTail string
 	cont             continuation
 	d                *dispatcher
+	policy           inference.Policy
+	meter            *inference.Meter
 }
 
 // counts are trace totals: per launch (session_end) and per task.
@@ -136,6 +147,14 @@ func newLaunch(o SessionOptions) (*launch, error) {
 	}
 	if l.o.Tasks == nil {
 		l.o.Tasks = NewCLITasks(l.s)
+	}
+	inf := l.s.Capsule.Inference
+	l.policy, l.meter = inference.NewPolicy(inf.Retry), o.Meter
+	if o.Retry != nil {
+		l.policy = *o.Retry
+	}
+	if l.meter == nil {
+		l.meter = inference.NewMeter(inf.MaxSessionTokens)
 	}
 	var err error
 	if l.prompt, err = resolveSystem(l.s, o.SystemPrompt); err != nil {

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mur-go/mur/agent"
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/inference"
 	"github.com/mur-go/mur/tools"
 	"github.com/mur-go/mur/wit"
 )
@@ -48,6 +50,8 @@ type InferenceError struct {
 	Code string
 	msg  string
 	Err  error
+	// fail is the driver failure as the retry policy reads it.
+	fail inference.Failure
 }
 
 func (e *InferenceError) Error() string { return e.msg }
@@ -142,6 +146,9 @@ type Response struct {
 	Text                      string
 	Model                     string
 	InputTokens, OutputTokens uint64
+	// usage is the provider's, what the spend meter settles with.
+	usage    inference.Usage
+	reported bool
 }
 
 func requestFrom(args []any) (Request, error) {
@@ -212,30 +219,64 @@ func (h *inferenceHost) run(ctx context.Context, hook, fn string, req Request) (
 	// A hook's completion is not part of the user-facing turn: it streams
 	// no chunks and never asks for input.
 	ctx = tools.WithTaskIO(ctx, nil)
-	for attempt := 0; ; attempt++ {
+	for attempt := 1; ; attempt++ {
+		if err := o.Meter.Admit(in + uint64(maxTokens)); err != nil {
+			return Response{}, &InferenceError{Code: InferenceErrorDriverError, msg: err.Error(), Err: err}
+		}
 		resp, err := h.attempt(ctx, driver, payload)
 		if err == nil {
+			o.Meter.Charge(inference.Settle(resp.usage, resp.reported, in, resp.OutputTokens))
 			resp.Model, resp.InputTokens = model, in
 			h.record(agent.HookInference{Hook: hook, Model: model, InputTokens: in, OutputTokens: resp.OutputTokens, Decision: "end_turn"})
 			return resp, nil
 		}
-		h.record(agent.HookInference{Hook: hook, Model: model, InputTokens: in, Decision: "error"})
 		h.redact(err)
 		var ie *InferenceError
-		retryable := errors.As(err, &ie) && ie.Code != InferenceErrorMalformedResponse
-		if !retryable || attempt >= o.Retries || ctx.Err() != nil {
+		if !errors.As(err, &ie) {
+			return Response{}, err
+		}
+		charged := inference.SettleFailed(resp.usage, resp.reported, in)
+		o.Meter.Charge(charged)
+		rec := agent.HookInference{Hook: hook, Model: model, InputTokens: in, Decision: "error"}
+		var delay time.Duration
+		var nerr error = errMalformed
+		if ie.Code != InferenceErrorMalformedResponse {
+			delay, nerr = o.Retry.Next(ctx, attempt-1, ie.fail)
+		}
+		if nerr == nil {
+			f := ie.fail
+			rec.Retry = &agent.HookRetry{Attempt: uint32(attempt), MaxRetries: uint32(o.Retry.MaxRetries), Reason: f.Reason,
+				ProviderStatus: f.ProviderStatus, Error: ie.msg, Delay: delay, RetryAfter: f.RetryAfter, ChargedTokens: charged}
+		}
+		h.record(rec)
+		if nerr != nil {
+			return Response{}, err
+		}
+		if werr := o.Retry.Wait(ctx, delay); werr != nil {
 			return Response{}, err
 		}
 	}
 }
+
+// errMalformed is why a malformed answer is never sent again.
+var errMalformed = errors.New("a malformed answer is not retried")
 
 // attempt is one driver call and the reading of its answer (wit.md §5.8).
 func (h *inferenceHost) attempt(ctx context.Context, driver tools.Tool, payload string) (Response, error) {
 	name := h.r.opts.DriverName
 	res, err := driver.Invoke(ctx, tools.ToolInput{Data: &payload})
 	if err != nil {
-		return Response{}, &InferenceError{Code: InferenceErrorDriverFailed, Err: err,
-			msg: fmt.Sprintf("inference driver '%s' failed: %v", name, err)}
+		msg := fmt.Sprintf("inference driver '%s' failed: %v", name, err)
+		return Response{}, &InferenceError{Code: InferenceErrorDriverFailed, Err: err, msg: msg,
+			fail: inference.Failure{Reason: inference.ReasonDispatch, Err: msg}}
+	}
+	get := func(k string) string {
+		for _, p := range res.Metadata {
+			if p.Key == k {
+				return p.Value
+			}
+		}
+		return ""
 	}
 	raw := res.Data
 	if raw == nil {
@@ -246,10 +287,14 @@ func (h *inferenceHost) attempt(ctx context.Context, driver tools.Tool, payload 
 		if res.Status != tools.StatusPassed {
 			code = InferenceErrorDriverError
 		}
-		return Response{}, &InferenceError{Code: code, msg: "inference driver returned no data"}
+		const msg = "inference driver returned no data"
+		return Response{}, &InferenceError{Code: code, msg: msg, fail: inference.FromMetadata(inference.ReasonDriverError, msg, get)}
 	}
+	usage, reported := inference.ParseUsage(*raw)
 	if res.Status != tools.StatusPassed {
-		return Response{}, &InferenceError{Code: InferenceErrorDriverError, msg: "inference driver returned an error: " + *raw}
+		msg := "inference driver returned an error: " + *raw
+		return Response{usage: usage, reported: reported}, &InferenceError{Code: InferenceErrorDriverError, msg: msg,
+			fail: inference.FromMetadata(inference.ReasonDriverError, msg, get)}
 	}
 	var answer struct {
 		StopReason string `json:"stop_reason"`
@@ -268,7 +313,9 @@ func (h *inferenceHost) attempt(ctx context.Context, driver tools.Tool, payload 
 		if msg == "" {
 			msg = "driver returned error"
 		}
-		return Response{}, &InferenceError{Code: InferenceErrorDriverError, msg: "inference driver returned an error: " + msg}
+		text := "inference driver returned an error: " + msg
+		return Response{usage: usage, reported: reported}, &InferenceError{Code: InferenceErrorDriverError, msg: text,
+			fail: inference.FromMetadata(inference.ReasonModelError, text, get)}
 	}
 	var text strings.Builder
 	for _, b := range answer.Content {
@@ -276,7 +323,7 @@ func (h *inferenceHost) attempt(ctx context.Context, driver tools.Tool, payload 
 			text.WriteString(b.Text)
 		}
 	}
-	return Response{Text: text.String(), OutputTokens: h.r.opts.CountTokens(*raw)}, nil
+	return Response{Text: text.String(), OutputTokens: h.r.opts.CountTokens(*raw), usage: usage, reported: reported}, nil
 }
 
 // redacted replaces a credential that leaks into a driver's error.

@@ -5,8 +5,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mur-go/mur/agent"
+	"github.com/mur-go/mur/inference"
 	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/tools"
 )
@@ -43,14 +45,14 @@ func TestRunInference(t *testing.T) {
 		{name: "driver error", hookGuest: hookInfer020, driverGuest: testguest.DriverError, retries: 2,
 			err:     "infer: inference driver returned an error: " + testguest.DriverErrorData,
 			records: []string{"error", "error", "error"}},
-		{name: "no data", hookGuest: hookInfer020, driverGuest: testguest.DriverNoData,
+		{name: "no data", hookGuest: hookInfer020, driverGuest: testguest.DriverNoData, retries: 2,
 			err: "infer: inference driver returned no data", records: []string{"error"}},
-		{name: "trap", hookGuest: hookInfer020, driverGuest: testguest.DriverTrap,
-			err: "infer: inference driver 'drv' failed: tool 'drv' trapped", records: []string{"error"}},
+		{name: "trap", hookGuest: hookInfer020, driverGuest: testguest.DriverTrap, retries: 1,
+			err: "infer: inference driver 'drv' failed: tool 'drv' trapped", records: []string{"error", "error"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := session(t, blocking("infer", tt.hookGuest).bound(fnCompaction))
-			o := Options{Session: s, DriverName: "drv", Retries: tt.retries}
+			o := Options{Session: s, DriverName: "drv", Retry: inference.Policy{MaxRetries: tt.retries, Clock: instantClock{}}}
 			if tt.driverGuest != "" {
 				o.Driver = driver(t, tt.driverGuest)
 			}
@@ -71,6 +73,9 @@ func TestRunInference(t *testing.T) {
 				t.Fatalf("records = %+v, want decisions %v", recs, tt.records)
 			}
 			for i, rec := range recs {
+				if retried := i < len(recs)-1; (rec.Retry != nil) != retried || retried && rec.Retry.Attempt != uint32(i+1) {
+					t.Errorf("record %d retry = %+v", i, rec.Retry)
+				}
 				if rec.Hook != "infer" || rec.Model != "m-1" || rec.Decision != tt.records[i] || rec.InputTokens == 0 ||
 					(rec.Decision == "end_turn") != (rec.OutputTokens > 0) {
 					t.Errorf("record %d = %+v", i, rec)
@@ -139,5 +144,49 @@ func TestRunInferenceRedactsTheKey(t *testing.T) {
 	_, err := r.Compaction(context.Background(), compaction)
 	if err == nil || strings.Contains(err.Error(), "nope") || !strings.Contains(err.Error(), "unknown model: [REDACTED]") {
 		t.Errorf("error = %v", err)
+	}
+}
+
+// instantClock ends every backoff at once.
+type instantClock struct{}
+
+func (instantClock) Now() time.Time { return time.Unix(1_000_000, 0) }
+func (instantClock) After(time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	ch <- time.Unix(1_000_000, 0)
+	return ch
+}
+
+// run-inference is admitted by the session's spend meter: past the
+// ceiling the hook gets the refusal and the driver is not called; a
+// completed call is charged to the same meter the loop reads.
+func TestRunInferenceSpendCeiling(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		limit uint64
+		calls int
+	}{
+		{"admitted", 1 << 20, 1},
+		{"refused", 100, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+			rec := &recorder{next: driver(t, testguest.DriverCanned)}
+			m := inference.NewMeter(&tt.limit)
+			r := startRuntime(t, Options{Session: s, Driver: rec, Meter: m})
+			_, err := r.Compaction(context.Background(), compaction)
+			if len(rec.requests) != tt.calls {
+				t.Fatalf("%d driver calls, want %d", len(rec.requests), tt.calls)
+			}
+			if tt.calls == 0 {
+				if err == nil || !strings.Contains(err.Error(), "spend ceiling reached: inference.max_session_tokens is 100") {
+					t.Errorf("error = %v, want the refusal", err)
+				}
+				return
+			}
+			if err != nil || m.Spent() == 0 {
+				t.Errorf("error %v, spent %d", err, m.Spent())
+			}
+		})
 	}
 }

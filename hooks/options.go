@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/mur-go/mur/inference"
 	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/tools"
 )
@@ -36,9 +37,14 @@ type Options struct {
 	// CountTokens counts tokens the way the loop does (cl100k); nil
 	// estimates bytes/4, the spec's fallback.
 	CountTokens func(string) uint64
-	// Retries is how many times a run-inference call whose driver failed
-	// (not a malformed answer) is sent again; 0 never retries.
-	Retries int
+	// Retry is run-inference's retry policy, the loop's own
+	// (inference.retry): a transient failure is sent again after its
+	// backoff, a malformed answer never; the zero Policy never retries.
+	Retry inference.Policy
+	// Meter is the session's spend meter, shared with the loop, so a
+	// hook's completions count against inference.max_session_tokens; nil
+	// is no ceiling.
+	Meter *inference.Meter
 	// Getenv reads the host environment for the MURMUR_* variables hooks
 	// are given (wit.md §6.7); nil means os.LookupEnv.
 	Getenv func(string) (string, bool)

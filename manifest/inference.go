@@ -13,7 +13,7 @@ import (
 )
 
 var (
-	inferenceKeys  = []string{"transport", "endpoint", "model", "api_key", "command", "system_prompt", "system_prompt_file", "system_prompt_artifact", "driver", "provider", "compaction", "max_turns", "max_task_reopens", "max_tokens"}
+	inferenceKeys  = []string{"transport", "endpoint", "model", "api_key", "command", "system_prompt", "system_prompt_file", "system_prompt_artifact", "driver", "provider", "compaction", "max_turns", "max_task_reopens", "max_tokens", "retry", "max_session_tokens"}
 	driverKeys     = []string{"artifact", "config", "raw_api_key"}
 	compactionKeys = []string{"threshold", "model", "system_prompt", "system_prompt_file", "dump_summaries"}
 )
@@ -49,7 +49,12 @@ type Inference struct {
 	MaxTurns       uint32 // default 10
 	MaxTaskReopens uint32 // default 1; 0 disables reopening
 	MaxTokens      *uint32
-	Pos            Pos
+	// Retry is inference.retry; nil retries nothing (beyond Murmur 0.2.0).
+	Retry *Retry
+	// MaxSessionTokens is inference.max_session_tokens, the spend
+	// ceiling; nil is none (beyond Murmur 0.2.0).
+	MaxSessionTokens *uint64
+	Pos              Pos
 }
 
 // EffectiveMaxTokens is max_tokens or the runtime default.
@@ -139,6 +144,8 @@ func (d *decoder) inference(f field, ok bool, env EnvFunc) *Inference {
 	}
 	mkF, mkOK := o.get("max_tokens")
 	maxTokens, _ := d.optUint(mkF, mkOK, "inference.max_tokens", 32)
+	rtF, rtOK := o.get("retry")
+	stF, stOK := o.get("max_session_tokens")
 
 	// compaction → prompt exclusivity → max_turns → transport, as Murmur.
 	cpF, cpOK := o.get("compaction")
@@ -195,6 +202,8 @@ func (d *decoder) inference(f field, ok bool, env EnvFunc) *Inference {
 			v := uint32(*maxTokens)
 			inf.MaxTokens = &v
 		}
+		inf.Retry = d.retry(rtF, rtOK, bad)
+		inf.MaxSessionTokens = d.spendCeiling(stF, stOK, bad)
 	case "process":
 		const hint = "remove it: transport: process runs a local CLI that brings its own endpoint, key and driver"
 		if (drvOK && !isAbsent(drvF.v)) || (provOK && !isAbsent(provF.v)) {
@@ -212,6 +221,15 @@ func (d *decoder) inference(f field, ok bool, env EnvFunc) *Inference {
 		}
 		if mkOK && maxTokens != nil {
 			bad(mkF.k, "inference.max_tokens", hint, "is not valid with transport: process")
+		}
+		for _, k := range []struct {
+			f    field
+			ok   bool
+			name string
+		}{{rtF, rtOK, "inference.retry"}, {stF, stOK, "inference.max_session_tokens"}} {
+			if k.ok && !isAbsent(k.f.v) {
+				bad(k.f.k, k.name, hint, "is not valid with transport: process")
+			}
 		}
 		inf.Command = strings.TrimSpace(command)
 		if inf.Command == "" {

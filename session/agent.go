@@ -7,6 +7,7 @@ import (
 
 	"github.com/mur-go/mur/agent"
 	"github.com/mur-go/mur/hooks"
+	"github.com/mur-go/mur/inference"
 	"github.com/mur-go/mur/launch"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/tokens"
@@ -40,8 +41,12 @@ func runAgent(ctx context.Context, lo launch.Options, o Options) error {
 	if err != nil {
 		return err
 	}
-	rt, err := hooks.New(ctx, hooks.Options{Session: lo.Session, Driver: at.Driver,
-		DriverName: lo.Session.Capsule.Inference.Driver.Artifact, CountTokens: tokens.New().Count,
+	inf := lo.Session.Capsule.Inference
+	// One policy and one meter for the loop's turns and the hooks'
+	// run-inference: the spend ceiling is the session's, whoever spends.
+	policy, meter := inference.NewPolicy(inf.Retry), inference.NewMeter(inf.MaxSessionTokens)
+	rt, err := hooks.New(ctx, hooks.Options{Session: lo.Session, Driver: at.Driver, Retry: policy, Meter: meter,
+		DriverName: inf.Driver.Artifact, CountTokens: tokens.New().Count,
 		Getenv: lo.Getenv, Stdout: lo.Stdout, Stderr: lo.Stderr, Log: lo.Log})
 	if err != nil {
 		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed, Err: err, Msg: err.Error(),
@@ -49,7 +54,8 @@ func runAgent(ctx context.Context, lo launch.Options, o Options) error {
 	}
 	defer rt.Close(context.WithoutCancel(ctx)) // RunSession closes it too; this covers an early return
 	so := agent.SessionOptions{Session: lo.Session, Driver: at.Driver, Tools: at.Tools,
-		Allowlist: at.Allowlist, Shell: at.Shell, Hooks: rt, Tokens: tokens.New(), SystemPrompt: o.SystemPrompt, Log: lo.Log}
+		Allowlist: at.Allowlist, Shell: at.Shell, Hooks: rt, Tokens: tokens.New(), SystemPrompt: o.SystemPrompt, Log: lo.Log,
+		Retry: &policy, Meter: meter}
 	err = serve(ctx, lo, o, func(ctx context.Context, src agent.TaskSource) error {
 		so.Tasks = src
 		_, err := agent.RunSession(ctx, so)

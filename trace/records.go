@@ -14,6 +14,10 @@ const (
 	TypeTaskEnd           = "task_end"
 	TypeTaskReopened      = "task_reopened"
 	TypeA2ATaskReceived   = "a2a_task_received"
+	// Beyond Murmur 0.2.0 (session.md §13); readers skip unknown types.
+	TypeInferenceRetry      = "inference_retry"
+	TypeSpendCeilingReached = "spend_ceiling_reached"
+	TypeInferenceUsage      = "inference_usage"
 )
 
 // Common is the three fields every line starts with. Records embed it
@@ -198,4 +202,48 @@ type A2ATaskReceived struct {
 	ContextID             string  `json:"context_id"`
 	MessageID             string  `json:"message_id"`
 	TraceparentFromCaller *string `json:"traceparent_from_caller"`
+}
+
+// InferenceRetry (beyond Murmur 0.2.0, session.md §13) is a failed driver
+// call that is sent again: one per retry, before its backoff.
+type InferenceRetry struct {
+	Common
+	// Origin is "turn" for the loop's calls, "hook:<name>" for a hook's.
+	Origin string `json:"origin"`
+	// Turn is the loop's turn (a hook's call: the turn it ran in).
+	Turn uint32 `json:"turn"`
+	// Attempt is the failed call's number, 1-based.
+	Attempt        uint32  `json:"attempt"`
+	MaxRetries     uint32  `json:"max_retries"`
+	Reason         string  `json:"reason"`
+	ProviderStatus *uint16 `json:"provider_status"`
+	Error          string  `json:"error"`
+	DelayMS        uint64  `json:"delay_ms"`
+	RetryAfterMS   *uint64 `json:"retry_after_ms"`
+	ChargedTokens  uint64  `json:"charged_tokens"`
+}
+
+// SpendCeilingReached (beyond Murmur 0.2.0) is the call the spend meter
+// refused; the session makes no driver call after it.
+type SpendCeilingReached struct {
+	Common
+	Origin           string `json:"origin"`
+	Turn             uint32 `json:"turn"`
+	MaxSessionTokens uint64 `json:"max_session_tokens"`
+	SpentTokens      uint64 `json:"spent_tokens"`
+	RequestedTokens  uint64 `json:"requested_tokens"`
+}
+
+// InferenceUsage (beyond Murmur 0.2.0) is the provider's own usage of a
+// call, written beside its inference record (whose counts stay the
+// runtime's estimates, §13).
+type InferenceUsage struct {
+	Common
+	Origin           string  `json:"origin"`
+	Turn             uint32  `json:"turn"`
+	InputTokens      *uint64 `json:"input_tokens"`
+	OutputTokens     *uint64 `json:"output_tokens"`
+	CachedTokens     *uint64 `json:"cached_tokens"`
+	CacheWriteTokens *uint64 `json:"cache_write_tokens"`
+	ThinkingTokens   *uint64 `json:"thinking_tokens"`
 }
