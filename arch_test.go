@@ -51,6 +51,7 @@ var layers = [][]string{
 	{"internal/cli"},
 	{"session"},
 	{"launch", "agent"},
+	{"transport/process"},
 	{"host"},
 	{"tools", "stage", "a2a"},
 	{"sandbox"},
