@@ -37,6 +37,9 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if o.Timeout == 0 {
 		o.Timeout = DefaultTimeout
 	}
+	if o.Session == nil || o.Trace == nil || (len(o.Tools) > 0 && o.Dispatcher == nil) {
+		return Result{}, failure(KindSetup, nil, "process.Run needs a Session, a Trace and, with tools, a Dispatcher")
+	}
 	rec := newRecorder(o.Trace, o.MaxTurns, time.Now)
 	text, err := run(ctx, o, rec)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mur-go/mur/sandbox"
 	"github.com/mur-go/mur/transport/process"
 )
 
@@ -306,4 +307,30 @@ func sameJSON(a, b json.RawMessage) bool {
 	xb, _ := json.Marshal(x)
 	yb, _ := json.Marshal(y)
 	return string(xb) == string(yb)
+}
+
+// The CLI starts through the rlimit trampoline like a native tool (the
+// fake CLI doubles as the trampoline binary, as mur does) and runs with
+// capabilities.resources as hard limits, its argv unchanged.
+func TestCLIRunsUnderTheTrampoline(t *testing.T) {
+	d, tr := &echo{}, &trace{}
+	o := options(t, fakeCLI("claude"), `call echo {"a":"1"}`, d, tr)
+	o.Sandbox = &sandbox.Trampoline{Self: fakeCLI("claude"), Limits: sandbox.Rlimits{
+		ExtraProcesses: 256, OpenFiles: 200, FileSizeBytes: 1 << 30, CPUSeconds: 120, MemoryBytes: 16 << 30}}
+	if _, err := process.Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	var limits []uint64
+	recorded(t, o.Session, "fake-rlimits.json", &limits)
+	if !slices.Equal(limits, []uint64{200, 1 << 30}) {
+		t.Fatalf("hard RLIMIT_NOFILE, RLIMIT_FSIZE = %v, want [200 %d]", limits, 1<<30)
+	}
+	var argv []string
+	recorded(t, o.Session, "fake-argv.json", &argv)
+	if argv[0] != o.Command || argv[1] != "--print" {
+		t.Fatalf("argv %q", argv)
+	}
+	if len(d.calls) != 1 {
+		t.Fatalf("dispatched %q", d.calls)
+	}
 }

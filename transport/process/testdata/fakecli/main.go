@@ -17,13 +17,19 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mur-go/mur/sandbox"
 )
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "__sleep" {
 		select {}
+	}
+	if len(os.Args) > 1 && os.Args[1] == sandbox.ExecMode {
+		sandbox.Main(os.Args[2:]) // the test's rlimit trampoline, as mur is
 	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "fakecli:", err)
@@ -36,6 +42,13 @@ func run() error {
 		return err
 	}
 	if err := record("fake-env.json", os.Environ()); err != nil {
+		return err
+	}
+	var nofile, fsize syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &nofile) != nil || syscall.Getrlimit(syscall.RLIMIT_FSIZE, &fsize) != nil {
+		return fmt.Errorf("reading rlimits")
+	}
+	if err := record("fake-rlimits.json", []uint64{nofile.Max, fsize.Max}); err != nil {
 		return err
 	}
 	codex := filepath.Base(os.Args[0]) == "codex"
