@@ -85,3 +85,31 @@ func (h header) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// With the token, a name the bridge does not advertise is refused by the
+// protocol layer and never reaches dispatch.
+func TestBridgeRefusesAnUnadvertisedTool(t *testing.T) {
+	d := &echo{}
+	b, err := process.StartBridge(context.Background(), []process.ToolSpec{echoSpec}, d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "attacker", Version: "1.0.0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: b.URL,
+		HTTPClient: &http.Client{Transport: header{"Bearer " + b.Token}}, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for _, name := range []string{"shell", "../echo", "mcp__claude_bridge__echo", ""} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
+		if err == nil && !res.IsError {
+			t.Fatalf("call of %q succeeded", name)
+		}
+	}
+	if len(d.calls) != 0 {
+		t.Fatalf("dispatched %q", d.calls)
+	}
+}

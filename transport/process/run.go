@@ -103,6 +103,8 @@ func run(ctx context.Context, o Options, rec *recorder) (string, error) {
 	if err != nil {
 		return "", failure(KindSetup, err, "building the agent CLI's arguments: %v", err)
 	}
+	// argv is not logged: it carries the bridge's token.
+	o.Log.Info("agent CLI starting", "command", exe, "codex_dialect", codex(o.Command), "tools", len(o.Tools), "max_turns", o.MaxTurns)
 	return follow(ctx, o, rec, tools.Process{Path: exe, Args: append([]string{o.Command}, args...),
 		Dir: o.Session.AccessibleDir, Env: env, Stdin: stdin, Sandbox: o.Sandbox})
 }
@@ -166,6 +168,8 @@ func follow(ctx context.Context, o Options, rec *recorder, p tools.Process) (str
 	}
 	pr.Close() // a stopped reader must not block the copy Wait waits for
 	waitErr := <-waited
+	o.Log.Info("agent CLI ended", "command", o.Command, "turns", rec.turns, "tool_calls", rec.toolCalls,
+		"exit", fmt.Sprint(waitErr), "stopped", fmt.Sprint(context.Cause(runCtx)))
 
 	switch {
 	case ctx.Err() != nil:

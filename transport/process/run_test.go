@@ -193,6 +193,8 @@ func TestFailures(t *testing.T) {
 		{"exit non-zero", "claude", "exit", 10, "", process.KindCLI, "boom: no credentials", "session_end 0 0 failed"},
 		{"garbage", "claude", "garbage", 10, "", process.KindCLI, "exited without a result event (2 lines of its output were not JSON events)",
 			"session_end 0 0 failed"},
+		{"event line over 16 MiB", "claude", "huge", 10, "", process.KindCLI, "reading the agent CLI's events: bufio.Scanner: token too long",
+			"session_end 0 0 failed"},
 		{"error result", "claude", "error", 10, "", process.KindCLI, "error_during_execution: model overloaded", "session_end 0 0 failed"},
 		{"not on PATH", "no-such-agent-cli", "turns 1", 10, "", process.KindCommand, "inference.command 'no-such-agent-cli' not found on PATH",
 			"session_end 0 0 failed"},

@@ -95,6 +95,9 @@ func run() error {
 	case "exit":
 		fmt.Fprintln(os.Stderr, "boom: no credentials")
 		os.Exit(2)
+	case "huge":
+		fmt.Printf("{\"type\":\"assistant\",\"pad\":\"%s\"}\n", strings.Repeat("x", 17<<20))
+		p.result("never read")
 	case "garbage":
 		fmt.Println("this is not json")
 		fmt.Println("{\"type\":")
