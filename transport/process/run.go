@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -86,6 +87,11 @@ func run(ctx context.Context, o Options, rec *recorder) (string, error) {
 	exe, err := tools.LookPath(o.Command, envValue(env, "PATH"))
 	if err != nil {
 		return "", failure(KindCommand, err, "inference.command '%s' not found on PATH", o.Command)
+	}
+	// A path given with a separator is mur's, not the workdir's, which is
+	// the CLI's cwd and which the agent can write.
+	if exe, err = filepath.Abs(exe); err != nil {
+		return "", failure(KindCommand, err, "inference.command '%s': %v", o.Command, err)
 	}
 	var bc *bridgeConfig
 	if len(o.Tools) > 0 {

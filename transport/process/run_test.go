@@ -336,3 +336,21 @@ func TestCLIRunsUnderTheTrampoline(t *testing.T) {
 		t.Fatalf("dispatched %q", d.calls)
 	}
 }
+
+// inference.command given as a relative path is mur's path, never one
+// inside the workdir the CLI runs in, where the agent's tools write: a
+// claude planted there does not run.
+func TestRelativeCommandIsNotTheWorkdirs(t *testing.T) {
+	t.Chdir(filepath.Dir(fakeCLI("claude")))
+	o := options(t, "./claude", "turns 1", &echo{}, &trace{})
+	planted := filepath.Join(o.Session.AccessibleDir, "claude")
+	if err := os.WriteFile(planted, []byte("#!/bin/sh\necho planted > planted.txt\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := process.Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(o.Session.AccessibleDir, "planted.txt")); err == nil {
+		t.Fatal("the claude planted in the workdir ran")
+	}
+}
