@@ -148,6 +148,9 @@ func follow(ctx context.Context, o Options, rec *recorder, p tools.Process) (str
 	waited := make(chan error, 1)
 	go func() {
 		err := cmd.Wait()
+		if kerr := tools.KillGroup(cmd); kerr != nil {
+			o.Log.Warn("killing what the agent CLI left running", "err", kerr.Error())
+		}
 		pw.Close()
 		waited <- err
 	}()

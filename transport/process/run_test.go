@@ -354,3 +354,18 @@ func TestRelativeCommandIsNotTheWorkdirs(t *testing.T) {
 		t.Fatal("the claude planted in the workdir ran")
 	}
 }
+
+// A child the CLI leaves behind when it exits is killed with its group:
+// nothing the CLI started outlives the run.
+func TestOrphanOfTheCLIIsKilled(t *testing.T) {
+	o := options(t, fakeCLI("claude"), "orphan", &echo{}, &trace{})
+	if _, err := process.Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(o.Session.AccessibleDir, "fake-pids"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	waitDead(t, pid)
+}

@@ -103,6 +103,15 @@ func run() error {
 		fmt.Println("{\"type\":")
 	case "error":
 		p.emit(map[string]any{"type": "result", "subtype": "error_during_execution", "is_error": true, "result": "model overloaded"})
+	case "orphan":
+		child := exec.Command(os.Args[0], "__sleep")
+		if err := child.Start(); err != nil {
+			return err
+		}
+		if err := os.WriteFile("fake-pids", fmt.Appendf(nil, "%d", child.Process.Pid), 0o644); err != nil {
+			return err
+		}
+		p.result("left a child behind")
 	case "hang":
 		child := exec.Command(os.Args[0], "__sleep")
 		if err := child.Start(); err != nil {
