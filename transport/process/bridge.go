@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -72,7 +73,10 @@ func StartBridge(ctx context.Context, specs []ToolSpec, d Dispatcher, log *slog.
 		return nil, fmt.Errorf("listening on loopback for the tool bridge: %w", err)
 	}
 	b.URL = "http://" + ln.Addr().String() + "/bridge"
-	b.srv = &http.Server{Handler: mux, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
+	// A local process holding connections open with unfinished headers
+	// must not pin the bridge's goroutines.
+	b.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
 	go func() {
 		defer close(b.done)
 		if err := b.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
