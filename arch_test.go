@@ -52,6 +52,7 @@ var layers = [][]string{
 	{"session", "doctor"},
 	{"hooks"},
 	{"launch", "agent"},
+	{"transport/process"},
 	{"host"},
 	{"tools", "stage", "a2a"},
 	{"sandbox"},
