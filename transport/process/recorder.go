@@ -38,8 +38,9 @@ func (r *recorder) turn(tools []string) error {
 	if r.turns >= r.maxTurns {
 		return failure(KindMaxTurns, nil, "the agent CLI exceeded inference.max_turns (%d)", r.maxTurns)
 	}
-	r.turns++
+	// Turns are 0-based within the run, as the loop's (session.md §3.1).
 	rec := InferenceRecord{Turn: r.turns, Decision: "end_turn"}
+	r.turns++
 	if len(tools) > 0 {
 		rec.Decision, rec.ToolName = "tool_call", tools[0]
 	}
@@ -55,7 +56,7 @@ func (r *recorder) callStarted(id, name string, input json.RawMessage) {
 	if err != nil {
 		in = "{}"
 	}
-	r.pending[id] = pendingCall{turn: r.turns, name: name, input: in, opened: r.now()}
+	r.pending[id] = pendingCall{turn: max(r.turns, 1) - 1, name: name, input: in, opened: r.now()}
 }
 
 // callEnded traces the call id started, if it did; a result for a call

@@ -27,12 +27,12 @@ func TestToolCallRoundTrip(t *testing.T) {
 		cli   string
 		trace string
 	}{
-		{"claude", "inference 1 tool_call echo\n" +
-			`tool_call 1 echo ` + sorted + ` 17 "echo:` + strings.ReplaceAll(sorted, `"`, `\"`) + `" 22 ok` + "\n" +
-			"inference 2 end_turn \nsession_end 2 1 ok"},
-		{"codex", "inference 1 tool_call echo\n" +
-			`tool_call 1 echo ` + sorted + ` 17 "echo:` + strings.ReplaceAll(sorted, `"`, `\"`) + `" 22 ok` + "\n" +
-			"inference 2 end_turn \ninference 3 end_turn \nsession_end 3 1 ok"},
+		{"claude", "inference 0 tool_call echo\n" +
+			`tool_call 0 echo ` + sorted + ` 17 "echo:` + strings.ReplaceAll(sorted, `"`, `\"`) + `" 22 ok` + "\n" +
+			"inference 1 end_turn \nsession_end 2 1 ok"},
+		{"codex", "inference 0 tool_call echo\n" +
+			`tool_call 0 echo ` + sorted + ` 17 "echo:` + strings.ReplaceAll(sorted, `"`, `\"`) + `" 22 ok` + "\n" +
+			"inference 1 end_turn \ninference 2 end_turn \nsession_end 3 1 ok"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.cli, func(t *testing.T) {
@@ -187,9 +187,9 @@ func TestFailures(t *testing.T) {
 		trace           string
 	}{
 		{"max_turns exceeded", "claude", "turns 5", 2, "", process.KindMaxTurns, "exceeded inference.max_turns (2)",
-			"inference 1 end_turn \ninference 2 end_turn \nsession_end 2 0 failed"},
+			"inference 0 end_turn \ninference 1 end_turn \nsession_end 2 0 failed"},
 		{"codex max_turns exceeded", "codex", "turns 5", 3, "", process.KindMaxTurns, "exceeded inference.max_turns (3)",
-			"inference 1 end_turn \ninference 2 end_turn \ninference 3 end_turn \nsession_end 3 0 failed"},
+			"inference 0 end_turn \ninference 1 end_turn \ninference 2 end_turn \nsession_end 3 0 failed"},
 		{"exit non-zero", "claude", "exit", 10, "", process.KindCLI, "boom: no credentials", "session_end 0 0 failed"},
 		{"garbage", "claude", "garbage", 10, "", process.KindCLI, "exited without a result event (2 lines of its output were not JSON events)",
 			"session_end 0 0 failed"},
@@ -199,7 +199,7 @@ func TestFailures(t *testing.T) {
 		{"not on PATH", "no-such-agent-cli", "turns 1", 10, "", process.KindCommand, "inference.command 'no-such-agent-cli' not found on PATH",
 			"session_end 0 0 failed"},
 		{"trace write fails", "claude", "call echo {\"a\":\"1\"}", 10, "tool_call", process.KindTrace, "trace write failed: disk full",
-			"inference 1 tool_call echo\nsession_end 1 0 failed"},
+			"inference 0 tool_call echo\nsession_end 1 0 failed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -233,7 +233,7 @@ func TestThinkingIsNoTurn(t *testing.T) {
 	if _, err := process.Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := tr.text(), "inference 1 end_turn \nsession_end 1 0 ok"; got != want {
+	if got, want := tr.text(), "inference 0 end_turn \nsession_end 1 0 ok"; got != want {
 		t.Fatalf("trace:\n%s\nwant:\n%s", got, want)
 	}
 }
