@@ -14,7 +14,7 @@ import (
 	"github.com/mur-go/mur/stage"
 )
 
-// runProcess runs the CLI through the trampoline and maps its outcome:
+// runAgent runs a transport: process capsule's CLI through the trampoline and maps its outcome:
 // ok with the result written, a CLI failure as a failed *launch.Error.
 func TestRunProcess(t *testing.T) {
 	cli := filepath.Join(t.TempDir(), "claude")
@@ -42,8 +42,8 @@ func TestRunProcess(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(s.AccessibleDir, "task.md"), []byte(c.task), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			err := runProcess(context.Background(), launch.Options{Session: s, Trampoline: cli,
-				Getenv: func(k string) (string, bool) { return os.Getenv("PATH"), k == "PATH" }})
+			err := runAgent(context.Background(), launch.Options{Session: s, Trampoline: cli,
+				Getenv: func(k string) (string, bool) { return os.Getenv("PATH"), k == "PATH" }}, nil)
 			var le *launch.Error
 			switch {
 			case c.status == "" && err != nil:
