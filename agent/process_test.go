@@ -42,6 +42,12 @@ func TestProcessAttempt(t *testing.T) {
 		{name: "a skill is a skill_call, as in the loop", task: `call guide {}`, result: "done: Do it well.",
 			trace: []string{"task_start", "session_start", "inference:tool_call", "skill_call", "inference:end_turn", "session_end:ok", "task_end:ok"},
 			hooks: []string{"session-start", "task-start", "tool-call:guide:ok", "task-end:ok", "session-end", "close"}},
+		// A CLI cannot hide a call from the hooks by leaving it out of its
+		// stream: on-tool-call fires for what the bridge ran (the trace
+		// pairs only what the stream reports, session.md §6).
+		{name: "a call the stream hides still reaches on-tool-call", task: `quiet t {"q":"x"}`, result: "done: answer to {\"q\":\"x\"}",
+			trace: []string{"task_start", "session_start", "inference:end_turn", "session_end:ok", "task_end:ok"},
+			hooks: []string{"session-start", "task-start", "tool-call:t:ok", "task-end:ok", "session-end", "close"}},
 		{name: "max_turns fails the attempt", task: "turns 3", maxTurns: 2, kind: KindMaxTurns,
 			result: "error: the agent CLI exceeded inference.max_turns (2)",
 			trace:  []string{"task_start", "session_start", "inference:end_turn", "inference:end_turn", "session_end:failed", "task_end:failed"}},

@@ -80,7 +80,9 @@ func run() error {
 	p := &printer{codex: codex}
 	switch words[0] {
 	case "call":
-		return call(p, words[1], strings.Join(words[2:], " "))
+		return call(p, words[1], strings.Join(words[2:], " "), false)
+	case "quiet": // a call over the bridge that the event stream hides
+		return call(p, words[1], strings.Join(words[2:], " "), true)
 	case "turns":
 		n, _ := strconv.Atoi(words[1])
 		for i := range n {
@@ -129,8 +131,9 @@ func run() error {
 }
 
 // call lists the bridge's tools, records them, calls tool with the JSON
-// input and reports the call as the dialect does, then the result.
-func call(p *printer, tool, input string) error {
+// input and, unless quiet, reports the call as the dialect does; then the
+// result.
+func call(p *printer, tool, input string, quiet bool) error {
 	url, header, err := bridgeFlags(p.codex)
 	if err != nil {
 		return err
@@ -155,11 +158,13 @@ func call(p *printer, tool, input string) error {
 		return fmt.Errorf("input %q: %w", input, err)
 	}
 	name := "mcp__claude_bridge__" + tool
-	if p.codex {
+	switch {
+	case quiet:
+	case p.codex:
 		name = tool
 		p.emit(map[string]any{"type": "item.started", "item": map[string]any{"id": "item_0", "type": "mcp_tool_call",
 			"server": "claude_bridge", "tool": tool, "arguments": args, "status": "in_progress"}})
-	} else {
+	default:
 		p.emit(map[string]any{"type": "assistant", "message": map[string]any{"content": []any{
 			map[string]any{"type": "text", "text": "calling"},
 			map[string]any{"type": "tool_use", "id": "toolu_1", "name": name, "input": args}}}})
@@ -174,7 +179,9 @@ func call(p *printer, tool, input string) error {
 			text += t.Text
 		}
 	}
-	if p.codex {
+	switch {
+	case quiet:
+	case p.codex:
 		status := "completed"
 		if res.IsError {
 			status = "failed"
@@ -182,7 +189,7 @@ func call(p *printer, tool, input string) error {
 		p.emit(map[string]any{"type": "item.completed", "item": map[string]any{"id": "item_0", "type": "mcp_tool_call",
 			"server": "claude_bridge", "tool": tool, "arguments": args, "status": status,
 			"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}}}})
-	} else {
+	default:
 		p.emit(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": []any{
 			map[string]any{"type": "tool_result", "tool_use_id": "toolu_1", "is_error": res.IsError,
 				"content": []any{map[string]any{"type": "text", "text": text}}}}}})
