@@ -21,10 +21,14 @@ func checkAgent(c *manifest.Capsule) error {
 	switch {
 	case inf.Transport == "process":
 		return nil
-	case inf.Transport != "http" || inf.Driver == nil:
+	case inf.Transport != "http":
 		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed,
-			Msg:  fmt.Sprintf("not implemented yet in mur-go: inference.transport: %s; agent capsules run through a WASM driver (transport: http) or an agent CLI (transport: process)", inf.Transport),
-			Hint: "use transport: http with inference.driver.artifact naming a runtime: driver artifact, or transport: process"}
+			Msg:  fmt.Sprintf("not implemented in mur-go: inference.transport: %s", inf.Transport),
+			Hint: "use transport: http with a WASM driver, or transport: process with an agent CLI"}
+	case inf.Driver == nil:
+		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed,
+			Msg:  "inference.driver is missing: under transport: http the model is reached through a WASM driver",
+			Hint: "set inference.driver.artifact to an artifacts entry with runtime: driver, or use transport: process with an agent CLI"}
 	}
 	name := inf.Driver.Artifact
 	if ref, ok := c.Artifact(name); !ok || ref.Runtime != manifest.RuntimeDriver {

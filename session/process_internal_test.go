@@ -16,7 +16,7 @@ import (
 
 // runAgent runs a transport: process capsule's CLI through the trampoline and maps its outcome:
 // ok with the result written, a CLI failure as a failed *launch.Error.
-func TestRunProcess(t *testing.T) {
+func TestRunAgentProcess(t *testing.T) {
 	cli := filepath.Join(t.TempDir(), "claude")
 	if out, err := exec.Command("go", "build", "-o", cli, "../transport/process/testdata/fakecli").CombinedOutput(); err != nil {
 		t.Fatalf("building the fake CLI: %v\n%s", err, out)
