@@ -103,8 +103,19 @@ func TestProcessTransportSession(t *testing.T) {
 			if !strings.HasSuffix(stdout, "status:  "+status+"\n") {
 				t.Errorf("stdout does not end with status %s:\n%s\nstderr:\n%s", status, stdout, stderr)
 			}
-			if got := shape(t, p.sessionTrace()); !slices.Equal(got, c.shape) {
+			lines := p.sessionTrace()
+			if got := shape(t, lines); !slices.Equal(got, c.shape) {
 				t.Errorf("trace\n got  %v\n want %v", got, c.shape)
+			}
+			for _, l := range lines {
+				f := l.Fields
+				switch {
+				case l.Type == "inference" && (f["input_tokens"] != 0.0 || f["output_tokens"] != 0.0):
+					t.Errorf("an inference line with tokens: %v", f)
+				case l.Type == "tool_call" && (f["turn"] != 0.0 || f["input"].(map[string]any)["text"] != "hello" ||
+					f["output_bytes"] != float64(len(reversed))):
+					t.Errorf("tool_call line %v, want turn 0, echo's input and output", f)
+				}
 			}
 			results, _ := filepath.Glob(filepath.Join(p.dir, "workdir", "ses_*", "out", "result.txt"))
 			if len(results) != 1 {
