@@ -63,6 +63,7 @@ func (l *launch) processAttempt(ctx context.Context, tr *taskRun) (attemptEnd, e
 	res, err := process.Run(ctx, process.Options{Session: l.s, Command: inf.Command, Model: inf.Model,
 		MaxTurns: remaining, Task: task, Notices: processNotices, Prompt: l.prompt.text, Tools: specs,
 		Dispatcher: p, Trace: processTrace{p}, Env: po.Env, Sandbox: po.Sandbox, Timeout: po.Timeout, Log: l.log})
+	p.close()
 	if err != nil {
 		return attemptEnd{}, processError(err)
 	}
@@ -77,7 +78,24 @@ type processRun struct {
 	mu sync.Mutex
 	// turn is the stream's current turn, the one a bridge call belongs to.
 	turn uint32
+	// closed is set once the run returned; inflight counts the calls
+	// still running then. The bridge's server does not wait for its
+	// handlers, and none may touch the launch after the attempt.
+	closed   bool
+	inflight sync.WaitGroup
 }
+
+// close refuses later bridge calls and waits for those in flight (their
+// context ends with the bridge's connections).
+func (p *processRun) close() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	p.inflight.Wait()
+}
+
+// errBridgeClosed answers a call that arrives after the attempt ended.
+const errBridgeClosed = "the session's tool bridge is closed"
 
 // Call is one bridge call, through the loop's dispatcher (session.md
 // §2.4). The on-tool-call hook fires here, for what actually ran: a CLI
@@ -85,6 +103,14 @@ type processRun struct {
 // tool_call line is the stream's (processTrace), so a shell call's shell
 // line comes before it.
 func (p *processRun) Call(ctx context.Context, name, input string) (string, bool) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return errBridgeClosed, true
+	}
+	p.inflight.Add(1)
+	p.mu.Unlock()
+	defer p.inflight.Done()
 	l := p.l
 	h := l.d.resolve(name)
 	start := l.now()
