@@ -52,6 +52,7 @@ var layers = [][]string{
 	{"session", "doctor"},
 	{"hooks", "a2a/server"},
 	{"launch", "agent"},
+	{"transport/process"},
 	{"host"},
 	{"tools", "stage", "a2a"},
 	{"sandbox"},

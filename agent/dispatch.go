@@ -140,19 +140,28 @@ func (l *launch) callTool(ctx context.Context, a *attemptRun, turn uint32, c too
 		return nil, failure(KindTool, fatal, "shell tool '%s' failed: %v", c.Name, fatal)
 	}
 	if sh := o.shell; sh != nil {
-		l.hooks.Shell(ctx, shellEvent(turn, sh))
-		rec := &trace.Shell{Turn: turn, Binary: sh.Binary, Command: sh.Command, ExitCode: sh.ExitCode,
-			StdoutBytes: uint64(len(sh.Stdout)), StderrBytes: uint64(len(sh.Stderr)), DurationMS: durMS(sh.Duration)}
-		if sh.ResourceLimit != "" {
-			rec.ResourceLimit = &sh.ResourceLimit
+		if err := l.recordShell(ctx, a, turn, sh); err != nil {
+			return nil, err
 		}
-		if err := l.tr.Write(trace.TypeShell, rec); err != nil {
-			return nil, traceFailed(err)
-		}
-		l.count(a, counts{shellCalls: 1})
 	}
 	a.events.Artifact(c.Name, o.text)
 	return toolMessage(c.ID, o.isError, o.text), nil
+}
+
+// recordShell is a shell command that ran: the on-shell hook, its shell
+// record, the count.
+func (l *launch) recordShell(ctx context.Context, a *attemptRun, turn uint32, sh *tools.ShellOutcome) error {
+	l.hooks.Shell(ctx, shellEvent(turn, sh))
+	rec := &trace.Shell{Turn: turn, Binary: sh.Binary, Command: sh.Command, ExitCode: sh.ExitCode,
+		StdoutBytes: uint64(len(sh.Stdout)), StderrBytes: uint64(len(sh.Stderr)), DurationMS: durMS(sh.Duration)}
+	if sh.ResourceLimit != "" {
+		rec.ResourceLimit = &sh.ResourceLimit
+	}
+	if err := l.tr.Write(trace.TypeShell, rec); err != nil {
+		return traceFailed(err)
+	}
+	l.count(a, counts{shellCalls: 1})
+	return nil
 }
 
 func (l *launch) toolRecord(turn uint32, c toolCall, o outcome, dur uint64, status string) *trace.ToolCall {

@@ -22,7 +22,11 @@ type SessionOptions struct {
 	Session *stage.Session
 	// Driver is the inference driver; Tools the staged tools by name and
 	// Allowlist the manifest's tool artifacts (see launch.NewAgentTools).
-	Driver    tools.Tool
+	Driver tools.Tool
+	// Process starts the agent CLI that replaces the driver under
+	// inference.transport: process (see launch.NewProcessTools); it is
+	// required there and unused otherwise.
+	Process   *ProcessOptions
 	Tools     tools.Tools
 	Allowlist []string
 	// Shell runs capabilities.shell.allow commands; nil answers each
@@ -87,6 +91,9 @@ type launch struct {
 	d                *dispatcher
 	policy           inference.Policy
 	meter            *inference.Meter
+	// attemptFn runs one attempt: the driver's turn loop, or the agent
+	// CLI under transport: process.
+	attemptFn func(context.Context, *taskRun) (attemptEnd, error)
 }
 
 // counts are trace totals: per launch (session_end) and per task.
@@ -133,6 +140,13 @@ func RunSession(ctx context.Context, o SessionOptions) (SessionResult, error) {
 
 func newLaunch(o SessionOptions) (*launch, error) {
 	l := &launch{o: o, s: o.Session, hooks: o.Hooks, tok: o.Tokens, log: o.Log, now: o.Now}
+	l.attemptFn = l.attempt
+	if l.s.Capsule.Inference.Transport == transportProcess {
+		if o.Process == nil {
+			return nil, failure(KindIO, nil, "inference.transport: process needs SessionOptions.Process to start its agent CLI")
+		}
+		l.attemptFn = l.processAttempt
+	}
 	if l.now == nil {
 		l.now = time.Now
 	}

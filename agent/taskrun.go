@@ -52,7 +52,7 @@ func (l *launch) runTask(ctx context.Context, t Task) TaskResult {
 		l.hooks.TaskStart(ctx, TaskStartEvent{TaskID: t.ID, ContextID: t.ContextID, Source: t.Source, InputBytes: t.InputBytes})
 	}
 	for {
-		end, err := l.attempt(ctx, tr)
+		end, err := l.attemptFn(ctx, tr)
 		status := exitOK
 		if err != nil {
 			status = exitFailed

@@ -14,14 +14,22 @@ import (
 )
 
 // checkAgent refuses, before anything is staged, an agent capsule mur-go
-// cannot run: only the WASM-driver transport exists, and its driver must
-// be a declared runtime: driver artifact.
+// cannot run. transport: process needs nothing more (manifest refuses a
+// driver, endpoint, api_key and max_tokens beside it); transport: http
+// needs its driver to be a declared runtime: driver artifact.
 func checkAgent(c *manifest.Capsule) error {
 	inf := c.Inference
-	if inf.Transport != "http" || inf.Driver == nil {
+	switch {
+	case inf.Transport == "process":
+		return nil
+	case inf.Transport != "http":
 		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed,
-			Msg:  fmt.Sprintf("not implemented yet in mur-go: inference.transport: %s; agent capsules run through a WASM driver (transport: http)", inf.Transport),
-			Hint: "use transport: http with inference.driver.artifact naming a runtime: driver artifact"}
+			Msg:  fmt.Sprintf("not implemented in mur-go: inference.transport: %s", inf.Transport),
+			Hint: "use transport: http with a WASM driver, or transport: process with an agent CLI"}
+	case inf.Driver == nil:
+		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed,
+			Msg:  "inference.driver is missing: under transport: http the model is reached through a WASM driver",
+			Hint: "set inference.driver.artifact to an artifacts entry with runtime: driver, or use transport: process with an agent CLI"}
 	}
 	name := inf.Driver.Artifact
 	if ref, ok := c.Artifact(name); !ok || ref.Runtime != manifest.RuntimeDriver {
@@ -33,11 +41,12 @@ func checkAgent(c *manifest.Capsule) error {
 }
 
 // runAgent runs the staged agent capsule's session through package agent,
-// its driver and tools built by launch with the grants a script capsule's
-// tools get. A failed task is a failed run: its reason is in
+// its driver (or, under transport: process, its agent CLI) and tools
+// built by launch with the grants a script capsule's tools get, behind its
+// A2A server. A failed task is a failed run: its reason is in
 // out/result.txt and in the error.
 func runAgent(ctx context.Context, lo launch.Options, o Options) error {
-	at, err := launch.NewAgentTools(lo)
+	so, driverName, err := sessionTools(lo)
 	if err != nil {
 		return err
 	}
@@ -45,17 +54,16 @@ func runAgent(ctx context.Context, lo launch.Options, o Options) error {
 	// One policy and one meter for the loop's turns and the hooks'
 	// run-inference: the spend ceiling is the session's, whoever spends.
 	policy, meter := inference.NewPolicy(inf.Retry), inference.NewMeter(inf.MaxSessionTokens)
-	rt, err := hooks.New(ctx, hooks.Options{Session: lo.Session, Driver: at.Driver, Retry: policy, Meter: meter,
-		DriverName: inf.Driver.Artifact, CountTokens: tokens.New().Count,
+	rt, err := hooks.New(ctx, hooks.Options{Session: lo.Session, Driver: so.Driver, Retry: policy, Meter: meter,
+		DriverName: driverName, CountTokens: tokens.New().Count,
 		Getenv: lo.Getenv, Stdout: lo.Stdout, Stderr: lo.Stderr, Log: lo.Log})
 	if err != nil {
 		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed, Err: err, Msg: err.Error(),
 			Hint: "logs/hook-<name>.log in the session directory has the hook's own errors"}
 	}
 	defer rt.Close(context.WithoutCancel(ctx)) // RunSession closes it too; this covers an early return
-	so := agent.SessionOptions{Session: lo.Session, Driver: at.Driver, Tools: at.Tools,
-		Allowlist: at.Allowlist, Shell: at.Shell, Hooks: rt, Tokens: tokens.New(), SystemPrompt: o.SystemPrompt, Log: lo.Log,
-		Retry: &policy, Meter: meter}
+	so.Session, so.Hooks, so.Tokens, so.SystemPrompt, so.Log = lo.Session, rt, tokens.New(), o.SystemPrompt, lo.Log
+	so.Retry, so.Meter = &policy, meter
 	err = serve(ctx, lo, o, func(ctx context.Context, src agent.TaskSource) error {
 		so.Tasks = src
 		_, err := agent.RunSession(ctx, so)
@@ -70,6 +78,27 @@ func runAgent(ctx context.Context, lo launch.Options, o Options) error {
 		status, hint = launch.StatusCancelled, "the session directory keeps what the agent did before it was stopped"
 	}
 	return &launch.Error{Code: ae.Code, Status: status, Msg: "agent task failed: " + ae.Msg, Hint: hint, Err: ae}
+}
+
+// sessionTools are the session's driver or agent CLI, its tools and
+// shell, as launch builds them for the capsule's transport; driverName
+// names the driver in hook errors ("" without one).
+func sessionTools(lo launch.Options) (agent.SessionOptions, string, error) {
+	inf := lo.Session.Capsule.Inference
+	if inf.Transport == "process" {
+		pt, err := launch.NewProcessTools(lo)
+		if err != nil {
+			return agent.SessionOptions{}, "", err
+		}
+		return agent.SessionOptions{Tools: pt.Tools, Allowlist: pt.Allowlist, Shell: pt.Shell,
+			Process: &agent.ProcessOptions{Env: pt.Env, Sandbox: pt.Sandbox}}, "", nil
+	}
+	at, err := launch.NewAgentTools(lo)
+	if err != nil {
+		return agent.SessionOptions{}, "", err
+	}
+	return agent.SessionOptions{Driver: at.Driver, Tools: at.Tools, Allowlist: at.Allowlist, Shell: at.Shell},
+		inf.Driver.Artifact, nil
 }
 
 // withSystemPrompt is the capsule as `mur run --system-prompt` makes it:

@@ -1,0 +1,55 @@
+package launch
+
+import (
+	"fmt"
+
+	"github.com/mur-go/mur/host"
+	"github.com/mur-go/mur/sandbox"
+	"github.com/mur-go/mur/tools"
+)
+
+// ProcessTools are what a transport: process capsule runs: its staged
+// tools and shell runner built as for the loop (no driver), and how its
+// agent CLI is started (session.md §6).
+type ProcessTools struct {
+	// Tools, Allowlist and Shell are AgentTools'; Driver is nil.
+	AgentTools
+	// Env is the CLI's environment, built like a native tool's
+	// (security.md §7: no runtime pairs, credentials stripped, synthetic
+	// HOME) from the capsule-wide shell settings.
+	Env tools.SubprocessEnv
+	// Sandbox applies the capsule's capabilities.resources to the CLI.
+	Sandbox *sandbox.Trampoline
+}
+
+// NewProcessTools prepares the staged transport: process capsule
+// opts.Session. Any failure is an *Error: the capsule cannot run.
+func NewProcessTools(opts Options) (*ProcessTools, error) {
+	o := opts.withDefaults()
+	s := o.Session
+	if inf := s.Capsule.Inference; inf == nil || inf.Transport != "process" {
+		return nil, &Error{Code: CodeRun, Status: StatusFailed, Msg: "inference.transport is not process"}
+	}
+	if o.Trampoline == "" {
+		return nil, &Error{Code: CodeRun, Status: StatusFailed,
+			Msg: "no rlimit trampoline configured, and the agent CLI never runs without capabilities.resources applied"}
+	}
+	linker, err := host.NewToolLinker()
+	if err != nil {
+		return nil, fmt.Errorf("linking the tool host: %w", err)
+	}
+	tb, err := newToolbox(&o, linker)
+	if err != nil {
+		return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+	}
+	shell, err := newShell(&o)
+	if err != nil {
+		return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+	}
+	g := s.Ceiling
+	return &ProcessTools{
+		AgentTools: AgentTools{Tools: tb.tools, Allowlist: tb.allowlist, Shell: shell},
+		Env:        tools.SubprocessEnv{Getenv: o.Getenv, BaselineEnv: g.ShellBaselineEnv, StripEnv: g.ShellStripEnv},
+		Sandbox:    &sandbox.Trampoline{Self: o.Trampoline, Limits: sandbox.RlimitsFor(g.Resources)},
+	}, nil
+}

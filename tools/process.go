@@ -1,0 +1,43 @@
+package tools
+
+import (
+	"context"
+	"io"
+	"os/exec"
+
+	"github.com/mur-go/mur/sandbox"
+)
+
+// Process is a long-running native subprocess that is not a tool (the
+// local agent CLI of transport: process), started through the same spawn
+// path as native tools and shell commands: the sandbox trampoline, its
+// own process group that cancelling ctx kills whole, exactly Env.
+type Process struct {
+	// Path is what to exec; Args its argv, argv[0] included.
+	Path string
+	Args []string
+	// Dir is the working directory; Env the whole environment (build it
+	// with SubprocessEnv so no host secret reaches the child).
+	Dir string
+	Env []string
+	// Stdin, Stdout and Stderr are the child's stdio (nil: /dev/null).
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Sandbox applies capabilities.resources before exec; nil runs the
+	// child with mur's own limits.
+	Sandbox *sandbox.Trampoline
+}
+
+// Command returns the exec.Cmd for p under ctx; the caller starts it.
+func (p Process) Command(ctx context.Context) *exec.Cmd {
+	return subprocess{Path: p.Path, Args: p.Args, Dir: p.Dir, Env: p.Env,
+		Stdin: p.Stdin, Stdout: p.Stdout, Stderr: p.Stderr, Sandbox: p.Sandbox}.command(ctx)
+}
+
+// LookPath finds binary in pathList (a PATH value) as shell commands are
+// found: absolute entries only, the first executable regular file; a
+// name with a separator is used as it is.
+func LookPath(binary, pathList string) (string, error) {
+	exe, _, err := lookPath(binary, pathList)
+	return exe, err
+}
