@@ -56,7 +56,7 @@ var layers = [][]string{
 	{"tools", "stage", "a2a"},
 	{"sandbox"},
 	{"trace", "tokens"},
-	{"install", "policy", "drivers"},
+	{"install", "policy", "firstparty"},
 	{"registry"},
 	{"artifact", "lockfile"},
 	{"manifest"},
