@@ -1,0 +1,268 @@
+package launch_test
+
+// Lifecycle hooks through `mur run`: the first-party hooks compact and
+// guard installed offline from the built-in registry, and the WAT hook
+// doubles of guests/ (reopen-task, error isolation, a missing export)
+// staged from packages, in agent capsules driven by the scripted driver.
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mur-go/mur/internal/testguest"
+	"github.com/mur-go/mur/trace"
+)
+
+// hookPkgs packs the WAT hook doubles as hook artifacts named after them:
+// <guest>-0.1.0.mur.zip, each blocking with the commit policy given.
+var hookPkgs = sync.OnceValues(func() (string, error) {
+	src, err := os.MkdirTemp("", "mur-hook-pkgs-")
+	if err != nil {
+		return "", err
+	}
+	for guest, contract := range map[string]string{
+		"hook-reopen-once": "execution_mode: blocking\ncommit_policy: reopen-task\n",
+		"hook-answer-050":  "execution_mode: blocking\ncommit_policy: reopen-task\n",
+		"hook-errs":        "execution_mode: blocking\ncommit_policy: none\n",
+		"hook-missing":     "execution_mode: blocking\ncommit_policy: none\n",
+	} {
+		dir := filepath.Join(src, guest)
+		if err := copyFile(testguest.Path(guest), filepath.Join(dir, guest+".wasm")); err != nil {
+			return "", err
+		}
+		yaml := fmt.Sprintf("name: %s\nversion: \"0.1.0\"\nruntime: hook\ndescription: test hook %s\nrequires_files: [%s.wasm]\n%s",
+			guest, guest, guest, contract)
+		if err := os.WriteFile(filepath.Join(dir, "murmur.yaml"), []byte(yaml), 0o644); err != nil {
+			return "", err
+		}
+		if _, stderr, code := runMur(src, nil, "build", dir, "-o", src); code != 0 {
+			return "", fmt.Errorf("mur build %s: exit %d\n%s", guest, code, stderr)
+		}
+	}
+	return src, nil
+})
+
+// hookProject writes an agent capsule whose scripted driver replays
+// script (the driver config), with extra lines under inference: and the
+// rest of the manifest, declaring the hooks named (entries of their own,
+// indented as artifact entries) after scripted and echo. The packages
+// of local hooks and echo go to the global store; `mur install` then
+// pins everything, the built-ins from the binary.
+func hookProject(t *testing.T, inference, script, hooks, rest string, local ...string) *project {
+	t.Helper()
+	agent, err := agentPkgs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hp, err := hookPkgs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &project{t: t, dir: t.TempDir()}
+	yaml := fmt.Sprintf(`name: agent
+version: "0.1.0"
+inference:
+  endpoint: http://localhost:9
+  model: scripted-model
+%s  driver:
+    artifact: scripted
+    config: %s
+artifacts:
+  - name: scripted
+    version: "0.1.0"
+    runtime: driver
+  - name: echo
+    version: "0.1.0"
+    runtime: tool
+%s%s`, inference, script, hooks, rest)
+	if err := os.WriteFile(filepath.Join(p.dir, "murmur.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.mur(0, "publish", filepath.Join(agent, "echo-0.1.0.mur.zip"), "--registry", "local")
+	for _, name := range local {
+		p.mur(0, "publish", filepath.Join(hp, name+"-0.1.0.mur.zip"), "--registry", "local")
+	}
+	p.mur(0, "install")
+	return p
+}
+
+// hookEntry is a capsule artifact entry for hook name.
+func hookEntry(name, extra string) string {
+	return fmt.Sprintf("  - name: %s\n    version: \"0.1.0\"\n    runtime: hook\n%s", name, extra)
+}
+
+// sessionFile reads a file of the one session dir.
+func (p *project) sessionFile(rel string) string {
+	p.t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(p.dir, "workdir", "ses_*"))
+	if len(dirs) != 1 {
+		p.t.Fatalf("want one session dir, found %v", dirs)
+	}
+	b, err := os.ReadFile(filepath.Join(dirs[0], rel))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// records are the trace lines of type typ.
+func records(lines []trace.Line, typ string) []trace.Line {
+	return slices.DeleteFunc(slices.Clone(lines), func(l trace.Line) bool { return l.Type != typ })
+}
+
+// On an empty home, `mur list -g --json` shows the first-party hooks as
+// built-in artifacts beside the drivers.
+func TestBuiltinHooksListed(t *testing.T) {
+	stdout, stderr, code := runMur(t.TempDir(), nil, "list", "-g", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var rows []struct{ Name, Version, Runtime, Scope string }
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	for _, name := range []string{"compact", "guard"} {
+		if !slices.Contains(rows, struct{ Name, Version, Runtime, Scope string }{name, "0.1.0", "hook", "builtin"}) {
+			t.Errorf("%s@0.1.0 is not listed as a built-in hook in %s", name, stdout)
+		}
+	}
+}
+
+// reopen-task at on-task-end: granted while inference.max_task_reopens
+// lasts (task.md rewritten with the feedback, task_reopened), then
+// refused: the task ends reopen_budget_exhausted and mur run fails with
+// E-RUN-007.
+func TestHookReopenTask(t *testing.T) {
+	cases := []struct {
+		name, hook string
+		code       int
+		reopens    int
+		taskEnd    string
+	}{
+		{"granted", "hook-reopen-once", 0, 1, "ok"},
+		{"exhausted", "hook-answer-050", 1, 1, "reopen_budget_exhausted"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := hookProject(t, "  max_task_reopens: 1\n", `{"turns": [{"text": "done"}]}`, hookEntry(tc.hook, ""), "", tc.hook)
+			stdout, stderr, code := runMur(p.dir, nil, "run", "--task", "say done")
+			if code != tc.code {
+				t.Fatalf("mur run: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, stdout, stderr)
+			}
+			if tc.code != 0 && !strings.Contains(stderr, "E-RUN-007") {
+				t.Errorf("stderr does not name E-RUN-007:\n%s", stderr)
+			}
+			lines := p.sessionTrace()
+			reopened := records(lines, trace.TypeTaskReopened)
+			if len(reopened) != tc.reopens {
+				t.Fatalf("%d task_reopened records, want %d: %v", len(reopened), tc.reopens, shape(t, lines))
+			}
+			if f := reopened[0].Fields; f["hook_name"] != tc.hook || f["reason"] != "try again" || f["reopen_number"] != 1.0 {
+				t.Errorf("task_reopened = %v", f)
+			}
+			ends := records(lines, trace.TypeTaskEnd)
+			if len(ends) != 1 || ends[0].Fields["exit_status"] != tc.taskEnd || ends[0].Fields["reopen_count"] != float64(tc.reopens) {
+				t.Errorf("task_end records %v, want one %s with reopen_count %d", ends, tc.taskEnd, tc.reopens)
+			}
+			if n := len(records(lines, trace.TypeInference)); n != 2 {
+				t.Errorf("%d inference records, want one per attempt (2)", n)
+			}
+			// Without --workdir the session dir is the accessible one.
+			if task := p.sessionFile("task.md"); !strings.HasPrefix(task, "say done") || !strings.Contains(task, tc.hook) ||
+				!strings.Contains(task, "try again") {
+				t.Errorf("task.md after the run = %q; want the task, then the hook's feedback", task)
+			}
+		})
+	}
+}
+
+// A hook's errors go to logs/hook-<name>.log, one line per failed call,
+// and the run goes on to succeed.
+func TestHookErrorsIsolated(t *testing.T) {
+	p := hookProject(t, "", `{"turns": [`+echoHello+`, {"text": "done"}]}`, hookEntry("hook-errs", ""), "", "hook-errs")
+	stdout, stderr, code := runMur(p.dir, nil, "run", "--task", "echo hello")
+	if code != 0 {
+		t.Fatalf("mur run: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if got := strings.TrimSpace(p.sessionFile("out/result.txt")); got != "done" {
+		t.Errorf("result.txt = %q", got)
+	}
+	log := p.sessionFile("logs/hook-hook-errs.log")
+	for _, fn := range []string{"on-session-start", "on-task-start", "on-inference", "on-tool-call", "on-task-end", "on-session-end"} {
+		if !strings.Contains(log, fn) {
+			t.Errorf("logs/hook-hook-errs.log has no line for %s:\n%s", fn, log)
+		}
+	}
+}
+
+// A hook missing a required lifecycle function fails the session before
+// any turn, naming the function.
+func TestHookMissingExport(t *testing.T) {
+	p := hookProject(t, "", `{"turns": [{"text": "done"}]}`, hookEntry("hook-missing", ""), "", "hook-missing")
+	stdout, stderr, code := runMur(p.dir, nil, "run", "--task", "say done")
+	if code == 0 {
+		t.Fatalf("mur run exited 0 with a hook missing on-session-start\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
+	}
+	if !strings.Contains(stderr, "hook-missing") || !strings.Contains(stderr, "on-session-start") {
+		t.Errorf("stderr does not name the hook and its missing function:\n%s", stderr)
+	}
+}
+
+// The first-party compact hook, installed offline from the built-in
+// registry, in a session the scripted driver takes past its context
+// window: the hook's run-inference goes through the same driver (a hook
+// turn, its own system prompt), the history is replaced by the task and
+// the summary with the compacted turn's call and result after it, the
+// continuation the driver held is cleared, and the compaction is in the
+// trace, the bootstrap log and out/compaction-summaries.jsonl.
+func TestCompactHookRun(t *testing.T) {
+	long := strings.Repeat("lorem ipsum dolor sit amet ", 100)
+	script := fmt.Sprintf(`{"turns": [
+	  {"text": %[1]q, "tool_calls": [{"id": "c1", "name": "echo", "input": {"text": "one"}}]},
+	  {"text": %[1]q, "tool_calls": [{"id": "c2", "name": "echo", "input": {"text": "two"}}], "continuation_id": "cont-1"},
+	  {"resumes_on": "SUMMARY-1", "expect_messages": 3, "expect_results": [{"tool_call_id": "c2", "is_error": false, "text": "}\"owt\":\"txet\"{"}], "text": "done"}],
+	 "hook_turns": [{"expect_system": "compress the working history", "expect_messages": 1, "text": "SUMMARY-1: the agent echoed one and two."}]}`, long)
+	p := hookProject(t, "  compaction:\n    dump_summaries: true\n", script, hookEntry("compact", ""), "context:\n  max_tokens: 1000\n")
+	lock, err := os.ReadFile(filepath.Join(p.dir, "murmur.lock"))
+	if err != nil || !strings.Contains(string(lock), "compact") {
+		t.Fatalf("murmur.lock does not pin compact: %v\n%s", err, lock)
+	}
+	stdout, stderr, code := runMur(p.dir, nil, "run", "--task", "echo one, then two")
+	if code != 0 {
+		t.Fatalf("mur run: exit %d\nstdout:\n%s\nstderr:\n%s\ntrace:\n%v\n%s", code, stdout, stderr, p.sessionTrace(), p.sessionFile("logs/bootstrap.log"))
+	}
+	if got := strings.TrimSpace(p.sessionFile("out/result.txt")); got != "done" {
+		t.Errorf("result.txt = %q", got)
+	}
+	lines := p.sessionTrace()
+	comp := records(lines, trace.TypeCompaction)
+	if len(comp) != 1 {
+		t.Fatalf("%d compaction records: %v", len(comp), shape(t, lines))
+	}
+	if f := comp[0].Fields; f["turn"] != 1.0 || f["tokens_after"].(float64) >= f["tokens_before"].(float64) {
+		t.Errorf("compaction = %v", f)
+	}
+	var hookInf int
+	for _, l := range records(lines, trace.TypeInference) {
+		if l.Fields["origin"] == "hook:compact" {
+			hookInf++
+		}
+	}
+	if hookInf != 1 {
+		t.Errorf("%d inference records with origin hook:compact, want 1: %v", hookInf, lines)
+	}
+	dump := p.sessionFile("out/compaction-summaries.jsonl")
+	if strings.Count(dump, "\n") != 1 || !strings.Contains(dump, "SUMMARY-1: the agent echoed one and two.") || !strings.Contains(dump, "echo one, then two") {
+		t.Errorf("compaction-summaries.jsonl = %s", dump)
+	}
+	if log := p.sessionFile("logs/bootstrap.log"); !strings.Contains(log, "[compaction] hook compact at turn 1") {
+		t.Errorf("bootstrap.log has no compaction line:\n%s", log)
+	}
+}
+
