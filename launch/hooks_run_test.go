@@ -266,3 +266,59 @@ func TestCompactHookRun(t *testing.T) {
 	}
 }
 
+// The first-party guard hook, installed offline, with a policy in its
+// granted filesystem scope: a denied shell command and a denied tool are
+// each a line in its hook log, and the task is sent back naming both;
+// the model doing the same again spends the reopen budget, and the run
+// fails with E-RUN-007. (murmur:hook@0.5.0 honours no arm at on-shell or
+// on-tool-call, so guard cannot stop the call itself: see guests/go/guard.)
+func TestGuardHookRun(t *testing.T) {
+	turns := `{"turns": [{"tool_calls": [` + shellCall("s1", "mkdir -p build && rm -rf build") + `,
+		{"id": "e1", "name": "echo", "input": {"text": "hi"}}]}, {"text": "done"}]}`
+	p := hookProject(t, "  max_task_reopens: 1\n", turns,
+		hookEntry("guard", "    capabilities:\n      filesystem: {scope: policy}\n"),
+		"capabilities:\n  shell:\n    allow: [sh, mkdir, rm]\n")
+	work := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(work, "policy"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	policy := `{"deny_tools": ["ech*"], "deny_commands": ["rm -rf"]}`
+	if err := os.WriteFile(filepath.Join(work, "policy", "guard.json"), []byte(policy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runMur(p.dir, nil, "run", "--workdir", work, "--task", "tidy up")
+	if code == 0 || !strings.Contains(stderr, "E-RUN-007") {
+		t.Fatalf("mur run: exit %d, want E-RUN-007\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(work, ".murmur", "ses_*"))
+	if len(dirs) != 1 {
+		t.Fatalf("session dirs %v", dirs)
+	}
+	f, err := os.Open(filepath.Join(dirs[0], trace.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	lines, err := trace.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reopened := records(lines, trace.TypeTaskReopened)
+	want := "The capsule's policy forbids what this attempt did:\n" +
+		"- turn 0 ran `mkdir -p build && rm -rf build` (denied by 'rm -rf')\n" +
+		"- turn 0 called tool 'echo' (denied by 'ech*')\n" +
+		"Do the task again without these tools or commands."
+	if len(reopened) != 1 || reopened[0].Fields["hook_name"] != "guard" || reopened[0].Fields["reason"] != want {
+		t.Fatalf("task_reopened records %v, want one from guard with reason\n%s", reopened, want)
+	}
+	if ends := records(lines, trace.TypeTaskEnd); len(ends) != 1 || ends[0].Fields["exit_status"] != "reopen_budget_exhausted" {
+		t.Errorf("task_end records %v", ends)
+	}
+	log, _ := os.ReadFile(filepath.Join(dirs[0], "logs", "hook-guard.log"))
+	if n := strings.Count(string(log), "guard: policy violation: "); n != 4 {
+		t.Errorf("hook-guard.log has %d violations, want 2 per attempt:\n%s", n, log)
+	}
+	if task, _ := os.ReadFile(filepath.Join(work, "task.md")); !strings.Contains(string(task), "denied by 'rm -rf'") {
+		t.Errorf("task.md = %q, want guard's feedback", task)
+	}
+}
