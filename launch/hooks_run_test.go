@@ -19,30 +19,32 @@ import (
 	"github.com/mur-go/mur/trace"
 )
 
-// hookPkgs packs the WAT hook doubles as hook artifacts named after them:
-// <guest>-0.1.0.mur.zip, each blocking with the commit policy given.
+// hookPkgs packs the WAT hook doubles as hook artifacts:
+// <name>-0.1.0.mur.zip for each name below, with its guest and contract.
 var hookPkgs = sync.OnceValues(func() (string, error) {
 	src, err := os.MkdirTemp("", "mur-hook-pkgs-")
 	if err != nil {
 		return "", err
 	}
-	for guest, contract := range map[string]string{
-		"hook-reopen-once": "execution_mode: blocking\ncommit_policy: reopen-task\n",
-		"hook-answer-050":  "execution_mode: blocking\ncommit_policy: reopen-task\n",
-		"hook-errs":        "execution_mode: blocking\ncommit_policy: none\n",
-		"hook-missing":     "execution_mode: blocking\ncommit_policy: none\n",
+	for name, h := range map[string]struct{ guest, contract string }{
+		"hook-reopen-once": {"hook-reopen-once", "execution_mode: blocking\ncommit_policy: reopen-task\n"},
+		"hook-answer-050":  {"hook-answer-050", "execution_mode: blocking\ncommit_policy: reopen-task\n"},
+		"stager":           {"hook-answer-050", "binding: on-stage\nexecution_mode: blocking\ncommit_policy: write-manifests\n"},
+		"hook-errs":        {"hook-errs", "execution_mode: blocking\ncommit_policy: none\n"},
+		"hook-missing":     {"hook-missing", "execution_mode: blocking\ncommit_policy: none\n"},
+		"hook-slow-start":  {"hook-slow-start", "execution_mode: async\ncommit_policy: none\n"},
 	} {
-		dir := filepath.Join(src, guest)
-		if err := copyFile(testguest.Path(guest), filepath.Join(dir, guest+".wasm")); err != nil {
+		dir := filepath.Join(src, name)
+		if err := copyFile(testguest.Path(h.guest), filepath.Join(dir, name+".wasm")); err != nil {
 			return "", err
 		}
 		yaml := fmt.Sprintf("name: %s\nversion: \"0.1.0\"\nruntime: hook\ndescription: test hook %s\nrequires_files: [%s.wasm]\n%s",
-			guest, guest, guest, contract)
+			name, name, name, h.contract)
 		if err := os.WriteFile(filepath.Join(dir, "murmur.yaml"), []byte(yaml), 0o644); err != nil {
 			return "", err
 		}
 		if _, stderr, code := runMur(src, nil, "build", dir, "-o", src); code != 0 {
-			return "", fmt.Errorf("mur build %s: exit %d\n%s", guest, code, stderr)
+			return "", fmt.Errorf("mur build %s: exit %d\n%s", name, code, stderr)
 		}
 	}
 	return src, nil
@@ -320,5 +322,90 @@ func TestGuardHookRun(t *testing.T) {
 	}
 	if task, _ := os.ReadFile(filepath.Join(work, "task.md")); !strings.Contains(string(task), "denied by 'rm -rf'") {
 		t.Errorf("task.md = %q, want guard's feedback", task)
+	}
+}
+
+// An async hook whose first call (on-session-start) spins until its 10 s
+// deadline, behind which one turn of 1100 tool calls fills its 1024-deep
+// queue: under on_overflow: drop the excess events are discarded, each a
+// queue-overflow hook_dispatch_error and all of them counted in its log,
+// and the loop never waits; under block the loop waits for room (so the
+// task lasts until the spin is interrupted) and nothing is dropped.
+func TestAsyncHookQueueOverflow(t *testing.T) {
+	calls := make([]string, 1100)
+	for i := range calls {
+		calls[i] = fmt.Sprintf(`{"id": "c%d", "name": "nope"}`, i)
+	}
+	script := `{"turns": [{"tool_calls": [` + strings.Join(calls, ", ") + `]}, {"text": "done"}]}`
+	for _, overflow := range []string{"drop", "block"} {
+		t.Run(overflow, func(t *testing.T) {
+			// The capsule's deadline applies to every hook call too
+			// (security.md §8): the spin is interrupted after 10 s.
+			p := hookProject(t, "", script, hookEntry("hook-slow-start", "    on_overflow: "+overflow+"\n"),
+				"capabilities:\n  limits:\n    deadline_seconds: 10\n", "hook-slow-start")
+			stdout, stderr, code := runMur(p.dir, nil, "run", "--task", "call nope")
+			if code != 0 {
+				t.Fatalf("mur run: exit %d\nstdout:\n%s\nstderr:\n%.3000s", code, stdout, stderr)
+			}
+			lines := p.sessionTrace()
+			var dropped int
+			for _, l := range records(lines, trace.TypeHookDispatchError) {
+				if l.Fields["hook_name"] != "hook-slow-start" {
+					t.Errorf("hook_dispatch_error %v", l.Fields)
+				}
+				if l.Fields["arm"] == "queue-overflow" {
+					dropped++
+				}
+			}
+			log := p.sessionFile("logs/hook-hook-slow-start.log")
+			if !strings.Contains(log, "on-session-start") {
+				t.Errorf("the hook log does not record the interrupted on-session-start:\n%s", log)
+			}
+			summary := fmt.Sprintf("hook 'hook-slow-start' discarded %d lifecycle event(s): its queue (1024 deep) was full and the capsule manifest declares 'on_overflow: drop' for this hook", dropped)
+			ends := records(lines, trace.TypeTaskEnd)
+			if len(ends) != 1 {
+				t.Fatalf("task_end records %v", ends)
+			}
+			switch overflow {
+			case "drop":
+				if dropped == 0 || !strings.Contains(log, summary) {
+					t.Errorf("%d queue-overflow records; log:\n%.2000s", dropped, log)
+				}
+			case "block":
+				if dropped != 0 || strings.Contains(log, "discarded") {
+					t.Errorf("under block %d events were dropped; log:\n%.2000s", dropped, log)
+				}
+				// The 1025th queued event could only go in once the spin ended.
+				if d := ends[0].Fields["duration_ms"].(float64); d < 5000 {
+					t.Errorf("the task took %v ms: the loop did not wait for room in the queue", d)
+				}
+			}
+		})
+	}
+}
+
+// on-stage's write-manifests in a script capsule: the hook's manifest
+// replaces the one generated for the shell tool git in the session's
+// tools/.
+func TestOnStageWriteManifestsScriptCapsule(t *testing.T) {
+	hp, err := hookPkgs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProject(t, "  shell:\n    allow: [git]\n", []string{"record"})
+	path := filepath.Join(p.dir, "murmur.yaml")
+	yaml, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withHook := strings.Replace(string(yaml), "artifacts:\n", "artifacts:\n"+hookEntry("stager", ""), 1)
+	if err := os.WriteFile(path, []byte(withHook), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.mur(0, "install", filepath.Join(hp, "stager-0.1.0.mur.zip"))
+	s := p.run(0, "http://127.0.0.1:9/")
+	b, err := os.ReadFile(filepath.Join(s.sessionDir, "tools", "git", "murmur.yaml"))
+	if err != nil || string(b) != "description: from on-stage\n" {
+		t.Errorf("tools/git/murmur.yaml = %q, %v; want the hook's manifest", b, err)
 	}
 }
