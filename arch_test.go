@@ -57,7 +57,7 @@ var layers = [][]string{
 	{"tools", "stage", "a2a"},
 	{"sandbox"},
 	{"trace", "tokens", "inference"},
-	{"install", "policy", "drivers"},
+	{"install", "policy", "firstparty"},
 	{"registry"},
 	{"artifact", "lockfile"},
 	{"manifest"},

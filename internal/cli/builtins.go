@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mur-go/mur/artifact"
-	"github.com/mur-go/mur/drivers"
+	"github.com/mur-go/mur/firstparty"
 	"github.com/mur-go/mur/install"
 	"github.com/mur-go/mur/registry"
 )
@@ -20,12 +20,12 @@ import (
 // registry that has the same name and version wins. Any other failure of
 // the registry (authentication, I/O) is reported as it is.
 func withBuiltins(src install.Source) []install.Source {
-	return []install.Source{{Name: src.Name, Resolver: builtinFallback{src.Resolver, &drivers.Registry{}}}}
+	return []install.Source{{Name: src.Name, Resolver: builtinFallback{src.Resolver, &firstparty.Registry{}}}}
 }
 
 type builtinFallback struct {
 	primary registry.Resolver
-	builtin *drivers.Registry
+	builtin *firstparty.Registry
 }
 
 func (b builtinFallback) Resolve(ctx context.Context, name, version string, p *artifact.Platform) (*registry.Resolved, error) {
@@ -41,7 +41,7 @@ func (b builtinFallback) Resolve(ctx context.Context, name, version string, p *a
 
 // builtinRows are the built-in artifacts as list rows (scope "builtin").
 func builtinRows(ctx context.Context) ([]listRow, error) {
-	metas, err := (&drivers.Registry{}).List(ctx)
+	metas, err := (&firstparty.Registry{}).List(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -3,10 +3,14 @@
 // Command scripted is the test inference driver: a reactor like toolrun
 // (abi.go) exporting murmur:tool/run@0.2.0, which replays a script of
 // model turns instead of calling a model. The script is the driver config
-// (MURMUR_INFERENCE_DRIVER_CONFIG), {"turns": [turn, …]}; the turn answered
-// is the one at the index of the number of assistant messages in the
-// request, so a replay needs no state between calls (drivers get a fresh
-// store per turn). guests/README.md documents the turn keys.
+// (MURMUR_INFERENCE_DRIVER_CONFIG), {"turns": [turn, …], "hook_turns":
+// [turn, …]}; the turn answered is the one at the index of the number of
+// assistant messages in the request, so a replay needs no state between
+// calls (drivers get a fresh store per turn). A request whose system is
+// not the loop's [Capsule] prompt is a hook's run-inference call (wit.md
+// §5.8: the hook's own system prompt, or none) and is answered from
+// hook_turns, so the loop's numbering is unaffected by it.
+// guests/README.md documents the turn keys.
 //
 // Every request is checked against the driver protocol (session.md §1.1–
 // §1.2) and against what its turn expects; a mismatch is answered with
@@ -26,7 +30,8 @@ import (
 func main() {}
 
 type script struct {
-	Turns []turn `json:"turns"`
+	Turns     []turn `json:"turns"`
+	HookTurns []turn `json:"hook_turns"`
 }
 
 // turn is one scripted model answer and what its request must carry.
@@ -50,6 +55,12 @@ type turn struct {
 	// ("" : none); ExpectMessages, if set, its number of messages.
 	ExpectContinuationID string `json:"expect_continuation_id"`
 	ExpectMessages       *int   `json:"expect_messages"`
+	// ResumesOn numbers a request from this turn when its first message
+	// contains the text: a compacted history has lost the assistant
+	// messages the count relies on, keeping only the compacted turn's own
+	// (appended after the replacement, session.md §3.4), which is not
+	// counted.
+	ResumesOn string `json:"resumes_on"`
 }
 
 type toolCall struct {
@@ -94,6 +105,13 @@ func answer(raw []byte) (uint8, string, string, [][2]string) {
 	if err != nil {
 		return fail(err.Error())
 	}
+	turns, what := s.Turns, "turn"
+	if !req.loop() {
+		if len(s.HookTurns) == 0 {
+			return fail("request system does not start with the [Capsule] block, and the script has no hook_turns for a hook's request")
+		}
+		turns, what = s.HookTurns, "hook turn"
+	}
 	n := 0
 	for _, m := range req.Messages {
 		if m.Role == "assistant" {
@@ -104,7 +122,7 @@ func answer(raw []byte) (uint8, string, string, [][2]string) {
 	// returned its id, so it is numbered from that turn.
 	if req.ContinuationID != "" {
 		k := -1
-		for i, t := range s.Turns {
+		for i, t := range turns {
 			if t.ContinuationID == req.ContinuationID {
 				k = i
 				break
@@ -114,22 +132,24 @@ func answer(raw []byte) (uint8, string, string, [][2]string) {
 			return fail(fmt.Sprintf("continuation_id %q was never returned by the script", req.ContinuationID))
 		}
 		n += k
+	} else if k := resumed(turns, req.Messages); k >= 0 {
+		n += k - 1
 	}
-	if n >= len(s.Turns) {
-		return fail(fmt.Sprintf("the script has %d turns but the request is turn %d", len(s.Turns), n+1))
+	if n >= len(turns) {
+		return fail(fmt.Sprintf("the script has %d %ss but the request is %s %d", len(turns), what, what, n+1))
 	}
-	t := s.Turns[n]
+	t := turns[n]
 	if t.ExpectSystem != "" && !strings.Contains(*req.System, t.ExpectSystem) {
-		return fail(fmt.Sprintf("turn %d: system does not contain %q", n+1, t.ExpectSystem))
+		return fail(fmt.Sprintf("%s %d: system does not contain %q", what, n+1, t.ExpectSystem))
 	}
 	if req.ContinuationID != t.ExpectContinuationID {
-		return fail(fmt.Sprintf("turn %d: continuation_id is %q, want %q", n+1, req.ContinuationID, t.ExpectContinuationID))
+		return fail(fmt.Sprintf("%s %d: continuation_id is %q, want %q", what, n+1, req.ContinuationID, t.ExpectContinuationID))
 	}
 	if t.ExpectMessages != nil && len(req.Messages) != *t.ExpectMessages {
-		return fail(fmt.Sprintf("turn %d: the request has %d messages, want %d", n+1, len(req.Messages), *t.ExpectMessages))
+		return fail(fmt.Sprintf("%s %d: the request has %d messages, want %d", what, n+1, len(req.Messages), *t.ExpectMessages))
 	}
 	if err := checkResults(req.Messages, t.ExpectResults); err != nil {
-		return fail(fmt.Sprintf("turn %d: %v", n+1, err))
+		return fail(fmt.Sprintf("%s %d: %v", what, n+1, err))
 	}
 	if t.Error != "" && t.StopReason == "" {
 		return fail(t.Error)
@@ -141,9 +161,33 @@ func answer(raw []byte) (uint8, string, string, [][2]string) {
 	return statusPassed, "scripted turn", reply(t), md
 }
 
+// resumed is the last turn whose resumes_on text the first message holds,
+// or -1.
+func resumed(turns []turn, msgs []message) int {
+	if len(msgs) == 0 {
+		return -1
+	}
+	var blocks []block
+	_ = json.Unmarshal(msgs[0].Content, &blocks)
+	k := -1
+	for i, t := range turns {
+		for _, b := range blocks {
+			if t.ResumesOn != "" && strings.Contains(b.Text, t.ResumesOn) {
+				k = i
+			}
+		}
+	}
+	return k
+}
+
+// loop reports whether the request is the agent loop's: its system is the
+// [Capsule] block the loop always sends.
+func (r *request) loop() bool { return strings.HasPrefix(*r.System, "[Capsule]\nName: ") }
+
 // check parses a request and enforces the protocol's shape: compact JSON
-// with sorted keys, system present as the [Capsule] block, tools an array,
-// every content an array of blocks, the first message the user's task.
+// with sorted keys, system present (the loop's starts with the [Capsule]
+// block; a hook's may be anything, even empty), tools an array, every
+// content an array of blocks, the first message the user's task.
 func check(raw []byte) (*request, error) {
 	var generic any
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -158,8 +202,8 @@ func check(raw []byte) (*request, error) {
 	if err := json.Unmarshal(raw, &req); err != nil {
 		return nil, fmt.Errorf("request has the wrong shape: %v", err)
 	}
-	if req.System == nil || !strings.HasPrefix(*req.System, "[Capsule]\nName: ") {
-		return nil, fmt.Errorf("request system is missing or does not start with the [Capsule] block")
+	if req.System == nil {
+		return nil, fmt.Errorf("request has no system field")
 	}
 	if req.Tools == nil {
 		return nil, fmt.Errorf("request tools is not an array")

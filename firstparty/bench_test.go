@@ -1,4 +1,4 @@
-package drivers_test
+package firstparty_test
 
 import (
 	"bytes"

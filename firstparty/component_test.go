@@ -1,4 +1,4 @@
-package drivers_test
+package firstparty_test
 
 // The driver components themselves, called as the agent loop calls them
 // (one request JSON per call, a fresh store each time), against the

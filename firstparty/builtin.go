@@ -1,4 +1,4 @@
-package drivers
+package firstparty
 
 import (
 	"archive/zip"
@@ -17,37 +17,46 @@ import (
 // Builtin is one built-in artifact.
 type Builtin struct {
 	Name, Version string
-	Description   string
-	// Credential is the manifest's credential block: how the host hands
-	// the provider the key (see manifest.Credential); "" for none.
-	Credential string
-	wasm       []byte
+	// Runtime is the artifact's runtime: driver or hook.
+	Runtime     string
+	Description string
+	// Extra is the rest of the manifest: a driver's credential block (how
+	// the host hands the provider the key, see manifest.Credential), a
+	// hook's binding, execution_mode and commit_policy.
+	Extra string
+	wasm  []byte
 }
 
 // All is the built-in artifacts, by name.
 func All() []Builtin {
 	return []Builtin{
-		{Name: "anthropic", Version: "0.1.0", wasm: guests.DriverAnthropic,
+		{Name: "anthropic", Version: "0.1.0", Runtime: "driver", wasm: guests.DriverAnthropic,
 			Description: "Anthropic Messages API driver (tool use, extended thinking, streaming)",
-			Credential:  "credential:\n  header: x-api-key\n"},
-		{Name: "openai-compatible", Version: "0.1.0", wasm: guests.DriverOpenAI,
+			Extra:       "credential:\n  header: x-api-key\n"},
+		{Name: "compact", Version: "0.1.0", Runtime: "hook", wasm: guests.Compact,
+			Description: "Summarises the conversation through the capsule's own model when the context window fills, so a long session keeps going.",
+			Extra:       "binding: on-compaction\nexecution_mode: blocking\ncommit_policy: replace-context\n"},
+		{Name: "guard", Version: "0.1.0", Runtime: "hook", wasm: guests.Guard,
+			Description: "Denies tools and shell commands by pattern (guard.json in its filesystem scope); a task that used one is reopened with the violations, then failed.",
+			Extra:       "execution_mode: blocking\ncommit_policy: reopen-task\n"},
+		{Name: "openai-compatible", Version: "0.1.0", Runtime: "driver", wasm: guests.DriverOpenAI,
 			Description: "OpenAI Chat Completions driver for OpenAI, Ollama, vLLM, llama.cpp, LM Studio, OpenRouter, Together, Groq",
-			Credential:  "credential:\n  header: Authorization\n  prefix: \"Bearer \"\n"},
-		{Name: "scripted", Version: "0.1.0", wasm: guests.Scripted,
+			Extra:       "credential:\n  header: Authorization\n  prefix: \"Bearer \"\n"},
+		{Name: "scripted", Version: "0.1.0", Runtime: "driver", wasm: guests.Scripted,
 			Description: "replays the turns in inference.driver.config, for tests"},
 	}
 }
 
 // Manifest is the artifact's murmur.yaml.
 func (b Builtin) Manifest() string {
-	return fmt.Sprintf("name: %s\nversion: %q\nruntime: driver\ndescription: %q\nrequires_files: [%s.wasm]\n%s",
-		b.Name, b.Version, b.Description, b.Name, b.Credential)
+	return fmt.Sprintf("name: %s\nversion: %q\nruntime: %s\ndescription: %q\nrequires_files: [%s.wasm]\n%s",
+		b.Name, b.Version, b.Runtime, b.Description, b.Name, b.Extra)
 }
 
 // Meta is what the registry reports for it.
 func (b Builtin) Meta() artifact.Meta {
 	desc := b.Description
-	return artifact.Meta{Name: b.Name, Version: b.Version, Runtime: artifact.Wasm, ArtifactRuntime: "driver",
+	return artifact.Meta{Name: b.Name, Version: b.Version, Runtime: artifact.Wasm, ArtifactRuntime: b.Runtime,
 		Platforms: []artifact.Platform{}, Description: &desc, Tags: []string{"builtin"}}
 }
 
