@@ -54,7 +54,7 @@ func (l *launch) compact(ctx context.Context, a *attemptRun, turn uint32, sessio
 	}
 	rebuilt := rebuild(rep.Messages)
 	if !pairedCalls(rebuilt) {
-		l.bootstrapLog(fmt.Sprintf("[compaction] hook %s returned a context whose tool calls and tool results do not pair up; replacement discarded", rep.Hook))
+		l.bootstrapLog("[compaction] compacted result has an unresolved tool_call; continuing without compaction")
 		return nil
 	}
 	a.msgs, a.enc = rebuilt, nil
@@ -67,7 +67,7 @@ func (l *launch) compact(ctx context.Context, a *attemptRun, turn uint32, sessio
 	if cc := c.Inference.Compaction; cc != nil && cc.DumpSummaries {
 		l.dumpSummary(rebuilt, turn, sessionTokens, after)
 	}
-	l.bootstrapLog(fmt.Sprintf("[compaction] hook %s at turn %d; new session_tokens: %d", rep.Hook, turn, after))
+	l.bootstrapLog(fmt.Sprintf("[compaction] hook compaction at turn %d; new session_tokens: %d", turn, after))
 	return nil
 }
 

@@ -206,10 +206,10 @@ func TestCompaction(t *testing.T) {
 			"[compaction] threshold reached but no hook returned replace-context; continuing without compaction", "do it"},
 		{"replacement committed before the turn's tool results", func(CompactionEvent) (*Replacement, error) { return summary, nil }, 0,
 			[]string{"task_start", "session_start", "inference:tool_call", "compaction", "tool_call", "inference:end_turn", "compaction", "session_end:ok", "task_end:ok"},
-			"[compaction] hook squash at turn 0; new session_tokens:", "summary so far"},
+			"[compaction] hook compaction at turn 0; new session_tokens:", "summary so far"},
 		{"unpaired tool calls: discarded", func(CompactionEvent) (*Replacement, error) { return unpaired, nil }, 0,
 			[]string{"task_start", "session_start", "inference:tool_call", "tool_call", "inference:end_turn", "session_end:ok", "task_end:ok"},
-			"do not pair up; replacement discarded", "do it"},
+			"[compaction] compacted result has an unresolved tool_call; continuing without compaction", "do it"},
 		{"hook error fails the attempt (13)", func(CompactionEvent) (*Replacement, error) { return nil, errors.New("squash: boom") }, KindCompaction,
 			[]string{"task_start", "session_start", "inference:tool_call", "session_end:failed", "task_end:ok"}, "", ""},
 	}

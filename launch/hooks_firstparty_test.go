@@ -82,7 +82,7 @@ func TestCompactHookRun(t *testing.T) {
 	if strings.Count(dump, "\n") != 1 || !strings.Contains(dump, "SUMMARY-1: the agent echoed one and two.") || !strings.Contains(dump, "echo one, then two") {
 		t.Errorf("compaction-summaries.jsonl = %s", dump)
 	}
-	if log := p.sessionFile("logs/bootstrap.log"); !strings.Contains(log, "[compaction] hook compact at turn 1") {
+	if log := p.sessionFile("logs/bootstrap.log"); !strings.Contains(log, "[compaction] hook compaction at turn 1") {
 		t.Errorf("bootstrap.log has no compaction line:\n%s", log)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -26,7 +27,9 @@ import (
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "__sleep" {
-		select {}
+		for {
+			time.Sleep(time.Hour) // until killed (select{} would be a detected deadlock)
+		}
 	}
 	if len(os.Args) > 1 && os.Args[1] == sandbox.ExecMode {
 		sandbox.Main(os.Args[2:]) // the test's rlimit trampoline, as mur is
@@ -123,7 +126,11 @@ func run() error {
 			return err
 		}
 		p.text("working")
-		select {}
+		// Blocks until killed; a bare select{} would let the runtime
+		// declare a deadlock and exit when no other goroutine exists.
+		for {
+			time.Sleep(time.Hour)
+		}
 	default:
 		return fmt.Errorf("unknown scenario %q", task)
 	}
