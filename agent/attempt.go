@@ -51,20 +51,31 @@ type attemptRun struct {
 	watch     *chunkWatch
 }
 
+// beginAttempt is what every attempt starts with, whatever runs the
+// model: the turns left to this task and the task text.
+func (l *launch) beginAttempt(ctx context.Context, tr *taskRun) (remaining uint32, task string, err error) {
+	l.attempted = true
+	inf := l.s.Capsule.Inference
+	remaining = inf.MaxTurns - min(tr.counts.turns, inf.MaxTurns)
+	if err := cancelled(ctx); err != nil {
+		return 0, "", err
+	}
+	task, err = readTask(l.s)
+	if err != nil {
+		return 0, "", &Error{Kind: KindTask, Code: CodeRun, Err: err, Msg: fmt.Sprintf("reading the task: %v", err)}
+	}
+	return remaining, task, nil
+}
+
 // attempt is run_agent_loop: session_start, the turns, session_end
 // (session.md §3.1–§3.2). A returned error is Murmur's Err: the attempt
 // failed without its session_end.
 func (l *launch) attempt(ctx context.Context, tr *taskRun) (attemptEnd, error) {
-	l.attempted = true
-	inf := l.s.Capsule.Inference
-	remaining := inf.MaxTurns - min(tr.counts.turns, inf.MaxTurns)
-	if err := cancelled(ctx); err != nil {
+	remaining, task, err := l.beginAttempt(ctx, tr)
+	if err != nil {
 		return attemptEnd{}, err
 	}
-	task, err := readTask(l.s)
-	if err != nil {
-		return attemptEnd{}, &Error{Kind: KindTask, Code: CodeRun, Err: err, Msg: fmt.Sprintf("reading the task: %v", err)}
-	}
+	inf := l.s.Capsule.Inference
 	a := &attemptRun{taskRun: tr}
 	if tr.t.IO != nil {
 		a.watch = &chunkWatch{TaskIO: tr.t.IO}

@@ -38,16 +38,11 @@ type ProcessOptions struct {
 // dispatcher. Every failure is Murmur's Err (session_end failed is already
 // written), never max_turns_reached.
 func (l *launch) processAttempt(ctx context.Context, tr *taskRun) (attemptEnd, error) {
-	l.attempted = true
-	inf := l.s.Capsule.Inference
-	remaining := inf.MaxTurns - min(tr.counts.turns, inf.MaxTurns)
-	if err := cancelled(ctx); err != nil {
+	remaining, task, err := l.beginAttempt(ctx, tr)
+	if err != nil {
 		return attemptEnd{}, err
 	}
-	task, err := readTask(l.s)
-	if err != nil {
-		return attemptEnd{}, &Error{Kind: KindTask, Code: CodeRun, Err: err, Msg: fmt.Sprintf("reading the task: %v", err)}
-	}
+	inf := l.s.Capsule.Inference
 	specs, err := toolSpecs(l.inv)
 	if err != nil {
 		return attemptEnd{}, failure(KindIO, err, "building the bridge's tool list: %v", err)

@@ -3,6 +3,7 @@ package launch
 import (
 	"fmt"
 
+	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/host"
 	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/tools"
@@ -31,20 +32,12 @@ func NewAgentTools(opts Options) (*AgentTools, error) {
 	inf := o.Session.Capsule.Inference
 	if inf == nil || inf.Transport != "http" || inf.Driver == nil {
 		return nil, &Error{Code: CodeRun, Status: StatusFailed,
-			Msg:  "inference driver is not configured: mur-go runs agent capsules through a WASM driver only (transport: http)",
-			Hint: "add inference.driver.artifact naming a runtime: driver entry of artifacts; transport: process is not implemented in mur-go yet"}
+			Msg:  "inference driver is not configured: a transport: http capsule reaches its model through a WASM driver",
+			Hint: "add inference.driver.artifact naming a runtime: driver entry of artifacts, or use transport: process with inference.command"}
 	}
-	linker, err := host.NewToolLinker()
+	linker, tb, shell, err := newAgentToolbox(&o)
 	if err != nil {
-		return nil, fmt.Errorf("linking the tool host: %w", err)
-	}
-	tb, err := newToolbox(&o, linker)
-	if err != nil {
-		return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
-	}
-	shell, err := newShell(&o)
-	if err != nil {
-		return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+		return nil, err
 	}
 	name := inf.Driver.Artifact
 	for _, a := range o.Session.Artifacts {
@@ -69,4 +62,23 @@ func NewAgentTools(opts Options) (*AgentTools, error) {
 	return nil, &Error{Code: CodeRun, Status: StatusFailed,
 		Msg:  fmt.Sprintf("inference driver '%s' is not staged as a WASM driver", name),
 		Hint: fmt.Sprintf("declare '%s' in artifacts with runtime: driver and install it (mur install)", name)}
+}
+
+// newAgentToolbox is what every agent capsule's loop dispatches to, for
+// either transport: the staged tools and the shell runner, on one tool
+// linker (which a driver shares).
+func newAgentToolbox(o *Options) (*component.Linker, *toolbox, tools.ShellRunner, error) {
+	linker, err := host.NewToolLinker()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("linking the tool host: %w", err)
+	}
+	tb, err := newToolbox(o, linker)
+	if err != nil {
+		return nil, nil, nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+	}
+	shell, err := newShell(o)
+	if err != nil {
+		return nil, nil, nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+	}
+	return linker, tb, shell, nil
 }

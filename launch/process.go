@@ -1,9 +1,6 @@
 package launch
 
 import (
-	"fmt"
-
-	"github.com/mur-go/mur/host"
 	"github.com/mur-go/mur/sandbox"
 	"github.com/mur-go/mur/tools"
 )
@@ -34,17 +31,9 @@ func NewProcessTools(opts Options) (*ProcessTools, error) {
 		return nil, &Error{Code: CodeRun, Status: StatusFailed,
 			Msg: "no rlimit trampoline configured, and the agent CLI never runs without capabilities.resources applied"}
 	}
-	linker, err := host.NewToolLinker()
+	_, tb, shell, err := newAgentToolbox(&o)
 	if err != nil {
-		return nil, fmt.Errorf("linking the tool host: %w", err)
-	}
-	tb, err := newToolbox(&o, linker)
-	if err != nil {
-		return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
-	}
-	shell, err := newShell(&o)
-	if err != nil {
-		return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+		return nil, err
 	}
 	g := s.Ceiling
 	return &ProcessTools{
