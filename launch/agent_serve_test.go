@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -25,10 +26,6 @@ import (
 // back completed with the model's answer; the trace records each as an
 // A2A task.
 func TestAgentCapsuleServedOverA2A(t *testing.T) {
-	pkgs, err := agentPkgs()
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := &project{t: t, dir: t.TempDir()}
 	yaml := `name: served
 version: "0.1.0"
@@ -46,45 +43,13 @@ lifecycle:
   task_acceptance: queue
   after_task: sleep
 `
-	if err := os.WriteFile(filepath.Join(p.dir, "murmur.yaml"), []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p.mur(0, "install", filepath.Join(pkgs, "scripted-0.1.0.mur.zip"))
-
-	cmd := exec.Command(env.mur, "run", "--json")
-	cmd.Dir = p.dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(p.dir, ".home"), "MUR_CACHE_DIR=" + env.cache}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		t.Fatalf("no launch line: %v\n%s", err, stderr.String())
-	}
-	var launch struct{ URL, SessionID string }
-	var raw map[string]any
-	if err := json.Unmarshal([]byte(line), &raw); err != nil {
-		t.Fatalf("launch line %q: %v", line, err)
-	}
-	launch.URL, _ = raw["url"].(string)
-	launch.SessionID, _ = raw["session_id"].(string)
-	if !strings.HasPrefix(launch.URL, "localhost:") {
-		t.Fatalf("launch line %q has no URL", line)
-	}
-	base := "http://" + launch.URL
-
+	c := serveCapsule(t, p, yaml, "scripted")
+	base, stderr := c.base, c.stderr
 	sent := 0
 	for _, v := range []a2a.ProtocolVersion{a2a.Version, a2av0.Version} {
-		c := sdkClient(t, base, v)
+		client := sdkClient(t, base, v)
 		for i := range 2 {
-			res, err := c.SendMessage(t.Context(), &a2a.SendMessageRequest{
+			res, err := client.SendMessage(t.Context(), &a2a.SendMessageRequest{
 				Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(fmt.Sprintf("task %d over %s", i, v)))})
 			if err != nil {
 				t.Fatalf("%s send: %v\n%s", v, err, stderr.String())
@@ -100,11 +65,8 @@ lifecycle:
 		}
 	}
 
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
-	f, err := os.Open(filepath.Join(p.dir, "workdir", launch.SessionID, "trace.jsonl"))
+	c.stop()
+	f, err := os.Open(filepath.Join(p.dir, "workdir", c.sessionID, "trace.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,6 +89,63 @@ lifecycle:
 	if received != sent || a2aStarts != sent {
 		t.Errorf("trace has %d a2a_task_received and %d a2a task_start records, want %d each", received, a2aStarts, sent)
 	}
+}
+
+// served is an agent capsule running under `mur run --json`.
+type served struct {
+	base, sessionID string
+	stderr          *strings.Builder
+	stop            func()
+}
+
+// serveCapsule writes yaml as p's manifest, installs the named test
+// packages (see agentPkgs) and starts `mur run --json`, returning once
+// the launch line names the URL; the capsule is stopped at cleanup if the
+// test has not stopped it.
+func serveCapsule(t *testing.T, p *project, yaml string, installs ...string) served {
+	t.Helper()
+	pkgs, err := agentPkgs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(p.dir, "murmur.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range installs {
+		p.mur(0, "install", filepath.Join(pkgs, name+"-0.1.0.mur.zip"))
+	}
+	cmd := exec.Command(env.mur, "run", "--json")
+	cmd.Dir = p.dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(p.dir, ".home"), "MUR_CACHE_DIR=" + env.cache}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &strings.Builder{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stop := sync.OnceFunc(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	})
+	t.Cleanup(stop)
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no launch line: %v\n%s", err, stderr.String())
+	}
+	var launch struct {
+		URL       string `json:"url"`
+		SessionID string `json:"session_id"`
+	}
+	if err := json.Unmarshal([]byte(line), &launch); err != nil {
+		t.Fatalf("launch line %q: %v", line, err)
+	}
+	if !strings.HasPrefix(launch.URL, "localhost:") {
+		t.Fatalf("launch line %q has no URL", line)
+	}
+	return served{base: "http://" + launch.URL, sessionID: launch.SessionID, stderr: stderr, stop: stop}
 }
 
 // sdkClient connects the official Go SDK client to the capsule's card

@@ -17,8 +17,9 @@ import (
 	"github.com/mur-go/mur/internal/testguest"
 )
 
-// agentPkgs builds the driver "scripted" (scripted-go) and the WASM tool
-// "echo" (toolrun-go, which answers its input reversed).
+// agentPkgs builds the driver "scripted" (scripted-go), the WASM tool
+// "echo" (toolrun-go, which answers its input reversed) and the WASM tool
+// "ask" (tool-io, which asks its task for input and answers the reply).
 var agentPkgs = sync.OnceValues(func() (string, error) {
 	src, err := os.MkdirTemp("", "mur-agent-pkgs-")
 	if err != nil {
@@ -27,6 +28,7 @@ var agentPkgs = sync.OnceValues(func() (string, error) {
 	for name, spec := range map[string]struct{ runtime, guest string }{
 		"scripted": {"driver", testguest.ScriptedGo},
 		"echo":     {"tool", testguest.ToolrunGo},
+		"ask":      {"tool", "tool-io"},
 	} {
 		dir := filepath.Join(src, name)
 		if err := copyFile(testguest.Path(spec.guest), filepath.Join(dir, name+".wasm")); err != nil {

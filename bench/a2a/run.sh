@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# The A2A load benchmark (not a timed test): 10,000 tasks from 16
-# concurrent clients through a queue+sleep capsule served by mur-go's A2A
-# server (bench/a2a/echocapsule, a scripted stand-in for the loop), beside
-# the same clients against a minimal a2a-go SDK echo server, in one run;
-# plus the idle RSS of the capsule. Usage: bench/a2a/run.sh [TASKS [CLIENTS]]
+# The A2A load benchmark (not a timed test): TASKS tasks from CLIENTS
+# concurrent clients through a queue+sleep agent capsule served by the real
+# `mur run` (the loop with the scripted driver, one text answer per task),
+# through mur-go's A2A server with a scripted stand-in for the loop
+# (bench/a2a/echocapsule), and against a minimal a2a-go SDK echo server,
+# the same clients in one run; plus the idle RSS of both capsules.
+# Usage: bench/a2a/run.sh [TASKS [CLIENTS]] (MUR_TASKS: the mur run
+# capsule's tasks, at most 5,000 unless set: at ~75 tasks/s 10,000 alone
+# take over two minutes).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 tasks="${1:-10000}" clients="${2:-16}"
+murtasks="${MUR_TASKS:-$((tasks < 5000 ? tasks : 5000))}"
 bin="$(mktemp -d)"
-trap 'exec 3>&- 5>&- ; wait; rm -rf "$bin"' EXIT
+trap 'exec 3>&- 5>&- ; kill -TERM "$(cat "$bin/mur.pid" 2>/dev/null)" 2>/dev/null; wait; rm -rf "$bin"' EXIT
 export CGO_ENABLED=0
-go build -o "$bin/" ./echocapsule ./sdkecho ./load
+go build -o "$bin/" ./echocapsule ./sdkecho ./load ../../cmd/mur
 
 start() { # NAME FD_IN FD_OUT ARGS...: start a server, print its URL
 	local name="$1"; shift
@@ -25,6 +30,46 @@ start sdkecho
 exec 5>"$bin/sdkecho.in" 6<"$bin/sdkecho.out"
 read -r _ sdk <&6
 
-echo "idle RSS of the queue+sleep capsule: $(awk '/^VmRSS/{print $2, $3}' "/proc/$(cat "$bin/echocapsule.pid")/status")"
-"$bin/load" -tasks "$tasks" -clients "$clients" "mur-go=$capsule" "a2a-go-sdk=$sdk"
-echo "RSS of the capsule after the load: $(awk '/^VmRSS/{print $2, $3}' "/proc/$(cat "$bin/echocapsule.pid")/status")"
+# The mur run capsule, with a home and cache of its own (set for mur only:
+# the build above keeps the user's Go caches).
+cap="$bin/capsule"
+mkdir -p "$cap/pkg" "$bin/home"
+cp ../../guests/out/scripted-go.wasm "$cap/pkg/scripted.wasm"
+printf 'name: scripted\nversion: "0.1.0"\nruntime: driver\ndescription: the scripted driver\nrequires_files: [scripted.wasm]\n' >"$cap/pkg/murmur.yaml"
+cat >"$cap/murmur.yaml" <<'YAML'
+name: bench
+version: "0.1.0"
+inference:
+  endpoint: http://localhost:9
+  model: scripted-model
+  driver:
+    artifact: scripted
+    config: {"turns": [{"text": "bench answer"}]}
+artifacts:
+  - {name: scripted, version: "0.1.0", runtime: driver}
+lifecycle:
+  task_acceptance: queue
+  after_task: sleep
+  queue_depth: 64
+YAML
+mur() { (cd "$cap" && HOME="$bin/home" MUR_CACHE_DIR="$bin/cache" exec "$bin/mur" "$@"); }
+mur build "$cap/pkg" -o "$bin" >/dev/null
+mur install "$bin/scripted-0.1.0.mur.zip" >/dev/null
+mkfifo "$bin/mur.out"
+# Neither mur nor the drain below may hold the stand-ins' stdin (fds 3, 5),
+# or they would never see it close.
+(cd "$cap" && HOME="$bin/home" MUR_CACHE_DIR="$bin/cache" exec "$bin/mur" run --json) >"$bin/mur.out" 2>"$bin/mur.err" 3>&- 5>&- &
+echo $! >"$bin/mur.pid"
+exec 7<"$bin/mur.out"
+read -r launch <&7 || { cat "$bin/mur.err" >&2; exit 1; }
+cat <&7 >/dev/null 3>&- 5>&- 7<&- &
+exec 7<&-
+[[ "$launch" =~ \"url\":\"([^\"]+)\" ]] || { echo "mur run: no URL in $launch" >&2; exit 1; }
+murrun="${BASH_REMATCH[1]}"
+murpid="$(cat "$bin/mur.pid")"
+
+rss() { awk '/^VmRSS/{print $2, $3}' "/proc/$1/status"; }
+echo "idle RSS: mur run capsule $(rss "$murpid"), stand-in capsule $(rss "$(cat "$bin/echocapsule.pid")")"
+"$bin/load" -tasks "$murtasks" -clients "$clients" "mur-run=$murrun=bench answer"
+"$bin/load" -tasks "$tasks" -clients "$clients" "stand-in=$capsule" "a2a-go-sdk=$sdk"
+echo "RSS after the load: mur run capsule $(rss "$murpid"), stand-in capsule $(rss "$(cat "$bin/echocapsule.pid")")"

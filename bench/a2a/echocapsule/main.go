@@ -1,6 +1,6 @@
 // Command echocapsule serves a capsule over A2A with a scripted stand-in
-// for the agent loop, for the JS SDK conformance check and the load
-// benchmark: it prints "url localhost:PORT" once bound and serves until
+// for the agent loop, for the load benchmark (beside the real mur run) and
+// the mur ps tests: it prints "url localhost:PORT" once bound and serves until
 // stdin closes or it is signalled. A task's text says what it does:
 // "chunks:a,b" streams the chunks, "ask:Q" asks for input, "block" runs
 // until cancelled, anything else is echoed.

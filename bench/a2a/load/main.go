@@ -2,7 +2,9 @@
 // reports throughput and latency: the A2A load benchmark (run.sh).
 // Each client is the official Go SDK's v1.0 JSON-RPC client making
 // blocking SendMessage calls; a task counts when it came back completed
-// with its echo.
+// with its reply: "echo: TEXT" from a target given as NAME=URL, the fixed
+// REPLY from one given as NAME=URL=REPLY (a scripted driver answers every
+// task alike).
 package main
 
 import (
@@ -28,7 +30,8 @@ func main() {
 	failed := false
 	for _, target := range flag.Args() {
 		name, url, _ := strings.Cut(target, "=")
-		if err := run(name, url, *tasks, *clients); err != nil {
+		url, fixed, _ := strings.Cut(url, "=")
+		if err := run(name, url, fixed, *tasks, *clients); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 			failed = true
 		}
@@ -38,7 +41,7 @@ func main() {
 	}
 }
 
-func run(name, url string, n, clients int) error {
+func run(name, url, fixed string, n, clients int) error {
 	ctx := context.Background()
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
 	var next, bad atomic.Int64
@@ -61,8 +64,12 @@ func run(name, url string, n, clients int) error {
 				t0 := time.Now()
 				res, err := cl.SendMessage(ctx, &a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(text))})
 				lat[c] = append(lat[c], time.Since(t0))
+				want := "echo: " + text
+				if fixed != "" {
+					want = fixed
+				}
 				task, ok := res.(*a2a.Task)
-				if err != nil || !ok || task.Status.State != a2a.TaskStateCompleted || task.Status.Message == nil || task.Status.Message.Parts[0].Text() != "echo: "+text {
+				if err != nil || !ok || task.Status.State != a2a.TaskStateCompleted || !strings.Contains(reply(task), want) {
 					bad.Add(1)
 				}
 			}
@@ -85,4 +92,22 @@ func run(name, url string, n, clients int) error {
 		return fmt.Errorf("%d tasks failed", bad.Load())
 	}
 	return nil
+}
+
+// reply is a task's status message and artifacts as one text: the loop
+// may carry its answer in either.
+func reply(task *a2a.Task) string {
+	var b strings.Builder
+	parts := func(ps []*a2a.Part) {
+		for _, p := range ps {
+			b.WriteString(p.Text())
+		}
+	}
+	if task.Status.Message != nil {
+		parts(task.Status.Message.Parts)
+	}
+	for _, a := range task.Artifacts {
+		parts(a.Parts)
+	}
+	return b.String()
 }
