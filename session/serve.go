@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"runtime/debug"
 
 	"github.com/mur-go/mur/a2a/server"
 	"github.com/mur-go/mur/agent"
@@ -45,6 +46,10 @@ func serve(ctx context.Context, lo launch.Options, o Options, run func(context.C
 			if o.Serve.OnURL != nil {
 				o.Serve.OnURL(url)
 			}
+			// Staging and compiling left tens of MB of garbage the runtime
+			// would hand back to the OS only slowly; a capsule that now
+			// waits for tasks should not sit on it.
+			debug.FreeOSMemory()
 		},
 		Run: run,
 	})

@@ -6,6 +6,7 @@ package tokens
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/tiktoken-go/tokenizer/codec"
 )
@@ -16,18 +17,19 @@ import (
 var special = []string{"<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|endofprompt|>"}
 
 // Counter counts tokens. The zero value counts floor(bytes/4); New loads
-// the encoder. A Counter is safe for concurrent use.
+// the encoder when it is first needed. A Counter is safe for concurrent use.
 type Counter struct {
-	enc    *codec.Codec
+	enc    func() *codec.Codec
 	prefix *prefixCache
 }
 
-// New returns a cl100k_base counter. The ranks are built on first use of
-// the encoder (a few tens of milliseconds, once per process). It remembers
-// the last text it counted, so counting one that extends it costs only the
-// new part.
+// New returns a cl100k_base counter. The ranks are built on its first
+// count (a few tens of milliseconds and a few MB, once per process), not
+// here: a capsule that waits for its first task should not hold them. It
+// remembers the last text it counted, so counting one that extends it
+// costs only the new part.
 func New() *Counter {
-	return &Counter{enc: codec.NewCl100kBase(), prefix: newPrefixCache()}
+	return &Counter{enc: sync.OnceValue(codec.NewCl100kBase), prefix: newPrefixCache()}
 }
 
 // Fallback is the floor(bytes/4) estimate.
@@ -52,14 +54,14 @@ func (c *Counter) Count(s string) uint64 {
 		if i < 0 {
 			break
 		}
-		m, err := c.enc.Count(s[:i])
+		m, err := c.enc().Count(s[:i])
 		if err != nil {
 			return Fallback(s)
 		}
 		n += uint64(m) + 1
 		s = s[i+len(tok):]
 	}
-	m, err := c.enc.Count(s)
+	m, err := c.enc().Count(s)
 	if err != nil {
 		return Fallback(s)
 	}
@@ -70,7 +72,7 @@ func (c *Counter) Count(s string) uint64 {
 // gives the piece itself: every alternative of the pattern that matched it
 // in its text matches it alone.
 func (c *Counter) piece(p string) (uint64, error) {
-	n, err := c.enc.Count(p)
+	n, err := c.enc().Count(p)
 	return uint64(n), err
 }
 
