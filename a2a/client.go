@@ -1,22 +1,19 @@
 package a2a
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
+	sdk "github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2aclient"
 
 	"github.com/mur-go/mur/wasip2"
 )
@@ -37,9 +34,10 @@ type Client struct {
 	Log *slog.Logger
 	// SendTimeout bounds one send; 0 means 30 s.
 	SendTimeout time.Duration
-	// Traceparent, if set, returns the W3C traceparent to send with each
-	// request ("" for none).
-	Traceparent func() string
+	// Trace is the span the sends belong to (a script capsule's session),
+	// sent as traceparent; a trace ctx carries (WithTrace) wins. The zero
+	// value sends none.
+	Trace TraceContext
 	// OnSend, if set, is called after each successful send so the run can
 	// write a2a_send trace records once the capsule finished.
 	OnSend func(SendRecord)
@@ -132,16 +130,20 @@ func parsePeer(peer string) (peerTarget, error) {
 	return t, nil
 }
 
-// Send is message/send: the peer must match
-// capabilities.network.allow before anything touches the network; then an
-// A2A JSON-RPC message/send goes to it over HTTP, or HTTPS with real TLS
-// (Murmur sends plain TCP even to https:// peers; mur-go does not).
+// Send is message/send: the peer must match capabilities.network.allow
+// before anything touches the network; then the message goes to it over
+// A2A 1.0, or 0.3 where the peer speaks only that (discover.go has the
+// rule), over HTTP or HTTPS with real TLS (Murmur sends plain TCP even to
+// https:// peers; mur-go does not). Every request (the card, each
+// endpoint, each redirect hop) passes the same policy check and dials
+// through the pinned egress. The send returns once the peer has the task
+// (returnImmediately; 0.3 blocking: false), as Murmur's does.
 //
 // mur-go speaks the public A2A protocol (spec README decision 2): the
-// message carries kind "message" and text parts of kind "text", contextId
-// is omitted when the capsule gives none, the request goes to the peer
-// URL's path (default "/"), and a reply that is a Message rather than a
-// Task maps to state "completed" with the message's task and context ids.
+// message has one text part, contextId is omitted when the capsule gives
+// none, and a reply that is a Message rather than a Task maps to state
+// "completed" with the message's task and context ids. A traceparent
+// goes with every request: the one ctx carries (WithTrace), else Trace.
 func (c *Client) Send(ctx context.Context, peer string, m Message) (TaskResult, error) {
 	t, err := parsePeer(peer)
 	if err != nil {
@@ -149,144 +151,105 @@ func (c *Client) Send(ctx context.Context, peer string, m Message) (TaskResult, 
 	}
 	egress := wasip2.NewEgress(c.Net, c.Resolver, c.Log)
 	if !egress.Allows(t.scheme, t.host, t.port) {
-		return TaskResult{}, fmt.Errorf("network policy: '%s' not in capabilities.network.allow", peer)
-	}
-	var traceparent string
-	if c.Traceparent != nil {
-		traceparent = c.Traceparent()
-	}
-	body, err := a2aRequest(m)
-	if err != nil {
-		return TaskResult{}, fmt.Errorf("failed to connect to %s: %w", peer, err)
+		return TaskResult{}, &PolicyError{URL: peer}
 	}
 	timeout := c.SendTimeout
 	if timeout <= 0 {
 		timeout = defaultSendTimeout
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(withDefaultTrace(ctx, c.Trace), timeout)
 	defer cancel()
-	target := *t.u
-	target.Scheme = t.scheme
-	if target.Path == "" {
-		target.Path = "/"
-	}
-	target.RawQuery, target.Fragment, target.User = t.u.RawQuery, "", nil
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target.String(), bytes.NewReader(body))
-	if err != nil {
-		return TaskResult{}, fmt.Errorf("failed to connect to %s: %w", peer, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	if traceparent != "" {
-		req.Header.Set("traceparent", traceparent)
-	}
+	tc, _ := TraceFrom(ctx)
 	tr := egress.Transport(&tls.Config{RootCAs: c.RootCAs})
-	tr.DisableKeepAlives = true // one request per send: nothing to pool
+	// The card and the message share one connection where the peer keeps
+	// it open, so one send is one lookup of the peer's name; a new
+	// connection is checked again.
 	defer tr.CloseIdleConnections()
-	resp, err := a2aClient(tr).Do(req)
-	if err != nil {
-		var denied *wasip2.EgressDeniedError
-		if errors.As(err, &denied) {
-			err = denied // the policy's reason, without the URL error around it
+	admit := func(u *url.URL) error {
+		p, err := parsePeer(u.String())
+		if err != nil || !egress.Allows(p.scheme, p.host, p.port) {
+			return &PolicyError{URL: u.String()}
 		}
-		return TaskResult{}, fmt.Errorf("failed to connect to %s: %w", peer, err)
+		return nil
 	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxA2AResponse))
+	hc := newHTTPClient(&guard{admit: admit, next: tr, maxBody: maxA2AResponse})
+	base := *t.u
+	base.Scheme, base.RawQuery, base.Fragment, base.User = t.scheme, t.u.RawQuery, "", nil
+	if base.Path == "" {
+		base.Path = "/"
+	}
+	eps, err := discover(ctx, hc, base.String(), admit)
 	if err != nil {
-		return TaskResult{}, fmt.Errorf("failed to connect to %s: %w", peer, err)
+		return TaskResult{}, sendError(peer, err)
 	}
-	res, err := parseA2AResponse(peer, resp.StatusCode, raw)
+	msg := sdk.NewMessage(sdk.MessageRoleUser, sdk.NewTextPart(m.Text))
+	if m.MessageID != "" {
+		msg.ID = m.MessageID
+	}
+	if m.ContextID != nil {
+		msg.ContextID = *m.ContextID
+	}
+	req := &sdk.SendMessageRequest{Message: msg, Config: &sdk.SendMessageConfig{ReturnImmediately: true}}
+	out, _, err := each(eps, func(e *endpoint) (TaskResult, error) {
+		if major(e.ProtocolVersion) == "0" {
+			return sendV03(ctx, hc, e.URL, peer, msg)
+		}
+		return withSDK(ctx, hc, e, func(cl *a2aclient.Client) (TaskResult, error) {
+			res, err := cl.SendMessage(ctx, req)
+			if err != nil {
+				return TaskResult{}, sendError(peer, err)
+			}
+			return taskResult(peer, res)
+		})
+	})
 	if err != nil {
 		return TaskResult{}, err
 	}
 	if c.OnSend != nil {
-		c.OnSend(SendRecord{PeerURL: peer, MessageID: m.MessageID, TaskID: res.TaskID, ContextID: res.ContextID, Traceparent: traceparent})
+		c.OnSend(SendRecord{PeerURL: peer, MessageID: msg.ID, TaskID: out.TaskID, ContextID: out.ContextID, Traceparent: tc.String()})
 	}
-	return res, nil
+	return out, nil
 }
 
-// a2aClient sends through tr and never follows a redirect: the policy
-// admitted one host, and a redirect would send the message somewhere it
-// did not check.
-func a2aClient(tr http.RoundTripper) *http.Client {
-	return &http.Client{
-		Transport:     tr,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
-}
-
-type a2aPart struct {
-	Kind string `json:"kind"`
-	Text string `json:"text"`
-}
-
-type a2aMessage struct {
-	Kind      string    `json:"kind"`
-	MessageID string    `json:"messageId"`
-	ContextID *string   `json:"contextId,omitempty"`
-	Role      string    `json:"role"`
-	Parts     []a2aPart `json:"parts"`
-}
-
-func a2aRequest(m Message) ([]byte, error) {
-	// Murmur spells JSON-RPC request ids req_<uuidv7>.
-	id, err := uuid.NewV7()
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(map[string]any{
-		"jsonrpc": "2.0",
-		"id":      "req_" + id.String(),
-		"method":  "message/send",
-		"params": map[string]any{"message": a2aMessage{
-			Kind: "message", MessageID: m.MessageID, ContextID: m.ContextID, Role: "user",
-			Parts: []a2aPart{{Kind: "text", Text: m.Text}},
-		}},
-	})
-}
-
-// parseA2AResponse maps a JSON-RPC reply to task-result with Murmur's
-// error wording (wit.md §5.7).
-func parseA2AResponse(peer string, status int, raw []byte) (TaskResult, error) {
-	var env struct {
-		Error  json.RawMessage `json:"error"`
-		Result json.RawMessage `json:"result"`
-	}
-	if err := json.Unmarshal(raw, &env); err != nil {
-		if status/100 != 2 {
-			err = fmt.Errorf("HTTP %d: %w", status, err)
+// taskResult is task-result for a 1.0 reply.
+func taskResult(peer string, res sdk.SendMessageResult) (TaskResult, error) {
+	var out TaskResult
+	switch r := res.(type) {
+	case *sdk.Task:
+		out = TaskResult{TaskID: string(r.ID), ContextID: r.ContextID, State: stateName(r.Status.State)}
+		if out.TaskID == "" {
+			return TaskResult{}, fmt.Errorf("failed to parse A2A task from %s: missing task id", peer)
 		}
-		return TaskResult{}, fmt.Errorf("failed to parse A2A task from %s: %w", peer, err)
+		if !knownTaskState(out.State) {
+			return TaskResult{}, fmt.Errorf("failed to parse A2A task from %s: unknown task state '%s'", peer, r.Status.State)
+		}
+	case *sdk.Message:
+		out = TaskResult{TaskID: string(r.TaskID), ContextID: r.ContextID, State: "completed"}
+	default:
+		return TaskResult{}, fmt.Errorf("failed to parse A2A task from %s: a reply that is neither a task nor a message", peer)
 	}
-	if len(env.Error) > 0 && string(env.Error) != "null" {
-		var compact bytes.Buffer
-		_ = json.Compact(&compact, env.Error)
-		return TaskResult{}, fmt.Errorf("A2A error from %s: %s", peer, compact.String())
+	return out, nil
+}
+
+// sendError words a failed send as Murmur does (wit.md §5.7): the peer
+// unreachable or refused by the policy, an A2A error, or a reply that
+// did not parse.
+func sendError(peer string, err error) error {
+	var (
+		pe     *PolicyError
+		denied *wasip2.EgressDeniedError
+		ae     *sdk.Error
+		ue     *url.Error
+	)
+	switch {
+	case errors.As(err, &pe):
+		return pe
+	case errors.As(err, &denied):
+		return fmt.Errorf("failed to connect to %s: %w", peer, denied) // the policy's reason, without the URL error around it
+	case errors.As(err, &ae):
+		return fmt.Errorf("A2A error from %s: %w", peer, err)
+	case errors.As(err, &ue), errors.Is(err, context.DeadlineExceeded):
+		return connectError(peer, err)
 	}
-	if len(env.Result) == 0 || string(env.Result) == "null" {
-		return TaskResult{}, fmt.Errorf("no result in A2A response from %s", peer)
-	}
-	var res struct {
-		Kind      string `json:"kind"`
-		ID        string `json:"id"`
-		TaskID    string `json:"taskId"`
-		ContextID string `json:"contextId"`
-		Status    struct {
-			State string `json:"state"`
-		} `json:"status"`
-	}
-	if err := json.Unmarshal(env.Result, &res); err != nil {
-		return TaskResult{}, fmt.Errorf("failed to parse A2A task from %s: %w", peer, err)
-	}
-	if res.Kind == "message" {
-		return TaskResult{TaskID: res.TaskID, ContextID: res.ContextID, State: "completed"}, nil
-	}
-	if res.ID == "" {
-		return TaskResult{}, fmt.Errorf("failed to parse A2A task from %s: missing task id", peer)
-	}
-	if !knownTaskState(res.Status.State) {
-		return TaskResult{}, fmt.Errorf("failed to parse A2A task from %s: unknown task state '%s'", peer, res.Status.State)
-	}
-	return TaskResult{TaskID: res.ID, ContextID: res.ContextID, State: res.Status.State}, nil
+	return fmt.Errorf("failed to parse A2A task from %s: %w", peer, err)
 }

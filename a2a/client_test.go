@@ -19,29 +19,50 @@ import (
 	"github.com/mur-go/mur/wit"
 )
 
-// a2aPeer is a loopback A2A agent that records what reached it, down to
-// TCP connections.
+// a2aPeer is a loopback agent that speaks only A2A 0.3 JSON-RPC, as
+// Murmur and most deployed agents do: no agent card, "method not found"
+// for any other method (a 1.0 SendMessage included), reply for
+// message/send with the request's id. It records what reached it, down to
+// TCP connections; bodies and headers are those of message/send.
 type a2aPeer struct {
 	srv     *httptest.Server
 	conns   atomic.Int32
 	mu      sync.Mutex
 	bodies  []map[string]any
 	headers []http.Header
+	methods []string
 	reply   string
 }
 
 func newPeer(t *testing.T, tls bool, reply string) *a2aPeer {
 	p := &a2aPeer{reply: reply}
 	p.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			http.NotFound(w, r)
+			return
+		}
 		var body map[string]any
 		b, _ := io.ReadAll(r.Body)
 		_ = json.Unmarshal(b, &body)
+		method, _ := body["method"].(string)
 		p.mu.Lock()
-		p.bodies = append(p.bodies, body)
-		p.headers = append(p.headers, r.Header.Clone())
+		p.methods = append(p.methods, method)
+		if method == "message/send" {
+			p.bodies = append(p.bodies, body)
+			p.headers = append(p.headers, r.Header.Clone())
+		}
 		p.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, p.reply)
+		out := map[string]any{"jsonrpc": "2.0", "id": body["id"], "error": map[string]any{"code": -32601, "message": "Method not found"}}
+		if method == "message/send" {
+			out = nil
+			if err := json.Unmarshal([]byte(p.reply), &out); err != nil {
+				io.WriteString(w, p.reply)
+				return
+			}
+			out["id"] = body["id"]
+		}
+		_ = json.NewEncoder(w).Encode(out)
 	}))
 	p.srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
 		if s == http.StateNew {

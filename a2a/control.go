@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"strings"
 
 	sdk "github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
-	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 )
 
 // httpBase is url with a scheme and without a trailing slash.
@@ -21,28 +21,28 @@ func httpBase(url string) string {
 	return strings.TrimSuffix(url, "/")
 }
 
-func withToken(hc *http.Client, token string) *http.Client {
-	if hc == nil {
-		hc = &http.Client{}
+// userClient is the guarded client of a user-driven command talking to
+// base: no network policy, the token to base's origin only, bounded
+// replies.
+func userClient(tr http.RoundTripper, base, token string) *http.Client {
+	g := &guard{token: token, next: tr, maxBody: maxA2AResponse}
+	if u, err := neturl.Parse(base); err == nil {
+		g.origin = originOf(u)
 	}
-	if token == "" {
-		return hc
-	}
-	c := *hc
-	c.Transport = bearer{token: token, next: hc.Transport}
-	return &c
+	return newHTTPClient(g)
 }
 
 // ServingSession asks the capsule at url which session and process serve
-// it (mur-go's /murmur/session).
-func ServingSession(ctx context.Context, hc *http.Client, url, token string) (sessionID string, pid int, err error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, httpBase(url)+"/murmur/session", nil)
+// it (mur-go's /murmur/session). tr nil is http.DefaultTransport.
+func ServingSession(ctx context.Context, tr http.RoundTripper, url, token string) (sessionID string, pid int, err error) {
+	base := httpBase(url)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/murmur/session", nil)
 	if err != nil {
 		return "", 0, err
 	}
-	resp, err := withToken(hc, token).Do(req)
+	resp, err := userClient(tr, base, token).Do(req)
 	if err != nil {
-		return "", 0, fmt.Errorf("asking %s which session it serves: %w", url, err)
+		return "", 0, fmt.Errorf("asking %s which session it serves: %w", url, connectError(url, err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -58,29 +58,23 @@ func ServingSession(ctx context.Context, hc *http.Client, url, token string) (se
 	return s.SessionID, s.PID, nil
 }
 
-// CancelTask cancels task at url (v1.0, else v0.3) and returns the state
-// it ended in, lower-case without TASK_STATE_.
-func CancelTask(ctx context.Context, hc *http.Client, url, token, task string) (string, error) {
-	hc = withToken(hc, token)
+// CancelTask cancels task at url, speaking what its card offers
+// (discover.go), and returns the state it ended in, lower-case without
+// TASK_STATE_. tr nil is http.DefaultTransport.
+func CancelTask(ctx context.Context, tr http.RoundTripper, url, token, task string) (string, error) {
 	base := httpBase(url)
-	var lastErr error
-	for _, v := range []sdk.ProtocolVersion{sdk.Version, a2av0.Version} {
-		c, err := a2aclient.NewFromEndpoints(ctx, []*sdk.AgentInterface{{URL: base, ProtocolBinding: sdk.TransportProtocolJSONRPC, ProtocolVersion: v}},
-			a2aclient.WithJSONRPCTransport(hc), a2av0.WithJSONRPCTransport(a2av0.JSONRPCTransportConfig{Client: hc}))
-		if err != nil {
-			return "", err
-		}
-		t, err := c.CancelTask(ctx, &sdk.CancelTaskRequest{ID: sdk.TaskID(task)})
-		_ = c.Destroy()
-		if err == nil {
-			var r Reply
-			r.setStatus(t.Status)
-			return r.State, nil
-		}
-		if !fallback(err) {
-			return "", err
-		}
-		lastErr = err
+	hc := userClient(tr, base, token)
+	eps, err := discover(ctx, hc, base, nil)
+	if err != nil {
+		return "", connectError(url, err)
 	}
-	return "", lastErr
+	t, _, err := each(eps, func(e *endpoint) (*sdk.Task, error) {
+		return withSDK(ctx, hc, e, func(c *a2aclient.Client) (*sdk.Task, error) {
+			return c.CancelTask(ctx, &sdk.CancelTaskRequest{ID: sdk.TaskID(task)})
+		})
+	})
+	if err != nil {
+		return "", err
+	}
+	return stateName(t.Status.State), nil
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -22,16 +23,11 @@ const maxWatchLine = 8 << 20
 
 // Watch follows the stream/watch feed of the capsule at url (mur-go's
 // /murmur route, else Murmur's POST /) from event lastID on, calling on
-// for every event until the stream ends or ctx does.
-func Watch(ctx context.Context, hc *http.Client, url, token string, lastID string, on func(WatchEvent)) error {
-	base := url
-	if !strings.Contains(base, "://") {
-		base = "http://" + base
-	}
-	base = strings.TrimSuffix(base, "/")
-	if hc == nil {
-		hc = &http.Client{}
-	}
+// for every event until the stream ends or ctx does. tr nil is
+// http.DefaultTransport.
+func Watch(ctx context.Context, tr http.RoundTripper, url, token string, lastID string, on func(WatchEvent)) error {
+	base := httpBase(url)
+	hc := userClient(tr, base, token)
 	var resp *http.Response
 	for _, path := range []string{"/murmur", "/"} {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+path,
@@ -42,11 +38,11 @@ func Watch(ctx context.Context, hc *http.Client, url, token string, lastID strin
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "text/event-stream")
 		req.Header.Set("Last-Event-ID", lastID)
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
 		if resp, err = hc.Do(req); err != nil {
-			return fmt.Errorf("watch %s: %w", url, err)
+			if errors.Is(err, errNotServed) {
+				continue // Murmur's route, or nothing
+			}
+			return fmt.Errorf("watch %s: %w", url, connectError(url, err))
 		}
 		if resp.StatusCode == http.StatusOK && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 			break

@@ -52,7 +52,10 @@ func Script(ctx context.Context, opts Options) error {
 		Inventory: tb.inventory,
 		Puller:    newPuller(&o, toolLinker, tb),
 		A2A: &a2a.Client{
-			Net:    s.Ceiling.Network,
+			Net: s.Ceiling.Network,
+			// The capsule's sends are spans of one trace: the caller's
+			// when mur run was started within one (TRACEPARENT).
+			Trace:  a2a.TraceFromEnv(func(k string) string { v, _ := o.Getenv(k); return v }),
 			OnSend: func(r a2a.SendRecord) { sends = append(sends, r) },
 			Log:    o.Log,
 		},

@@ -14,15 +14,21 @@ const sendLong = `Send one message to an A2A agent (a capsule served by "mur run
 A2A server) and print its answer, streamed as it arrives.
 
 URL is the agent's address (localhost:PORT, http://… or https://…). mur
-reads the agent card and speaks A2A 1.0 when it is offered, else 0.3; a
-1.0 request the agent does not understand is retried as 0.3.
+reads the agent card and speaks A2A 1.0 when it is offered (JSON-RPC, else
+HTTP+JSON), else 0.3; a 1.0 request the agent answers as a 0.3-only server
+does (method not found) is sent again as 0.3. https peers are verified
+against the system's roots.
+
+Every request carries a W3C traceparent: a new trace per send, or a span
+in the caller's trace when TRACEPARENT holds one.
 
 When the agent asks for input, mur prints the question and the command
 that answers it (--task), and exits 1. A task that fails, is rejected or
 canceled also exits 1.
 
 Environment:
-  MURMUR_A2A_TOKEN  bearer token to send when --token is not given`
+  MURMUR_A2A_TOKEN  bearer token to send when --token is not given
+  TRACEPARENT       the caller's W3C trace context, to send within`
 
 func newSendCommand(a *app) *cobra.Command {
 	var token, task string
@@ -35,7 +41,8 @@ func newSendCommand(a *app) *cobra.Command {
 			if token == "" {
 				token = os.Getenv("MURMUR_A2A_TOKEN")
 			}
-			o := a2a.OneShot{Token: token, TaskID: task, OnText: func(s string) { fmt.Fprint(a.stdout, s) }}
+			o := a2a.OneShot{Token: token, TaskID: task, Trace: a2a.TraceFromEnv(os.Getenv),
+				OnText: func(s string) { fmt.Fprint(a.stdout, s) }}
 			r, err := o.Send(cmd.Context(), args[0], args[1])
 			if r.Streamed {
 				fmt.Fprintln(a.stdout)
