@@ -68,7 +68,9 @@ func v1Card(url string) string {
 // (capsule-probe) sends through the real host import.
 func TestSendCardAndRedirectsStayInsideThePolicy(t *testing.T) {
 	elsewhere, conns := countingServer(t)
-	never := func(w http.ResponseWriter, r *http.Request) { t.Errorf("the message reached the allowed peer: %s", r.URL) }
+	never := func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("the message reached the allowed peer: %s", r.URL)
+	}
 	tests := []struct {
 		name  string
 		peer  *httptest.Server
