@@ -65,7 +65,7 @@ func runAgent(ctx context.Context, lo launch.Options, o Options) error {
 	so.Session, so.Hooks, so.Tokens, so.SystemPrompt, so.Log = lo.Session, rt, tokens.New(), o.SystemPrompt, lo.Log
 	so.Retry, so.Meter = &policy, meter
 	err = serve(ctx, lo, o, func(ctx context.Context, src agent.TaskSource) error {
-		so.Tasks = src
+		so.Tasks = newIdleSource(src)
 		_, err := agent.RunSession(ctx, so)
 		return err
 	})

@@ -43,13 +43,14 @@ func serve(ctx context.Context, lo launch.Options, o Options, run func(context.C
 			if err := s.WriteMurmurMD(url); err != nil {
 				lo.Log.Warn("rewriting MURMUR.md with the capsule URL", "err", err)
 			}
+			// Staging and compiling left tens of MB of garbage the runtime
+			// would hand back to the OS only slowly; a capsule that now
+			// waits for tasks should not sit on it. Before the URL is
+			// announced, so whoever waits for it sees the capsule as it idles.
+			debug.FreeOSMemory()
 			if o.Serve.OnURL != nil {
 				o.Serve.OnURL(url)
 			}
-			// Staging and compiling left tens of MB of garbage the runtime
-			// would hand back to the OS only slowly; a capsule that now
-			// waits for tasks should not sit on it.
-			debug.FreeOSMemory()
 		},
 		Run: run,
 	})

@@ -4,7 +4,9 @@
 # `mur run` (the loop with the scripted driver, one text answer per task),
 # through mur-go's A2A server with a scripted stand-in for the loop
 # (bench/a2a/echocapsule), and against a minimal a2a-go SDK echo server,
-# the same clients in one run; plus the idle RSS of both capsules.
+# the same clients in one run; plus the RSS of both capsules idle before
+# the load, right after it, and idle again (for mur run, split into heap,
+# compiled code and the mapped binary).
 # Usage: bench/a2a/run.sh [TASKS [CLIENTS]] (MUR_TASKS: the mur run
 # capsule's tasks, at most 5,000 unless set: at ~75 tasks/s 10,000 alone
 # take over two minutes).
@@ -69,7 +71,18 @@ murrun="${BASH_REMATCH[1]}"
 murpid="$(cat "$bin/mur.pid")"
 
 rss() { awk '/^VmRSS/{print $2, $3}' "/proc/$1/status"; }
-echo "idle RSS: mur run capsule $(rss "$murpid"), stand-in capsule $(rss "$(cat "$bin/echocapsule.pid")")"
+# breakdown PID: where a process's resident memory is, from its mappings:
+# anonymous read-write (the Go heap, stacks, guests' linear memories),
+# anonymous executable (wazero's compiled code), and the mapped binary.
+breakdown() {
+	awk '/^[0-9a-f]+-[0-9a-f]+ /{perm=$2; file=$6} /^Rss:/{
+		if (file != "" && file !~ /^\[/) k = "binary and files"; else if (perm ~ /x/) k = "compiled code"; else k = "heap and anon"
+		kb[k] += $2 } END { printf "%s %d MB, %s %d MB, %s %d MB", "heap and anon", kb["heap and anon"]/1024,
+		"compiled code", kb["compiled code"]/1024, "binary and files", kb["binary and files"]/1024 }' "/proc/$1/smaps"
+}
+echo "idle RSS: mur run capsule $(rss "$murpid") ($(breakdown "$murpid")), stand-in capsule $(rss "$(cat "$bin/echocapsule.pid")")"
 "$bin/load" -tasks "$murtasks" -clients "$clients" "mur-run=$murrun=bench answer"
 "$bin/load" -tasks "$tasks" -clients "$clients" "stand-in=$capsule" "a2a-go-sdk=$sdk"
-echo "RSS after the load: mur run capsule $(rss "$murpid"), stand-in capsule $(rss "$(cat "$bin/echocapsule.pid")")"
+echo "RSS after the load: mur run capsule $(rss "$murpid") ($(breakdown "$murpid")), stand-in capsule $(rss "$(cat "$bin/echocapsule.pid")")"
+sleep 3 # past the 2 s after which an idle capsule hands memory back (session/idle.go)
+echo "RSS idle again: mur run capsule $(rss "$murpid") ($(breakdown "$murpid"))"
