@@ -82,7 +82,8 @@ breakdown() {
 }
 echo "idle RSS: mur run capsule $(rss "$murpid") ($(breakdown "$murpid")), stand-in capsule $(rss "$(cat "$bin/echocapsule.pid")")"
 "$bin/load" -tasks "$murtasks" -clients "$clients" "mur-run=$murrun=bench answer"
+echo "RSS right after its load: mur run capsule $(rss "$murpid") ($(breakdown "$murpid"))"
 "$bin/load" -tasks "$tasks" -clients "$clients" "stand-in=$capsule" "a2a-go-sdk=$sdk"
-echo "RSS after the load: mur run capsule $(rss "$murpid") ($(breakdown "$murpid")), stand-in capsule $(rss "$(cat "$bin/echocapsule.pid")")"
-sleep 3 # past the 2 s after which an idle capsule hands memory back (session/idle.go)
+echo "RSS after the load: stand-in capsule $(rss "$(cat "$bin/echocapsule.pid")")"
+sleep 3 # idle for more than the 2 s after which a capsule hands memory back (session/idle.go)
 echo "RSS idle again: mur run capsule $(rss "$murpid") ($(breakdown "$murpid"))"
