@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
@@ -77,4 +79,49 @@ func murmurCard(info CardInfo, url string) ([]byte, error) {
 		"name": info.Name, "version": info.Version, "url": url,
 		"capabilities": map[string]any{"tools": tools, "shell": info.Shell, "network": info.Network, "streaming": true},
 	})
+}
+
+// cardSource serves the public card with interface URLs on the host the
+// client used, so a client on another machine of a widely bound capsule
+// is not sent to its own localhost. The card for the bind address is
+// built once; another host's is built per request, never cached, since
+// the Host header is the client's to choose.
+type cardSource struct {
+	info  CardInfo
+	token bool
+	host  string // the bound base's host:port
+	card  []byte
+}
+
+func newCardSource(ctx context.Context, info CardInfo, base string, token bool) (cardSource, error) {
+	card, err := publicCardJSON(ctx, publicCard(info, base, token))
+	if err != nil {
+		return cardSource{}, fmt.Errorf("building the agent card: %w", err)
+	}
+	return cardSource{info: info, token: token, host: strings.TrimPrefix(base, "http://"), card: card}, nil
+}
+
+func (c cardSource) forHost(ctx context.Context, host string) ([]byte, error) {
+	if host == "" || host == c.host || !validHost(host) {
+		return c.card, nil
+	}
+	return publicCardJSON(ctx, publicCard(c.info, "http://"+host, c.token))
+}
+
+// validHost accepts a Host header that is a host or host:port made of
+// name, IPv4 or bracketed IPv6 characters, so nothing else reaches a URL.
+func validHost(h string) bool {
+	if len(h) > 255 {
+		return false
+	}
+	for _, r := range h {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case strings.ContainsRune(".-:[]_", r):
+		default:
+			return false
+		}
+	}
+	_, err := url.Parse("http://" + h)
+	return err == nil
 }

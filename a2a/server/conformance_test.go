@@ -372,3 +372,52 @@ func TestFiftyQueuedTasksNoneLostOrDuplicated(t *testing.T) {
 		})
 	}
 }
+
+// A client of a widely bound capsule reaches it by another name than
+// localhost; the card's interfaces must send it back to that name, and a
+// Host header that is not a host never reaches the card.
+func TestCardNamesTheHostTheClientUsed(t *testing.T) {
+	s := serve(t)
+	port := strings.TrimPrefix(s.url, "http://localhost:")
+	tests := []struct{ host, want string }{
+		{"127.0.0.1:" + port, "http://127.0.0.1:" + port},
+		{"agents.example:8443", "http://agents.example:8443"},
+		{"[::1]:" + port, "http://[::1]:" + port},
+		{"evil/path?x=1", s.url},
+		{"a\"b", s.url},
+	}
+	for _, tt := range tests {
+		t.Run(tt.host, func(t *testing.T) {
+			req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, s.url+CardPath, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Host = tt.host
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var card struct {
+				URL        string `json:"url"`
+				Interfaces []struct {
+					URL string `json:"url"`
+				} `json:"supportedInterfaces"`
+			}
+			if resp.StatusCode == http.StatusBadRequest {
+				return // net/http refused the header itself
+			}
+			if err := json.NewDecoder(resp.Body).Decode(&card); err != nil {
+				t.Fatal(err)
+			}
+			if len(card.Interfaces) == 0 {
+				t.Fatal("no interfaces")
+			}
+			for _, i := range card.Interfaces {
+				if i.URL != tt.want {
+					t.Errorf("interface URL %q, want %q", i.URL, tt.want)
+				}
+			}
+		})
+	}
+}

@@ -25,7 +25,8 @@ const (
 type mux struct {
 	v1, v0, rest http.Handler
 	watch        *watchHub
-	card, mcard  []byte
+	mcard        []byte
+	cards        cardSource
 	session      []byte
 	token        []byte
 	maxBody      int64
@@ -39,7 +40,12 @@ func (m *mux) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "the agent card is fetched with GET", http.StatusMethodNotAllowed)
 			return
 		}
-		writeJSON(w, m.card)
+		card, err := m.cards.forHost(r.Context(), r.Host)
+		if err != nil {
+			http.Error(w, "building the agent card: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		writeJSON(w, card)
 		return
 	}
 	if !m.authorized(r) {

@@ -198,15 +198,15 @@ func newMux(ctx context.Context, o ServerOptions, reg *registry, watch *watchHub
 	}
 	h := &handler{g: reg}
 	keep := a2asrv.WithTransportKeepAlive(hb)
-	card, err := publicCardJSON(ctx, publicCard(o.Card, base, o.Token != ""))
+	cards, err := newCardSource(ctx, o.Card, base, o.Token != "")
 	if err != nil {
-		return nil, fmt.Errorf("building the agent card: %w", err)
+		return nil, err
 	}
 	return &mux{
 		v1:    a2asrv.NewJSONRPCHandler(h, keep),
 		v0:    a2av0.NewJSONRPCHandler(h, keep),
 		rest:  a2asrv.NewRESTHandler(h, keep),
-		watch: watch, card: card, token: []byte(o.Token), maxBody: max,
+		watch: watch, cards: cards, token: []byte(o.Token), maxBody: max,
 	}, nil
 }
 
