@@ -77,6 +77,11 @@ func TestRunInference(t *testing.T) {
 				if retried := i < len(recs)-1; (rec.Retry != nil) != retried || retried && rec.Retry.Attempt != uint32(i+1) {
 					t.Errorf("record %d retry = %+v", i, rec.Retry)
 				}
+				// The retry record has the driver's own error, as the
+				// loop's has; the hook's err text is the spec's wording.
+				if rec.Retry != nil && (rec.Retry.Error == "" || strings.HasPrefix(rec.Retry.Error, "inference driver")) {
+					t.Errorf("record %d retry error = %q, want the driver's text", i, rec.Retry.Error)
+				}
 				if rec.Hook != "infer" || rec.Model != "m-1" || rec.Decision != tt.records[i] || rec.InputTokens == 0 ||
 					(rec.Decision == "end_turn") != (rec.OutputTokens > 0) {
 					t.Errorf("record %d = %+v", i, rec)
