@@ -181,14 +181,23 @@ func TestRunInferenceProcessTransport(t *testing.T) {
 	}
 }
 
-// A driver error echoing the capsule's key reaches the hook redacted.
+// A driver error echoing the capsule's key reaches the hook redacted, and
+// so does the retry record the trace gets of each failed attempt.
 func TestRunInferenceRedactsTheKey(t *testing.T) {
 	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
 	s.Capsule.Inference.HasAPIKey, s.Capsule.Inference.APIKey = true, "nope"
-	r := startRuntime(t, Options{Session: s, Driver: driver(t, testguest.DriverError)})
+	r := startRuntime(t, Options{Session: s, Driver: driver(t, testguest.DriverError),
+		Retry: inference.Policy{MaxRetries: 1, Clock: instantClock{}}})
 	_, err := r.Compaction(context.Background(), compaction)
 	if err == nil || strings.Contains(err.Error(), "nope") || !strings.Contains(err.Error(), "unknown model: [REDACTED]") {
 		t.Errorf("error = %v", err)
+	}
+	recs := r.TakeInferences()
+	if len(recs) != 2 || recs[0].Retry == nil {
+		t.Fatalf("records %+v, want a retried attempt and the last", recs)
+	}
+	if e := recs[0].Retry.Error; strings.Contains(e, "nope") || !strings.Contains(e, "[REDACTED]") {
+		t.Errorf("the retry record's error is %q", e)
 	}
 }
 
