@@ -47,9 +47,9 @@ type abandonment struct {
 // run runs call, a call into the guest under ctx, so that the caller gets
 // control back at most abandonGrace after ctx ends whatever the guest
 // does: on the store's worker goroutine (callworker.go), abandoned
-// (returning errAbandoned) if it has not returned by then. A call with no end, or one made from inside
-// another call of the store (a host function calling back), runs inline:
-// the outermost call watches over it.
+// (returning errAbandoned) if it has not returned by then. A call with no
+// end, or one made from inside another call of the store (a host function
+// calling back), runs inline: the outermost call watches over it.
 func (s *Store) run(ctx context.Context, nested bool, call func() error) error {
 	if runsInline(ctx, nested) {
 		return call()
