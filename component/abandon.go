@@ -38,14 +38,18 @@ type abandonment struct {
 	closeDeferred bool
 	// closed is closed once the deferred Close is done.
 	closed chan struct{}
+	// worker runs the watched calls; workerClosed is set once the store
+	// is closed. Both belong to the caller's side.
+	worker       *callWorker
+	workerClosed bool
 }
 
 // run runs call, a call into the guest under ctx, so that the caller gets
 // control back at most abandonGrace after ctx ends whatever the guest
-// does: on its own goroutine, abandoned (returning errAbandoned) if it
-// has not returned by then. A call with no end, or one made from inside
-// another call of the store (a host function calling back), runs inline:
-// the outermost call watches over it.
+// does: on the store's worker goroutine (callworker.go), abandoned
+// (returning errAbandoned) if it has not returned by then. A call with no
+// end, or one made from inside another call of the store (a host function
+// calling back), runs inline: the outermost call watches over it.
 func (s *Store) run(ctx context.Context, nested bool, call func() error) error {
 	if runsInline(ctx, nested) {
 		return call()
@@ -53,7 +57,7 @@ func (s *Store) run(ctx context.Context, nested bool, call func() error) error {
 	// done carries the call's error, then is closed: every later
 	// receive (closing the store after an abandoned call) sees the end.
 	done := make(chan error, 1)
-	go func() {
+	s.start(func() {
 		defer close(done)
 		defer func() {
 			// A panic goes back to the caller's goroutine, as it would
@@ -63,7 +67,7 @@ func (s *Store) run(ctx context.Context, nested bool, call func() error) error {
 			}
 		}()
 		done <- call()
-	}()
+	})
 	select {
 	case err := <-done:
 		return repanic(err)

@@ -13,3 +13,12 @@ func WaitAbandoned(s *Store) {
 		<-a.closed
 	}
 }
+
+// WorkerJobs is the job queue of s's call worker (nil before any call
+// that runs on one).
+func WorkerJobs(s *Store) chan func() {
+	if s.abandon.worker == nil {
+		return nil
+	}
+	return s.abandon.worker.jobs
+}

@@ -240,6 +240,7 @@ func (s *Store) addFuel(g api.MutableGlobal) {
 // host function it made was stuck, the memory is released when that host
 // function returns, not before: the guest may still be using it.
 func (i *Instance) Close(ctx context.Context) error {
+	i.s.closeWorker()
 	if i.s.closeAbandoned(ctx) {
 		return nil
 	}

@@ -10,6 +10,7 @@
 //
 //	stage.Options{..., OnStage: hooks.OnStage(hooks.Options{Getenv: ..., Log: ...})}
 //	rt, err := hooks.New(ctx, hooks.Options{Session: s, Driver: at.Driver,
+//		CompactionDriver: at.CompactionDriver, // inference.compaction.driver_config's
 //		DriverName: s.Capsule.Inference.Driver.Artifact, CountTokens: counter.Count, ...})
 //	defer rt.Close(ctx) // drains async hooks
 //	agent.SessionOptions{..., Hooks: rt}

@@ -246,7 +246,7 @@ func (h *inferenceHost) run(ctx context.Context, hook, fn string, req Request) (
 		if nerr == nil {
 			f := ie.fail
 			rec.Retry = &agent.HookRetry{Attempt: uint32(attempt), MaxRetries: uint32(o.Retry.MaxRetries), Reason: f.Reason,
-				ProviderStatus: f.ProviderStatus, Error: ie.msg, Delay: delay, RetryAfter: f.RetryAfter, ChargedTokens: charged}
+				ProviderStatus: f.ProviderStatus, Error: f.Err, Delay: delay, RetryAfter: f.RetryAfter, ChargedTokens: charged}
 		}
 		h.record(rec)
 		if nerr != nil {
@@ -268,7 +268,7 @@ func (h *inferenceHost) attempt(ctx context.Context, driver tools.Tool, payload 
 	if err != nil {
 		msg := fmt.Sprintf("inference driver '%s' failed: %v", name, err)
 		return Response{}, &InferenceError{Code: InferenceErrorDriverFailed, Err: err, msg: msg,
-			fail: inference.Failure{Reason: inference.ReasonDispatch, Err: msg}}
+			fail: inference.Failure{Reason: inference.ReasonDispatch, Err: err.Error()}}
 	}
 	get := func(k string) string {
 		for _, p := range res.Metadata {
@@ -293,8 +293,14 @@ func (h *inferenceHost) attempt(ctx context.Context, driver tools.Tool, payload 
 	usage, reported := inference.ParseUsage(*raw)
 	if res.Status != tools.StatusPassed {
 		msg := "inference driver returned an error: " + *raw
+		// The retry record prefers the summary, as the loop's does: by the
+		// driver convention it is the error's text, where data wraps it.
+		why := *raw
+		if res.Summary != nil && *res.Summary != "" {
+			why = *res.Summary
+		}
 		return Response{usage: usage, reported: reported}, &InferenceError{Code: InferenceErrorDriverError, msg: msg,
-			fail: inference.FromMetadata(inference.ReasonDriverError, msg, get)}
+			fail: inference.FromMetadata(inference.ReasonDriverError, why, get)}
 	}
 	var answer struct {
 		StopReason string `json:"stop_reason"`
@@ -315,7 +321,7 @@ func (h *inferenceHost) attempt(ctx context.Context, driver tools.Tool, payload 
 		}
 		text := "inference driver returned an error: " + msg
 		return Response{usage: usage, reported: reported}, &InferenceError{Code: InferenceErrorDriverError, msg: text,
-			fail: inference.FromMetadata(inference.ReasonModelError, text, get)}
+			fail: inference.FromMetadata(inference.ReasonModelError, msg, get)}
 	}
 	var text strings.Builder
 	for _, b := range answer.Content {
@@ -330,7 +336,8 @@ func (h *inferenceHost) attempt(ctx context.Context, driver tools.Tool, payload 
 const redacted = "[REDACTED]"
 
 // redact keeps the capsule's inference key out of the err text a hook
-// sees: a driver may echo the request, key included, in its error.
+// sees and the retry record: a driver may echo the request, key
+// included, in its error.
 func (h *inferenceHost) redact(err error) {
 	var ie *InferenceError
 	inf := h.r.s.Capsule.Inference
@@ -338,6 +345,7 @@ func (h *inferenceHost) redact(err error) {
 		return
 	}
 	ie.msg = strings.ReplaceAll(ie.msg, inf.APIKey, redacted)
+	ie.fail.Err = strings.ReplaceAll(ie.fail.Err, inf.APIKey, redacted)
 }
 
 // payloadJSON is the driver request of session.md §1.1 and §4: compact,

@@ -10,6 +10,7 @@ import (
 	"github.com/mur-go/mur/agent"
 	"github.com/mur-go/mur/inference"
 	"github.com/mur-go/mur/internal/testguest"
+	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/tools"
 )
 
@@ -76,6 +77,11 @@ func TestRunInference(t *testing.T) {
 				if retried := i < len(recs)-1; (rec.Retry != nil) != retried || retried && rec.Retry.Attempt != uint32(i+1) {
 					t.Errorf("record %d retry = %+v", i, rec.Retry)
 				}
+				// The retry record has the driver's own error, as the
+				// loop's has; the hook's err text is the spec's wording.
+				if rec.Retry != nil && (rec.Retry.Error == "" || strings.HasPrefix(rec.Retry.Error, "inference driver")) {
+					t.Errorf("record %d retry error = %q, want the driver's text", i, rec.Retry.Error)
+				}
 				if rec.Hook != "infer" || rec.Model != "m-1" || rec.Decision != tt.records[i] || rec.InputTokens == 0 ||
 					(rec.Decision == "end_turn") != (rec.OutputTokens > 0) {
 					t.Errorf("record %d = %+v", i, rec)
@@ -105,6 +111,45 @@ func TestRunInferencePayload(t *testing.T) {
 		t.Error("run-inference handed the task's I/O to the driver")
 	}
 }
+
+// A compaction call's output cap is the manifest's
+// inference.compaction.max_tokens, not inference.max_tokens (an agent
+// turn's cap, which would truncate a summary), and spend is admitted at
+// it: a ceiling between the compaction cap and the default admits the
+// call only when the key is set (seed 0.10.0).
+func TestRunInferenceCompactionCap(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		compaction *uint32
+		limit      uint64
+		maxTokens  string // in the payload; "" when refused
+	}{
+		{"key set", ptr[uint32](2000), 1 << 20, `"max_tokens":2000`},
+		{"key unset", nil, 1 << 20, `"max_tokens":8192`},
+		{"set, under a ceiling the default exceeds", ptr[uint32](2000), 5000, `"max_tokens":2000`},
+		{"unset, same ceiling", nil, 5000, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+			s.Capsule.Inference.MaxTokens = ptr[uint32](64)
+			s.Capsule.Inference.Compaction = &manifest.Compaction{MaxTokens: tt.compaction}
+			rec := &recorder{next: driver(t, testguest.DriverCanned)}
+			r := startRuntime(t, Options{Session: s, Driver: rec, Meter: inference.NewMeter(&tt.limit)})
+			_, err := r.Compaction(context.Background(), compaction)
+			if tt.maxTokens == "" {
+				if err == nil || !strings.Contains(err.Error(), "spend ceiling reached") || len(rec.requests) != 0 {
+					t.Fatalf("error %v after %d requests, want the refusal before any", err, len(rec.requests))
+				}
+				return
+			}
+			if err != nil || len(rec.requests) != 1 || !strings.Contains(rec.requests[0], tt.maxTokens) {
+				t.Fatalf("error %v, requests %q; want one with %s", err, rec.requests, tt.maxTokens)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
 
 func TestPayloadDefaults(t *testing.T) {
 	sys := "<be brief & exact>"
@@ -136,14 +181,23 @@ func TestRunInferenceProcessTransport(t *testing.T) {
 	}
 }
 
-// A driver error echoing the capsule's key reaches the hook redacted.
+// A driver error echoing the capsule's key reaches the hook redacted, and
+// so does the retry record the trace gets of each failed attempt.
 func TestRunInferenceRedactsTheKey(t *testing.T) {
 	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
 	s.Capsule.Inference.HasAPIKey, s.Capsule.Inference.APIKey = true, "nope"
-	r := startRuntime(t, Options{Session: s, Driver: driver(t, testguest.DriverError)})
+	r := startRuntime(t, Options{Session: s, Driver: driver(t, testguest.DriverError),
+		Retry: inference.Policy{MaxRetries: 1, Clock: instantClock{}}})
 	_, err := r.Compaction(context.Background(), compaction)
 	if err == nil || strings.Contains(err.Error(), "nope") || !strings.Contains(err.Error(), "unknown model: [REDACTED]") {
 		t.Errorf("error = %v", err)
+	}
+	recs := r.TakeInferences()
+	if len(recs) != 2 || recs[0].Retry == nil {
+		t.Fatalf("records %+v, want a retried attempt and the last", recs)
+	}
+	if e := recs[0].Retry.Error; strings.Contains(e, "nope") || !strings.Contains(e, "[REDACTED]") {
+		t.Errorf("the retry record's error is %q", e)
 	}
 }
 

@@ -31,8 +31,9 @@ type Options struct {
 	// inference.compaction.driver_config laid over its config, used for
 	// calls made while serving on-compaction; nil uses Driver.
 	CompactionDriver tools.Tool
-	// CompactionMaxTokens is inference.compaction.max_tokens for calls
-	// made while serving on-compaction; 0 uses DefaultMaxTokens.
+	// CompactionMaxTokens is the output cap of calls made while serving
+	// on-compaction; 0 takes the session manifest's
+	// inference.compaction.max_tokens, and without it DefaultMaxTokens.
 	CompactionMaxTokens uint32
 	// CountTokens counts tokens the way the loop does (cl100k); nil
 	// estimates bytes/4, the spec's fallback.
@@ -82,6 +83,11 @@ func (o Options) withDefaults() Options {
 	}
 	if o.CountTokens == nil {
 		o.CountTokens = func(s string) uint64 { return uint64(len(s) / 4) }
+	}
+	if o.CompactionMaxTokens == 0 && o.Session != nil {
+		if inf := o.Session.Capsule.Inference; inf != nil && inf.Compaction != nil && inf.Compaction.MaxTokens != nil {
+			o.CompactionMaxTokens = *inf.Compaction.MaxTokens
+		}
 	}
 	if o.CompactionDriver == nil {
 		o.CompactionDriver = o.Driver

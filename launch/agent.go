@@ -16,6 +16,11 @@ import (
 type AgentTools struct {
 	// Driver is the inference.driver.artifact component.
 	Driver tools.Tool
+	// CompactionDriver is the same driver, grants and credential path
+	// under inference.compaction.driver_config laid over its config, for
+	// hooks' run-inference calls made while serving on-compaction; nil
+	// when the manifest sets no overlay (such calls use Driver).
+	CompactionDriver tools.Tool
 	// Tools are the staged tool artifacts by name (WASM and native);
 	// Allowlist their names in declaration order.
 	Tools     tools.Tools
@@ -52,16 +57,36 @@ func NewAgentTools(opts Options) (*AgentTools, error) {
 		if inf.Driver.RawAPIKey {
 			spec.rawKey = inf.APIKey
 		}
-		d, err := newTool(&o, linker, spec)
+		driver, err := newDriver(&o, linker, spec)
 		if err != nil {
-			return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+			return nil, err
 		}
-		driver := redacting{tool: logged{name: name, tool: d, log: o.Log}, secret: inf.APIKey}
-		return &AgentTools{Driver: driver, Tools: tb.tools, Allowlist: tb.allowlist, Shell: shell}, nil
+		at := &AgentTools{Driver: driver, Tools: tb.tools, Allowlist: tb.allowlist, Shell: shell}
+		config, overlay, err := inf.CompactionDriverConfig()
+		if err != nil {
+			return nil, &Error{Code: CodeRun, Status: StatusFailed, Err: err, Msg: err.Error()}
+		}
+		if overlay {
+			spec.driverConfig = &config
+			if at.CompactionDriver, err = newDriver(&o, linker, spec); err != nil {
+				return nil, err
+			}
+		}
+		return at, nil
 	}
 	return nil, &Error{Code: CodeRun, Status: StatusFailed,
 		Msg:  fmt.Sprintf("inference driver '%s' is not staged as a WASM driver", name),
 		Hint: fmt.Sprintf("declare '%s' in artifacts with runtime: driver and install it (mur install)", name)}
+}
+
+// newDriver is the driver tool the loop (or a hook's run-inference)
+// calls: its failures logged, the key scrubbed from its answers.
+func newDriver(o *Options, linker *component.Linker, spec toolSpec) (tools.Tool, error) {
+	d, err := newTool(o, linker, spec)
+	if err != nil {
+		return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+	}
+	return redacting{tool: logged{name: spec.name, tool: d, log: o.Log}, secret: o.Session.Capsule.Inference.APIKey}, nil
 }
 
 // newAgentToolbox is what every agent capsule's loop dispatches to, for

@@ -61,6 +61,15 @@ func withEnv(env [][2]string, key, value string) [][2]string {
 	return out
 }
 
+// setEnv is env with key set to value: replaced where env has it,
+// appended (after the runtime's pairs, so still last) where not.
+func setEnv(env [][2]string, key, value string) [][2]string {
+	if shadowed(key, env) {
+		return withEnv(env, key, value)
+	}
+	return append(env[:len(env):len(env)], [2]string{key, value})
+}
+
 // redacting removes the secret from everything the driver answers, so
 // that no path from it (the loop's errors, result.txt, trace, logs) can
 // carry the key: the driver never holds it under the gateway, and one

@@ -7,8 +7,12 @@ import (
 	"github.com/mur-go/mur/wasip2"
 )
 
-// keyVar is where drivers written for Murmur look for the API key.
-const keyVar = "MURMUR_INFERENCE_API_KEY"
+// keyVar is where drivers written for Murmur look for the API key, and
+// configVar their driver config.
+const (
+	keyVar    = "MURMUR_INFERENCE_API_KEY"
+	configVar = "MURMUR_INFERENCE_DRIVER_CONFIG"
+)
 
 // identity is the runtime's MURMUR_* pairs a capsule's WASM guests see
 // (session.md §1.5). No A2A port is bound, so MURMUR_CAPSULE_URL is absent
@@ -44,7 +48,7 @@ func inferenceEnv(inf *manifest.Inference) [][2]string {
 		out = append(out, [2]string{keyVar, keyEnvValue(inf, false)})
 	}
 	if config != "" {
-		out = append(out, [2]string{"MURMUR_INFERENCE_DRIVER_CONFIG", config})
+		out = append(out, [2]string{configVar, config})
 	}
 	return out
 }

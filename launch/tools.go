@@ -67,6 +67,9 @@ type toolSpec struct {
 	// gives the driver the key itself (inference.driver.raw_api_key).
 	credential *wasip2.Credential
 	rawKey     string
+	// driverConfig, when set, is the driver's MURMUR_INFERENCE_DRIVER_CONFIG
+	// in place of inference.driver.config's (the compaction overlay).
+	driverConfig *string
 }
 
 // newTool wraps a tool for its kind: a WASM component in a fresh store
@@ -81,6 +84,9 @@ func newTool(o *Options, linker *component.Linker, t toolSpec) (tools.Tool, erro
 		g.Credential = t.credential
 		if t.rawKey != "" {
 			g.Env = withEnv(g.Env, keyVar, t.rawKey)
+		}
+		if t.driverConfig != nil {
+			g.Env = setEnv(g.Env, configVar, *t.driverConfig)
 		}
 		wt, err := tools.NewWasmTool(tools.WasmToolConfig{Name: t.name, Component: t.component,
 			Linker: linker, Grants: g, Limits: limits})

@@ -15,7 +15,7 @@ import (
 var (
 	inferenceKeys  = []string{"transport", "endpoint", "model", "api_key", "command", "system_prompt", "system_prompt_file", "system_prompt_artifact", "driver", "provider", "compaction", "max_turns", "max_task_reopens", "max_tokens", "retry", "max_session_tokens"}
 	driverKeys     = []string{"artifact", "config", "raw_api_key"}
-	compactionKeys = []string{"threshold", "model", "system_prompt", "system_prompt_file", "dump_summaries"}
+	compactionKeys = []string{"threshold", "model", "system_prompt", "system_prompt_file", "dump_summaries", "max_tokens", "driver_config"}
 )
 
 // Runtime defaults for inference values the manifest leaves out.
@@ -86,6 +86,15 @@ type Compaction struct {
 	SystemPrompt     *string // verbatim, may be ""
 	SystemPromptFile string  // trimmed
 	DumpSummaries    bool
+	// MaxTokens is the output cap of a run-inference call made while a
+	// hook serves on-compaction; nil leaves such calls at run-inference's
+	// default, so a small inference.max_tokens chosen for agent turns
+	// never truncates a summary (beyond Murmur 0.2.0, seed 0.10.0).
+	MaxTokens *uint32
+	// DriverConfig is the compact JSON object laid over
+	// inference.driver.config for those calls (its top-level keys replace
+	// the driver config's); "" when absent.
+	DriverConfig string
 }
 
 // EffectiveThreshold is the threshold or the runtime default.
@@ -320,24 +329,32 @@ func (d *decoder) driver(f field, ok bool, path string) *Driver {
 		drv.RawAPIKey = *raw
 	}
 	cf, cok := o.get("config")
-	if cok && !isAbsent(cf.v) {
-		if kindOf(cf.v) != kindMapping {
-			d.fail(CodeInvalid, path+".config", cf.v, "write the config as a YAML mapping, e.g. config: {thinking: {budget_tokens: 2048}}",
-				"invalid inference config for 'inference.driver.config': expected mapping/object")
-			return drv
-		}
-		budget := maxVisits
-		v, err := toJSON(cf.v, 0, &budget)
-		if err == nil {
-			var b []byte
-			b, err = json.Marshal(v)
-			drv.Config = string(b)
-		}
-		if err != nil {
-			d.fail(CodeInvalid, path+".config", cf.v, "use string keys and plain values", "invalid inference config for 'inference.driver.config': failed to convert to JSON: %v", err)
+	drv.Config = d.jsonObject(cf, cok, path+".config", "inference.driver.config", "config: {thinking: {budget_tokens: 2048}}")
+	return drv
+}
+
+// jsonObject is a driver config mapping as compact JSON (keys sorted);
+// "" when absent or null. name is the field the message names (Murmur
+// names inference.driver.config even under the legacy provider:).
+func (d *decoder) jsonObject(f field, ok bool, path, name, example string) string {
+	if !ok || isAbsent(f.v) {
+		return ""
+	}
+	if kindOf(f.v) != kindMapping {
+		d.fail(CodeInvalid, path, f.v, "write the config as a YAML mapping, e.g. "+example,
+			"invalid inference config for '%s': expected mapping/object", name)
+		return ""
+	}
+	budget := maxVisits
+	v, err := toJSON(f.v, 0, &budget)
+	if err == nil {
+		var b []byte
+		if b, err = json.Marshal(v); err == nil {
+			return string(b)
 		}
 	}
-	return drv
+	d.fail(CodeInvalid, path, f.v, "use string keys and plain values", "invalid inference config for '%s': failed to convert to JSON: %v", name, err)
+	return ""
 }
 
 func (d *decoder) compaction(f field, ok bool, bad func(*yaml.Node, string, string, string, ...any)) *Compaction {
@@ -375,6 +392,17 @@ func (d *decoder) compaction(f field, ok bool, bad func(*yaml.Node, string, stri
 	if b, _ := d.optBool(df, dok, "inference.compaction.dump_summaries"); b != nil {
 		c.DumpSummaries = *b
 	}
+	kf, kok := o.get("max_tokens")
+	if v, good := d.optUint(kf, kok, "inference.compaction.max_tokens", 32); good && v != nil {
+		if *v == 0 {
+			bad(kf.v, "inference.compaction.max_tokens", "give a positive token limit for compaction summaries, or remove the key for the default (8192)",
+				"must be greater than 0")
+		}
+		n := uint32(*v)
+		c.MaxTokens = &n
+	}
+	cf, cok := o.get("driver_config")
+	c.DriverConfig = d.jsonObject(cf, cok, "inference.compaction.driver_config", "inference.compaction.driver_config", "driver_config: {temperature: 0}")
 	return c
 }
 
@@ -451,4 +479,34 @@ func toJSON(n *yaml.Node, depth int, budget *int) (any, error) {
 		return nil, nil // NaN/inf have no JSON form; serde_json makes them null
 	}
 	return n.Value, nil
+}
+
+// CompactionDriverConfig is the driver config a run-inference call made
+// for on-compaction runs under: inference.compaction.driver_config laid
+// over inference.driver.config, each top-level key of the overlay
+// replacing the driver config's (a nested mapping is replaced whole, so
+// the overlay says exactly what it sets). ok is false when there is no
+// overlay and such calls run under the driver's own config.
+func (i *Inference) CompactionDriverConfig() (config string, ok bool, err error) {
+	if i == nil || i.Compaction == nil || i.Compaction.DriverConfig == "" {
+		return "", false, nil
+	}
+	merged := map[string]json.RawMessage{}
+	if i.Driver != nil && i.Driver.Config != "" {
+		if err := json.Unmarshal([]byte(i.Driver.Config), &merged); err != nil {
+			return "", false, fmt.Errorf("inference.driver.config is not a JSON object: %w", err)
+		}
+	}
+	var overlay map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(i.Compaction.DriverConfig), &overlay); err != nil {
+		return "", false, fmt.Errorf("inference.compaction.driver_config is not a JSON object: %w", err)
+	}
+	for k, v := range overlay {
+		merged[k] = v
+	}
+	b, err := json.Marshal(merged)
+	if err != nil {
+		return "", false, fmt.Errorf("encoding the compaction driver config: %w", err)
+	}
+	return string(b), true, nil
 }

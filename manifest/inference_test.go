@@ -17,6 +17,9 @@ func TestInferenceErrors(t *testing.T) {
 		{"threshold big", ok + "  compaction: {threshold: 2}\n", "inference.compaction.threshold", "must be in (0.0, 1.0] but got 2"},
 		{"threshold nan", ok + "  compaction: {threshold: .nan}\n", "inference.compaction.threshold", "but got NaN"},
 		{"compaction prompts", ok + "  compaction: {system_prompt: '', system_prompt_file: ''}\n", "inference.compaction.system_prompt", "at most one of inference.compaction.system_prompt, inference.compaction.system_prompt_file may be set"},
+		{"compaction max_tokens zero", ok + "  compaction: {max_tokens: 0}\n", "inference.compaction.max_tokens", "must be greater than 0"},
+		{"compaction driver_config list", ok + "  compaction: {driver_config: [1]}\n", "inference.compaction.driver_config", "expected mapping/object"},
+		{"compaction driver_config string", ok + "  compaction: {driver_config: '{\"a\": 1}'}\n", "inference.compaction.driver_config", "expected mapping/object"},
 		{"endpoint missing", "  model: m\n  driver: {artifact: d}\n", "inference.endpoint", "missing required field"},
 		{"endpoint relative", "  endpoint: api.example.com\n  model: m\n  driver: {artifact: d}\n", "inference.endpoint", "failed to parse 'api.example.com' as a URL: relative URL without a base"},
 		{"endpoint http", "  endpoint: http://10.0.0.1:8080\n  model: m\n  driver: {artifact: d}\n", "inference.endpoint", "uses plain http:// with non-loopback host '10.0.0.1'"},
@@ -45,6 +48,8 @@ func TestInferenceErrors(t *testing.T) {
 	}
 	expectErr(t, RoleCapsule, hdr+ok+"  max_turns: 1.5\n", CodeSyntax, "inference.max_turns", "got number")
 	expectErr(t, RoleCapsule, hdr+"  endpoint: https://x\n  model: m\n  driver: x\n", CodeSyntax, "inference.driver", "expected a mapping, got string")
+	expectErr(t, RoleCapsule, hdr+ok+"  compaction: {max_tokens: -1}\n", CodeSyntax, "inference.compaction.max_tokens", "negative")
+	expectErr(t, RoleCapsule, hdr+ok+"  compaction: {max_tokens: 4294967296}\n", CodeSyntax, "inference.compaction.max_tokens", "an unsigned 32-bit integer")
 }
 
 func TestInferenceValues(t *testing.T) {
@@ -78,11 +83,40 @@ func TestInferenceValues(t *testing.T) {
 		{"compaction verbatim", "  endpoint: https://x\n  model: m\n  driver: {artifact: d}\n  compaction: {model: ' x ', system_prompt: ' p ', threshold: 1}\n", nil, func(i *Inference) bool {
 			return *i.Compaction.Model == " x " && *i.Compaction.SystemPrompt == " p " && *i.Compaction.Threshold == 1
 		}},
+		{"compaction caps", "  endpoint: https://x\n  model: m\n  driver: {artifact: d, config: {b: 1}}\n  compaction: {max_tokens: 2000, driver_config: {z: [1, x], a: {n: ~}}}\n", nil, func(i *Inference) bool {
+			return *i.Compaction.MaxTokens == 2000 && i.Compaction.DriverConfig == `{"a":{"n":null},"z":[1,"x"]}` && i.Driver.Config == `{"b":1}`
+		}},
+		{"compaction caps absent", "  endpoint: https://x\n  model: m\n  driver: {artifact: d}\n  compaction: {max_tokens: ~, driver_config: ~}\n", nil, func(i *Inference) bool {
+			return i.Compaction.MaxTokens == nil && i.Compaction.DriverConfig == ""
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, _ := parseCapsule(t, hdr+tc.src, tc.env...)
 			if !tc.check(c.Inference) {
 				t.Errorf("unexpected inference: %+v", c.Inference)
+			}
+		})
+	}
+}
+
+func TestCompactionDriverConfig(t *testing.T) {
+	const hdr = "name: c\nversion: '1'\ninference:\n  endpoint: https://x\n  model: m\n"
+	for _, tc := range []struct {
+		name, src, want string
+		ok              bool
+	}{
+		{"no compaction", "  driver: {artifact: d, config: {a: 1}}\n", "", false},
+		{"no overlay", "  driver: {artifact: d, config: {a: 1}}\n  compaction: {max_tokens: 5}\n", "", false},
+		{"overlay alone", "  driver: {artifact: d}\n  compaction: {driver_config: {a: 2}}\n", `{"a":2}`, true},
+		{"top-level keys replace", "  driver: {artifact: d, config: {a: 1, h: {x: 1, y: 2}, s: false}}\n  compaction: {driver_config: {a: 2, h: {x: 3}}}\n",
+			`{"a":2,"h":{"x":3},"s":false}`, true},
+		{"null kept", "  driver: {artifact: d, config: {a: 1}}\n  compaction: {driver_config: {a: ~}}\n", `{"a":null}`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _ := parseCapsule(t, hdr+tc.src)
+			got, ok, err := c.Inference.CompactionDriverConfig()
+			if err != nil || ok != tc.ok || got != tc.want {
+				t.Errorf("CompactionDriverConfig() = %q, %v, %v; want %q, %v", got, ok, err, tc.want, tc.ok)
 			}
 		})
 	}

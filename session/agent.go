@@ -11,6 +11,7 @@ import (
 	"github.com/mur-go/mur/launch"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/tokens"
+	"github.com/mur-go/mur/tools"
 )
 
 // checkAgent refuses, before anything is staged, an agent capsule mur-go
@@ -46,7 +47,7 @@ func checkAgent(c *manifest.Capsule) error {
 // A2A server. A failed task is a failed run: its reason is in
 // out/result.txt and in the error.
 func runAgent(ctx context.Context, lo launch.Options, o Options) error {
-	so, driverName, err := sessionTools(lo)
+	so, drv, err := sessionTools(lo)
 	if err != nil {
 		return err
 	}
@@ -55,7 +56,7 @@ func runAgent(ctx context.Context, lo launch.Options, o Options) error {
 	// run-inference: the spend ceiling is the session's, whoever spends.
 	policy, meter := inference.NewPolicy(inf.Retry), inference.NewMeter(inf.MaxSessionTokens)
 	rt, err := hooks.New(ctx, hooks.Options{Session: lo.Session, Driver: so.Driver, Retry: policy, Meter: meter,
-		DriverName: driverName, CountTokens: tokens.New().Count,
+		DriverName: drv.name, CompactionDriver: drv.compaction, CountTokens: tokens.New().Count,
 		Getenv: lo.Getenv, Stdout: lo.Stdout, Stderr: lo.Stderr, Log: lo.Log})
 	if err != nil {
 		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed, Err: err, Msg: err.Error(),
@@ -80,25 +81,32 @@ func runAgent(ctx context.Context, lo launch.Options, o Options) error {
 	return &launch.Error{Code: ae.Code, Status: status, Msg: "agent task failed: " + ae.Msg, Hint: hint, Err: ae}
 }
 
+// hookDriver is what hooks' run-inference needs of the driver beyond the
+// loop's: its name for errors ("" without one) and its compaction twin
+// (nil without an inference.compaction.driver_config).
+type hookDriver struct {
+	name       string
+	compaction tools.Tool
+}
+
 // sessionTools are the session's driver or agent CLI, its tools and
-// shell, as launch builds them for the capsule's transport; driverName
-// names the driver in hook errors ("" without one).
-func sessionTools(lo launch.Options) (agent.SessionOptions, string, error) {
+// shell, as launch builds them for the capsule's transport.
+func sessionTools(lo launch.Options) (agent.SessionOptions, hookDriver, error) {
 	inf := lo.Session.Capsule.Inference
 	if inf.Transport == "process" {
 		pt, err := launch.NewProcessTools(lo)
 		if err != nil {
-			return agent.SessionOptions{}, "", err
+			return agent.SessionOptions{}, hookDriver{}, err
 		}
 		return agent.SessionOptions{Tools: pt.Tools, Allowlist: pt.Allowlist, Shell: pt.Shell,
-			Process: &agent.ProcessOptions{Env: pt.Env, Sandbox: pt.Sandbox}}, "", nil
+			Process: &agent.ProcessOptions{Env: pt.Env, Sandbox: pt.Sandbox}}, hookDriver{}, nil
 	}
 	at, err := launch.NewAgentTools(lo)
 	if err != nil {
-		return agent.SessionOptions{}, "", err
+		return agent.SessionOptions{}, hookDriver{}, err
 	}
 	return agent.SessionOptions{Driver: at.Driver, Tools: at.Tools, Allowlist: at.Allowlist, Shell: at.Shell},
-		inf.Driver.Artifact, nil
+		hookDriver{name: inf.Driver.Artifact, compaction: at.CompactionDriver}, nil
 }
 
 // withSystemPrompt is the capsule as `mur run --system-prompt` makes it:

@@ -29,6 +29,8 @@ func TestMain(m *testing.M) { os.Exit(testguest.Main(m)) }
 // example is the example installed in a temporary project.
 type example struct {
 	bin, project, home, cache string
+	// pkgs are the artifact packages mur build made.
+	pkgs []string
 }
 
 func setUp(t *testing.T) *example {
@@ -80,6 +82,7 @@ func setUp(t *testing.T) *example {
 	for _, zip := range zips {
 		e.mustMur(t, e.project, "install", zip)
 	}
+	e.pkgs = zips
 	return e
 }
 

@@ -1,0 +1,85 @@
+package agentexample
+
+// provider.sh's path to a real model, with the loopback mock provider
+// standing in for a local Ollama: the manifest examples/agent/provider
+// writes runs the example's tools through the bundled openai-compatible
+// driver, streaming, and the model's answer is the result.
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/mur-go/mur/internal/mockprovider"
+)
+
+func TestAgentExampleAgainstAProvider(t *testing.T) {
+	e := setUp(t)
+	srv := mockprovider.New(t,
+		mockprovider.OpenAIStream([]string{"Measuring."},
+			mockprovider.Call{ID: "stats", Name: "word-stats", Args: `{"path":"task.md"}`},
+			mockprovider.Call{ID: "print", Name: "fingerprint", Args: `{"path":"task.md"}`}),
+		mockprovider.OpenAIStream([]string{"Fact sheet: task.md, ", "35 words."}),
+	)
+	gen := filepath.Join(t.TempDir(), "provider")
+	build := exec.Command("go", "build", "-o", gen, "./provider")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./provider: %v\n%s", err, b)
+	}
+	project := filepath.Join(t.TempDir(), "provider")
+	cmd := exec.Command(gen, "-from", ".", "-o", project)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "OLLAMA_HOST=" + srv.URL, "AGENT_MODEL=mock-model"}
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("provider: %v\n%s", err, b)
+	}
+	var m struct {
+		Inference struct {
+			Endpoint, Model string
+			APIKey          *string `yaml:"api_key"`
+			Driver          map[string]any
+		}
+		Capabilities struct {
+			Network struct{ Allow []string }
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(project, "murmur.yaml"))
+	if err == nil {
+		err = yaml.Unmarshal(b, &m)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Inference.Endpoint != srv.URL+"/v1" || m.Inference.Model != "mock-model" || m.Inference.APIKey != nil ||
+		m.Inference.Driver["artifact"] != "openai-compatible" || m.Inference.Driver["config"] != nil ||
+		strings.Join(m.Capabilities.Network.Allow, ",") != srv.URL {
+		t.Fatalf("the provider manifest is not the example against %s:\n%s", srv.URL, b)
+	}
+	// As provider.sh does: the tools from the local registry (the test's
+	// HOME), the driver from mur itself.
+	for _, zip := range e.pkgs {
+		if !strings.Contains(filepath.Base(zip), "scripted") {
+			e.mustMur(t, project, "publish", zip, "--registry", "local")
+		}
+	}
+	if out, stderr, code := e.mur(project, "install", "--registry", "local"); code != 0 {
+		t.Fatalf("mur install: exit %d\n%s%s", code, out, stderr)
+	}
+	stdout, stderr, code := e.mur(project, "run", "-v", "--task", "task.md")
+	if code != 0 {
+		t.Fatalf("mur run: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	result, err := os.ReadFile(lineValue(t, stdout, "result:  "))
+	if err != nil || strings.TrimSpace(string(result)) != "Fact sheet: task.md, 35 words." {
+		t.Errorf("out/result.txt = %q, %v; want the model's answer", result, err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), `\"words\":35`) ||
+		!strings.Contains(string(reqs[1].Body), "db7b3b124ddf0ab0888fecbfbe56785d827b703b87bc2319e159a1ed4e92a2ae") {
+		t.Errorf("the second request does not carry both tools' results: %d requests\n%s", len(reqs), reqs[len(reqs)-1].Body)
+	}
+}
