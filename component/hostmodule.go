@@ -146,6 +146,11 @@ type loweredRT struct {
 
 func (s *Store) callLowered(ctx context.Context, i int, stack []uint64) error {
 	h := s.comp.plan.hostFuncs[i]
+	if rec := s.initRec; rec != nil {
+		rec.observe(h.target)
+		live := s.handles.live
+		defer func() { rec.handlesFrom(i, h, live, s.handles.live, stack) }()
+	}
 	rt := s.lowers[i]
 	if rt == nil {
 		opts, err := s.options(h.opts)
