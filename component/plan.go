@@ -2,8 +2,8 @@ package component
 
 import (
 	"github.com/mur-go/mur/canon"
-	"github.com/mur-go/mur/component/internal/coremod"
 	"github.com/mur-go/mur/component/internal/ast"
+	"github.com/mur-go/mur/component/internal/coremod"
 	"github.com/mur-go/mur/wit"
 	"github.com/tetratelabs/wazero"
 )
