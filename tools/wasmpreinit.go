@@ -39,6 +39,12 @@ func preinitFor(g wasip2.Grants) *component.Preinit {
 var initReads = map[string]map[string]bool{
 	"wasi:cli/environment":        {"get-environment": true, "get-arguments": true, "initial-cwd": true},
 	"wasi:filesystem/preopens":    {"get-directories": true},
+	"wasi:cli/stdin":              {"get-stdin": true},
+	"wasi:cli/stdout":             {"get-stdout": true},
+	"wasi:cli/stderr":             {"get-stderr": true},
+	"wasi:cli/terminal-stdin":     {"get-terminal-stdin": true},
+	"wasi:cli/terminal-stdout":    {"get-terminal-stdout": true},
+	"wasi:cli/terminal-stderr":    {"get-terminal-stderr": true},
 	"wasi:clocks/monotonic-clock": {"now": true, "resolution": true},
 	"wasi:clocks/wall-clock":      {"now": true, "resolution": true},
 	"wasi:random/random":          {"get-random-bytes": true, "get-random-u64": true},
