@@ -362,16 +362,16 @@ func (l *Linker) instantiatePreinit(ctx context.Context, c *Component, li *linke
 	if !first {
 		return s.instantiate(ctx, c, li, mods, false, nil)
 	}
-	s.initRec = &initRecord{allow: s.Preinit.Allow}
-	err := s.instantiate(ctx, c, li, mods, false, nil)
-	rec := s.initRec
-	s.initRec = nil
-	if err != nil {
+	rec := &initRecord{allow: s.Preinit.Allow}
+	s.initRec = rec
+	if err := s.instantiate(ctx, c, li, mods, false, nil); err != nil {
 		// The next store tries again: this failure may be its own (a
-		// deadline, a cancellation), not the configuration's.
+		// deadline, a cancellation), not the configuration's. initRec
+		// stays: an abandoned start function may still be running.
 		c.forget(k)
 		return err
 	}
+	s.initRec = nil
 	why := rec.denied
 	if why == "" {
 		why = s.initLeftovers(rec)
@@ -381,7 +381,7 @@ func (l *Linker) instantiatePreinit(ctx context.Context, c *Component, li *linke
 		c.settle(k, nil)
 		return nil
 	}
-	snap, err = l.snapshot(ctx, c, li, s)
+	snap, err := l.snapshot(ctx, c, li, s)
 	if snap != nil {
 		snap.replay = rec.replay
 		slog.DebugContext(ctx, "component: snapshot taken", "memory", snap.memory, "bytes", snap.bytes(), "handles", len(snap.replay))

@@ -3,6 +3,8 @@ package component_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -254,4 +256,38 @@ func equalU32(a, b []uint32) bool {
 		}
 	}
 	return true
+}
+
+// Stores of one configuration instantiated at once, while the first is
+// still taking the snapshot, each get their own state and resources.
+func TestPreinitConcurrentStores(t *testing.T) {
+	e := newEngine(t)
+	c := compile(t, e, enginePreinit)
+	h := newInitHost(t)
+	pre := &component.Preinit{Key: "mode 2", Allow: allowAll}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range uint32(8) {
+		wg.Go(func() {
+			for i := range uint32(5) {
+				id := 1000*g + i
+				inst, err := h.linker.Instantiate(context.Background(), c, &component.Store{Data: &initStore{mode: 2, id: id}, Preinit: pre})
+				if err != nil {
+					errs <- err
+					return
+				}
+				v, err := call(t, inst, preinitAPI+"res-id")
+				inst.Close(context.Background())
+				if err != nil || v != id {
+					errs <- fmt.Errorf("store with resource %d: res-id %v, %v", id, v, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }
