@@ -97,6 +97,8 @@ type Component struct {
 	// the first store that needs them, not at Compile.
 	nostart map[uint32][]wazero.CompiledModule
 	snaps   map[snapKey]*snapEntry
+	// snapBytes is the memory the snapshots hold.
+	snapBytes int
 }
 
 // Compile decodes, validates and compiles a component binary. Core modules

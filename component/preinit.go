@@ -34,9 +34,19 @@ type Preinit struct {
 	Allow func(instance, name string) bool
 }
 
-// maxSnapshots bounds the configurations one component keeps snapshots
-// of; stores of further configurations instantiate normally.
-const maxSnapshots = 64
+// Snapshots live as long as their component, while the memory they copy
+// lived only as long as a call: without bounds a guest that fills its
+// memory at start-up would make the host keep it for good, per
+// configuration. Past these, stores instantiate normally.
+const (
+	// maxSnapshots bounds the configurations one component keeps.
+	maxSnapshots = 64
+	// maxSnapshotBytes bounds the memory runs of one snapshot; Go guests
+	// need under 64 KiB.
+	maxSnapshotBytes = 8 << 20
+	// maxComponentSnapshotBytes bounds them for all of a component's.
+	maxComponentSnapshotBytes = 64 << 20
+)
 
 type snapKey struct {
 	linker   *Linker
@@ -147,15 +157,24 @@ func (c *Component) preinitRole(k snapKey) (*snapshot, bool) {
 	return nil, false
 }
 
-func (c *Component) settle(k snapKey, snap *snapshot) {
+// settle records the outcome of a configuration's first store: snap, or
+// nil when there is none. It reports whether snap was kept.
+func (c *Component) settle(k snapKey, snap *snapshot) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.snaps[k]
 	if snap == nil {
 		e.state = snapFailed
-		return
+		return false
 	}
+	n := snap.bytes()
+	if n > maxSnapshotBytes || c.snapBytes+n > maxComponentSnapshotBytes {
+		e.state = snapFailed
+		return false
+	}
+	c.snapBytes += n
 	e.state, e.snap = snapReady, snap
+	return true
 }
 
 // startless returns the compiled modules for a store restored from a
@@ -382,14 +401,17 @@ func (l *Linker) instantiatePreinit(ctx context.Context, c *Component, li *linke
 		return nil
 	}
 	snap, err := l.snapshot(ctx, c, li, s)
-	if snap != nil {
-		snap.replay = rec.replay
-		slog.DebugContext(ctx, "component: snapshot taken", "memory", snap.memory, "bytes", snap.bytes(), "handles", len(snap.replay))
-	}
 	if err != nil {
 		slog.DebugContext(ctx, "component: instantiating without a snapshot", "reason", err.Error())
 	}
-	c.settle(k, snap)
+	if snap != nil {
+		snap.replay = rec.replay
+	}
+	if c.settle(k, snap) {
+		slog.DebugContext(ctx, "component: snapshot taken", "memory", snap.memory, "bytes", snap.bytes(), "handles", len(snap.replay))
+	} else if snap != nil {
+		slog.DebugContext(ctx, "component: instantiating without a snapshot", "reason", "snapshot too large", "bytes", snap.bytes())
+	}
 	return nil
 }
 

@@ -61,7 +61,9 @@ func newInitHost(t *testing.T) *initHost {
 		l.DefineFunc(inst, "open", &wit.Func{Params: []wit.Param{{Name: "n", Type: wit.U32}}, Result: &wit.Own{Resource: res}},
 			func(_ context.Context, s *component.Store, _ []any) (any, error) { return newRes(s), nil }),
 		l.DefineFunc(inst, "id", &wit.Func{Params: []wit.Param{{Name: "r", Type: &wit.Borrow{Resource: res}}}, Result: wit.U32},
-			func(_ context.Context, _ *component.Store, args []any) (any, error) { return args[0].(wit.Resource).Rep, nil }),
+			func(_ context.Context, _ *component.Store, args []any) (any, error) {
+				return args[0].(wit.Resource).Rep, nil
+			}),
 	} {
 		if err != nil {
 			t.Fatal(err)
@@ -289,5 +291,29 @@ func TestPreinitConcurrentStores(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// A guest that fills a large memory at start-up would make the host keep
+// that memory for as long as the component lives; past a bound it is not
+// snapshotted, and every store initialises (and works) as before.
+func TestPreinitSnapshotTooLarge(t *testing.T) {
+	e := newEngine(t)
+	c := compile(t, e, enginePreinit)
+	h := newInitHost(t)
+	pre := &component.Preinit{Key: "mode 8", Allow: allowAll}
+	for i := range 3 {
+		inst, err := h.linker.Instantiate(context.Background(), c, &component.Store{Data: &initStore{mode: 8}, Preinit: pre})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := call(t, inst, preinitAPI+"last-byte")
+		inst.Close(context.Background())
+		if err != nil || v != uint32(0xab) {
+			t.Fatalf("store %d: last byte %v, %v; want 0xab", i, v, err)
+		}
+	}
+	if n := h.modeCalls.Load(); n != 3 {
+		t.Fatalf("initialisation ran %d times for 3 stores, want 3 (no snapshot kept)", n)
 	}
 }

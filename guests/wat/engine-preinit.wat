@@ -7,6 +7,8 @@
 ;;   2  the same, then keeps the handle get-res returns
 ;;   3  the same, then keeps the handle open(7) returns
 ;;   4  the same, then takes a handle from get-res and drops it
+;;   8  the same, then grows memory by 200 pages (12.5 MiB) and fills them
+;;      with 0xab (a snapshot too big to keep)
 ;;
 ;; Imports:  test:host/init@0.1.0 { resource res;
 ;;             mode: func() -> u32; observe: func();
@@ -16,7 +18,8 @@
 ;;             count: func() -> u32 (adds one to the global, returns it);
 ;;             mem-count: func() -> u32 (the same for the memory word);
 ;;             mode: func() -> u32 (the mode the start function saw);
-;;             res-id: func() -> u32 (id of the kept handle; 0: none) }
+;;             res-id: func() -> u32 (id of the kept handle; 0: none);
+;;             last-byte: func() -> u32 (the last byte of memory) }
 (component
   (type $init-iface (instance
     (export "res" (type $res (sub resource)))
@@ -62,7 +65,11 @@
       (if (i32.eq (local.get $mode) (i32.const 3))
         (then (i32.store (i32.const 32) (call $open (i32.const 7)))))
       (if (i32.eq (local.get $mode) (i32.const 4))
-        (then (call $res-drop (call $get-res)))))
+        (then (call $res-drop (call $get-res))))
+      (if (i32.eq (local.get $mode) (i32.const 8))
+        (then
+          (drop (memory.grow (i32.const 200)))
+          (memory.fill (i32.const 0x10000) (i32.const 0xab) (i32.const 13107200)))))
     (start $init)
     (func (export "count") (result i32)
       (global.set $count (i32.add (global.get $count) (i32.const 1)))
@@ -71,6 +78,8 @@
       (i32.store (i32.const 16) (i32.add (i32.load (i32.const 16)) (i32.const 1)))
       (i32.load (i32.const 16)))
     (func (export "mode") (result i32) (i32.load (i32.const 20)))
+    (func (export "last-byte") (result i32)
+      (i32.load8_u (i32.sub (i32.mul (memory.size) (i32.const 0x10000)) (i32.const 1))))
     (func (export "res-id") (result i32)
       (if (result i32) (i32.load (i32.const 32))
         (then (call $id (i32.load (i32.const 32))))
@@ -88,9 +97,11 @@
   (func $mem-count (result u32) (canon lift (core func $i "mem-count")))
   (func $mode-f (result u32) (canon lift (core func $i "mode")))
   (func $res-id (result u32) (canon lift (core func $i "res-id")))
+  (func $last-byte (result u32) (canon lift (core func $i "last-byte")))
   (instance $api
     (export "count" (func $count))
     (export "mem-count" (func $mem-count))
     (export "mode" (func $mode-f))
-    (export "res-id" (func $res-id)))
+    (export "res-id" (func $res-id))
+    (export "last-byte" (func $last-byte)))
   (export "test:guest/preinit@0.1.0" (instance $api)))
