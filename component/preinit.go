@@ -98,31 +98,8 @@ type initRecord struct {
 	allow func(instance, name string) bool
 	// denied says why the snapshot would not be faithful.
 	denied string
-	// replay are the admitted host calls that handed the guest a handle.
+	// replay are the admitted host calls that handed the guest handles.
 	replay []replayCall
-}
-
-// replayCall is a host call a restored store makes again, so that it gets
-// its own resource under the handle the snapshot's memory refers to (the
-// preview1 adapter keeps the stdio streams it asks for at start-up).
-type replayCall struct {
-	fn     int    // index into plan.hostFuncs
-	handle uint32 // the handle the call returned
-}
-
-// handlesFrom records a host call that created handles. Only calls that
-// take nothing and return just the handle are replayed: anything else
-// would write guest memory or depend on arguments.
-func (r *initRecord) handlesFrom(i int, h *hostFuncPlan, before, after int, stack []uint64) {
-	if after == before || r.denied != "" {
-		return
-	}
-	sig := h.target.abi.LowerSignature()
-	if after != before+1 || len(sig.Params) != 0 || len(sig.Results) != 1 {
-		r.denied = "initialisation received resource handles from " + h.target.String()
-		return
-	}
-	r.replay = append(r.replay, replayCall{fn: i, handle: uint32(stack[0])})
 }
 
 func (r *initRecord) observe(fn *funcDef) {
@@ -227,16 +204,11 @@ func (p *plan) snapshottable() string {
 
 // initLeftovers says what host-side state initialisation left behind that
 // a snapshot of guest state would reference and a restored store could not
-// remake, or "": every live handle must come from a replayable call, and
-// none may have been dropped (a free slot changes the next handle).
+// remake, or "": the handle tables must be exactly what the recorded,
+// replayable calls and drops make.
 func (s *Store) initLeftovers(rec *initRecord) string {
-	for i := range s.tables {
-		if len(s.tables[i].free) > 0 {
-			return "initialisation dropped resource handles"
-		}
-	}
-	if s.handles.live != len(rec.replay) {
-		return "initialisation made resource handles of its own"
+	if !rec.tablesMatch(s) {
+		return "initialisation changed resource handles in a way the engine cannot remake"
 	}
 	if s.mem.desired != 0 {
 		return "initialisation hit the memory limit"
@@ -348,13 +320,9 @@ func (s *Store) restore(ctx context.Context, snap *snapshot) error {
 			mg.Set(g.v)
 		}
 	}
-	stack := make([]uint64, 1)
 	for _, r := range snap.replay {
-		if err := s.callLowered(ctx, r.fn, stack); err != nil {
+		if err := s.replay(ctx, r); err != nil {
 			return fmt.Errorf("remaking the handles of the snapshot: %w", err)
-		}
-		if uint32(stack[0]) != r.handle {
-			return fmt.Errorf("remaking the handles of the snapshot: %s returned handle %d, the snapshot has %d", s.comp.plan.hostFuncs[r.fn].target, stack[0], r.handle)
 		}
 	}
 	return nil
@@ -408,7 +376,7 @@ func (l *Linker) instantiatePreinit(ctx context.Context, c *Component, li *linke
 		snap.replay = rec.replay
 	}
 	if c.settle(k, snap) {
-		slog.DebugContext(ctx, "component: snapshot taken", "memory", snap.memory, "bytes", snap.bytes(), "handles", len(snap.replay))
+		slog.DebugContext(ctx, "component: snapshot taken", "memory", snap.memory, "bytes", snap.bytes(), "replayed", len(rec.replay))
 	} else if snap != nil {
 		slog.DebugContext(ctx, "component: instantiating without a snapshot", "reason", "snapshot too large", "bytes", snap.bytes())
 	}

@@ -29,16 +29,17 @@ func preinitFor(g wasip2.Grants) *component.Preinit {
 }
 
 // initReads are the WASI functions initialisation may call and still be
-// snapshotted. Environment, arguments, cwd and preopens are fixed by the
-// key (a preopen comes in a list the engine cannot replay, so a guest
-// that asks for a non-empty one is not snapshotted); the stdio streams
-// are handles the engine asks for again in each restored store, so each
-// gets its own; terminals are none under mur; clocks and randomness are
-// baked in, as component/RATIONALE.md explains. Go's runtime asks for all
-// of these at start-up, through the preview1 adapter.
+// snapshotted. Environment, arguments, cwd and the preopens (and that
+// each is a directory) are fixed by the key; the preopens' descriptors
+// and the stdio streams are handles the engine asks for again in each
+// restored store, so each gets its own; terminals are none under mur;
+// clocks and randomness are baked in, as component/RATIONALE.md explains.
+// Go's runtime asks for all of these at start-up, through the preview1
+// adapter.
 var initReads = map[string]map[string]bool{
 	"wasi:cli/environment":        {"get-environment": true, "get-arguments": true, "initial-cwd": true},
 	"wasi:filesystem/preopens":    {"get-directories": true},
+	"wasi:filesystem/types":       {"[method]descriptor.get-type": true},
 	"wasi:cli/stdin":              {"get-stdin": true},
 	"wasi:cli/stdout":             {"get-stdout": true},
 	"wasi:cli/stderr":             {"get-stderr": true},

@@ -3,6 +3,9 @@ package tools_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -86,20 +89,37 @@ func TestWasmToolPreinitEnvPerConfiguration(t *testing.T) {
 	}
 }
 
-// A guest whose start-up takes handles the engine cannot remake (Go asks
-// for its preopens then) is not snapshotted, and works as before.
-func TestWasmToolPreinitWithPreopen(t *testing.T) {
+// Go's start-up asks for the preopens, whose descriptors the snapshot's
+// memory then refers to: each restored store gets descriptors of its own
+// tool's directory, whichever tool's call came first.
+func TestWasmToolPreinitPreopens(t *testing.T) {
 	e := env(t)
-	dir := t.TempDir()
-	var out bytes.Buffer
-	tool := e.preinitTool(t, wasitestGo, wasip2.Grants{Dirs: []wasip2.DirGrant{{Host: dir, Guest: "/w"}}, Stdout: wasip2.Output{W: &out}}, false)
-	var runs []string
-	for range 3 {
-		invoke(t, tool, "files /w")
-		runs = append(runs, out.String())
-		out.Reset()
+	type dirTool struct {
+		dir  string
+		out  bytes.Buffer
+		tool *tools.WasmTool
 	}
-	if runs[0] != runs[1] || runs[1] != runs[2] || !strings.Contains(runs[0], "content=hello, world") {
-		t.Fatalf("three runs of the file commands printed %q", runs)
+	var dts [2]*dirTool
+	for i := range dts {
+		d := &dirTool{dir: t.TempDir()}
+		if err := os.WriteFile(filepath.Join(d.dir, "in.txt"), []byte(strings.Repeat("x", i+1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d.tool = e.preinitTool(t, wasitestGo, wasip2.Grants{Dirs: []wasip2.DirGrant{{Host: d.dir, Guest: "/w"}}, Stdout: wasip2.Output{W: &d.out}}, false)
+		dts[i] = d
+	}
+	for round := range 3 {
+		for i, d := range dts {
+			d.out.Reset()
+			dst := fmt.Sprintf("/w/out%d.txt", round)
+			invoke(t, d.tool, "copy /w/in.txt "+dst)
+			if want := fmt.Sprintf("copied=%d err=<nil>\n", i+1); d.out.String() != want {
+				t.Fatalf("round %d, tool %d printed %q, want %q", round, i, d.out.String(), want)
+			}
+			b, err := os.ReadFile(filepath.Join(d.dir, filepath.Base(dst)))
+			if err != nil || len(b) != i+1 {
+				t.Fatalf("round %d, tool %d: its copy is %q, %v", round, i, b, err)
+			}
+		}
 	}
 }
