@@ -98,10 +98,13 @@ type initRecord struct {
 	allow func(instance, name string) bool
 	// denied says why the snapshot would not be faithful.
 	denied string
-	// replay are the admitted host calls that handed the guest handles.
+	// replay are the handle-making calls and host-resource drops a
+	// restored store repeats (replay.go).
 	replay []replayCall
 }
 
+// observe notes a call into the host; one Allow does not admit denies the
+// snapshot.
 func (r *initRecord) observe(fn *funcDef) {
 	if !fn.imported || r.denied != "" {
 		return
