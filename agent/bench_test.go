@@ -38,14 +38,23 @@ func (t *timed) Invoke(ctx context.Context, in tools.ToolInput) (tools.ToolResul
 // overhead per turn (everything but the driver and tool calls: request
 // building, token counts, parsing, trace lines, result files) beside the
 // bare driver call time measured in the same run. B/op over turns shows
-// how memory grows with the session.
+// how memory grows with the session. "init" runs the components'
+// initialisation on every call instead of starting from its snapshot.
 func BenchmarkSessionTurn(b *testing.B) {
 	linker, err := host.NewToolLinker()
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, turns := range []int{10, 100} {
-		b.Run(fmt.Sprintf("turns=%d", turns), func(b *testing.B) {
+	for _, tc := range []struct {
+		turns      int
+		normalInit bool
+	}{{10, false}, {100, false}, {10, true}} {
+		turns := tc.turns
+		name := fmt.Sprintf("turns=%d", turns)
+		if tc.normalInit {
+			name += "/init"
+		}
+		b.Run(name, func(b *testing.B) {
 			script := make([]string, 0, turns)
 			for i := range turns - 1 {
 				script = append(script, fmt.Sprintf(`{"tool_calls":[{"id":"c%d","name":"echo","input":{"text":"hello %d"}}]}`, i, i))
@@ -54,13 +63,20 @@ func BenchmarkSessionTurn(b *testing.B) {
 			config := `{"turns":[` + strings.Join(script, ",") + `]}`
 			limits := component.Limits{MaxMemoryBytes: 256 << 20, Deadline: time.Minute}
 			drv, err := tools.NewWasmTool(tools.WasmToolConfig{Name: "scripted", Component: benchGuests.Compile(b, testguest.ScriptedGo), Linker: linker,
-				Grants: wasip2.Grants{Env: [][2]string{{"MURMUR_INFERENCE_DRIVER_CONFIG", config}}}, Limits: limits})
+				Grants: wasip2.Grants{Env: [][2]string{{"MURMUR_INFERENCE_DRIVER_CONFIG", config}}}, Limits: limits, NormalInit: tc.normalInit})
 			if err != nil {
 				b.Fatal(err)
 			}
-			echo, err := tools.NewWasmTool(tools.WasmToolConfig{Name: "echo", Component: benchGuests.Compile(b, testguest.ToolrunGo), Linker: linker, Limits: limits})
+			echo, err := tools.NewWasmTool(tools.WasmToolConfig{Name: "echo", Component: benchGuests.Compile(b, testguest.ToolrunGo), Linker: linker, Limits: limits, NormalInit: tc.normalInit})
 			if err != nil {
 				b.Fatal(err)
+			}
+			// A first call of each takes its snapshot, outside the timing.
+			warm := "{}"
+			for _, tool := range []*tools.WasmTool{drv, echo} {
+				if _, err := tool.Invoke(context.Background(), tools.ToolInput{Data: &warm}); err != nil {
+					b.Fatal(err)
+				}
 			}
 			d, e := &timed{tool: drv}, &timed{tool: echo}
 			set := tools.NewToolSet()

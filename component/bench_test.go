@@ -66,13 +66,15 @@ func compileShared(b *testing.B, guest string) *component.Component {
 type benchHost struct {
 	linker   *component.Linker
 	newStore func() (*component.Store, func())
+	// preinit, when set, starts each store from a snapshot.
+	preinit *component.Preinit
 }
 
 func newBenchHost(b *testing.B, guest string) benchHost {
 	b.Helper()
 	l := component.NewLinker()
 	if guest != testguest.ToolrunGo {
-		return benchHost{l, func() (*component.Store, func()) { return &component.Store{}, func() {} }}
+		return benchHost{linker: l, newStore: func() (*component.Store, func()) { return &component.Store{}, func() {} }}
 	}
 	err := wasip2.Register(l, func(s *component.Store) *wasip2.Ctx {
 		c, _ := s.Data.(*wasip2.Ctx)
@@ -81,7 +83,7 @@ func newBenchHost(b *testing.B, guest string) benchHost {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return benchHost{l, func() (*component.Store, func()) {
+	return benchHost{linker: l, newStore: func() (*component.Store, func()) {
 		wctx, err := wasip2.NewCtx(wasip2.Grants{})
 		if err != nil {
 			b.Fatal(err)
@@ -103,7 +105,7 @@ func (h benchHost) instantiate(ctx context.Context, c *component.Component) (ins
 // instantiateWith is instantiate into a store with limits lim.
 func (h benchHost) instantiateWith(ctx context.Context, c *component.Component, lim component.Limits) (instance, error) {
 	s, done := h.newStore()
-	s.Limits = lim
+	s.Limits, s.Preinit = lim, h.preinit
 	inst, err := h.linker.Instantiate(ctx, c, s)
 	if err != nil {
 		done()
@@ -167,8 +169,26 @@ func benchCall(b *testing.B, guest string, lim component.Limits) {
 	}
 }
 
-func BenchmarkInstantiateJS(b *testing.B) { benchInstantiate(b, testguest.ToolrunJS) }
-func BenchmarkInstantiateGo(b *testing.B) { benchInstantiate(b, testguest.ToolrunGo) }
+func BenchmarkInstantiateJS(b *testing.B) { benchInstantiate(b, testguest.ToolrunJS, nil) }
+func BenchmarkInstantiateGo(b *testing.B) { benchInstantiate(b, testguest.ToolrunGo, nil) }
+
+// The same from a snapshot of the guest's initialisation (what mur's tool
+// calls do): the first store initialises, the others restore.
+func BenchmarkInstantiateJSPreinit(b *testing.B) {
+	benchInstantiate(b, testguest.ToolrunJS, &component.Preinit{Key: "bench"})
+}
+func BenchmarkInstantiateGoPreinit(b *testing.B) {
+	benchInstantiate(b, testguest.ToolrunGo, &component.Preinit{Key: "bench", Allow: benchInitReads})
+}
+
+// benchInitReads admits the WASI reads the Go guest's initialisation makes.
+func benchInitReads(instance, _ string) bool {
+	switch instance {
+	case "wasi:cli/environment", "wasi:clocks/monotonic-clock", "wasi:random/random":
+		return true
+	}
+	return false
+}
 
 // benchInstantiate measures instantiating an already compiled component
 // (start functions included: the Go guest's _initialize runs here) and
@@ -186,10 +206,11 @@ func BenchmarkInstantiateGo(b *testing.B) { benchInstantiate(b, testguest.Toolru
 //     under which instantiation plus one call succeeds, i.e. the linear
 //     memory the guest really needs; comparable to the byteLength of the
 //     memories jco's instances export (bench/jco/bench.mjs).
-func benchInstantiate(b *testing.B, guest string) {
+func benchInstantiate(b *testing.B, guest string, pre *component.Preinit) {
 	ctx := context.Background()
 	c := compileShared(b, guest)
 	h := newBenchHost(b, guest)
+	h.preinit = pre
 	b.ReportAllocs()
 	for b.Loop() {
 		inst, err := h.instantiate(ctx, c)

@@ -416,6 +416,12 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 	if err != nil {
 		return defError(d, "%v", err)
 	}
+	// State exports come before the interrupt checks, whose fuel global
+	// must never be snapshotted: a restored store starts with fresh fuel.
+	bytes, state, err := coremod.AddStateExports(bytes)
+	if err != nil {
+		return defError(d, "%v", err)
+	}
 	bytes, interruptible, err := coremod.AddInterruptChecks(bytes, hostModuleName, yieldFuncName)
 	if err != nil {
 		return defError(d, "%v", err)
@@ -424,7 +430,7 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 		return defError(d, "%v", err)
 	}
 	idx := len(e.p.coreInsts)
-	e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{source: mod, offset: d.Offset, bytes: bytes, minMemory: pages << 16, interruptible: interruptible})
+	e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{source: mod, offset: d.Offset, bytes: bytes, minMemory: pages << 16, interruptible: interruptible, state: state})
 	e.p.minMemory += pages << 16
 	e.p.steps = append(e.p.steps, step{kind: stepCoreInstance, core: idx})
 	s.coreInstances = append(s.coreInstances, coreInstance{rt: idx})

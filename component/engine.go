@@ -92,6 +92,13 @@ type Component struct {
 	// capped holds the core modules recompiled with their tables capped,
 	// per table-element limit (see Limits.MaxTableElements).
 	capped map[uint32][]wazero.CompiledModule
+	// nostart are the modules of restored stores, per table cap; snaps
+	// the snapshots, per configuration (preinit.go). Both are taken at
+	// the first store that needs them, not at Compile.
+	nostart map[uint32][]wazero.CompiledModule
+	snaps   map[snapKey]*snapEntry
+	// snapBytes is the memory the snapshots hold.
+	snapBytes int
 }
 
 // Compile decodes, validates and compiles a component binary. Core modules

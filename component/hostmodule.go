@@ -146,6 +146,10 @@ type loweredRT struct {
 
 func (s *Store) callLowered(ctx context.Context, i int, stack []uint64) error {
 	h := s.comp.plan.hostFuncs[i]
+	rec := s.initRec
+	if rec != nil {
+		rec.observe(h.target)
+	}
 	rt := s.lowers[i]
 	if rt == nil {
 		opts, err := s.options(h.opts)
@@ -178,6 +182,9 @@ func (s *Store) callLowered(ctx context.Context, i int, stack []uint64) error {
 	if err != nil {
 		return err
 	}
+	if rec != nil {
+		return rec.lower(ctx, i, h, &rt.opts, v, stack)
+	}
 	return abi.LowerResult(ctx, &rt.opts, v, stack, stack)
 }
 
@@ -191,6 +198,9 @@ func (p *plan) resourceTrampoline(i int) api.GoModuleFunction {
 		tab := &s.tables[h.compInst]
 		switch h.kind {
 		case hostResourceNew:
+			if s.initRec != nil && s.initRec.denied == "" {
+				s.initRec.denied = "initialisation made a resource of its own"
+			}
 			idx, err := tab.insert(handleEntry{typ: h.resource, rep: uint32(stack[0]), own: true})
 			if err != nil {
 				trap(err)
@@ -206,6 +216,9 @@ func (p *plan) resourceTrampoline(i int) api.GoModuleFunction {
 			}
 			stack[0] = uint64(e.rep)
 		case hostResourceDrop:
+			if s.initRec != nil {
+				s.initRec.dropped(i, h, s.comp.plan, uint32(stack[0]))
+			}
 			if err := s.dropHandle(ctx, h, uint32(stack[0])); err != nil {
 				trap(err)
 			}

@@ -3,6 +3,7 @@ package component
 import (
 	"github.com/mur-go/mur/canon"
 	"github.com/mur-go/mur/component/internal/ast"
+	"github.com/mur-go/mur/component/internal/coremod"
 	"github.com/mur-go/mur/wit"
 	"github.com/tetratelabs/wazero"
 )
@@ -68,6 +69,8 @@ type coreInstPlan struct {
 	// interruptible: the module has loops and exports the interrupt flag
 	// (coremod.AddInterruptChecks).
 	interruptible bool
+	// state is what a snapshot of an instance reads (Preinit).
+	state coremod.State
 }
 
 // coreItem names a core function, table, memory or global: export name of

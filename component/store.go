@@ -24,6 +24,9 @@ import (
 type Store struct {
 	Limits Limits
 	Data   any
+	// Preinit, when set, lets the store start from a snapshot of its
+	// configuration's initialisation instead of running it (preinit.go).
+	Preinit *Preinit
 
 	comp   *Component
 	linked *linkedImports
@@ -48,6 +51,8 @@ type Store struct {
 	fuelMu      sync.Mutex
 	fuel        []api.MutableGlobal
 	interrupted atomic.Bool
+	// initRec watches an initialisation that is to be snapshotted.
+	initRec *initRecord
 }
 
 type storeKey struct{}
@@ -99,6 +104,21 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 	if err != nil {
 		return nil, err
 	}
+	if s.Preinit != nil {
+		err = l.instantiatePreinit(ctx, c, li, s, mods)
+	} else {
+		err = s.instantiate(ctx, c, li, mods, false, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{s: s}, nil
+}
+
+// instantiate makes s an instance of c from mods. With skipStart no start
+// function runs; snap, when set, is then written into the fresh instances.
+func (s *Store) instantiate(ctx context.Context, c *Component, li *linkedImports, mods []wazero.CompiledModule, skipStart bool, snap *snapshot) error {
+	p := c.plan
 	s.comp, s.linked = c, li
 	s.core = make([]api.Module, len(p.coreInsts))
 	s.handles = handleCount{max: s.Limits.maxHandles()}
@@ -116,25 +136,26 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 	ctx = experimental.WithMemoryAllocator(ctx, &s.mem)
 	ctx = experimental.WithImportResolver(ctx, s.resolve)
 
-	rt := c.engine.rt
-	if s.host, err = rt.InstantiateModule(ctx, c.host, wazero.NewModuleConfig().WithName("").WithStartFunctions()); err != nil {
-		return nil, fmt.Errorf("instantiating host functions: %w", err)
+	var err error
+	if s.host, err = c.engine.rt.InstantiateModule(ctx, c.host, wazero.NewModuleConfig().WithName("").WithStartFunctions()); err != nil {
+		return fmt.Errorf("instantiating host functions: %w", err)
 	}
 	// Start functions are guest code and may call host functions that get
 	// stuck: the steps run as a call, abandoned like one.
-	if err := s.run(ctx, false, func() error { return s.instantiateSteps(ctx, mods) }); err != nil {
+	if err := s.run(ctx, false, func() error { return s.instantiateSteps(ctx, mods, skipStart, snap) }); err != nil {
 		if errors.Is(err, errAbandoned) {
 			// The steps close the store when they stop.
-			return nil, s.classify(ctx, "instantiation", err)
+			return s.classify(ctx, "instantiation", err)
 		}
-		return nil, err
+		return err
 	}
-	return &Instance{s: s}, nil
+	return nil
 }
 
 // instantiateSteps instantiates the core instances and runs the start
-// functions of the plan, in order. On failure it closes what it made.
-func (s *Store) instantiateSteps(ctx context.Context, mods []wazero.CompiledModule) error {
+// functions of the plan, in order, or restores snap instead of running
+// them. On failure it closes what it made.
+func (s *Store) instantiateSteps(ctx context.Context, mods []wazero.CompiledModule, skipStart bool, snap *snapshot) error {
 	p, rt := s.comp.plan, s.comp.engine.rt
 	for _, st := range p.steps {
 		if err := ctx.Err(); err != nil {
@@ -162,10 +183,19 @@ func (s *Store) instantiateSteps(ctx context.Context, mods []wazero.CompiledModu
 				}
 			}
 		case stepStart:
+			if skipStart {
+				continue
+			}
 			if _, err := s.callFunc(ctx, st.fn, nil); err != nil {
 				s.closeAll(context.WithoutCancel(ctx))
 				return err
 			}
+		}
+	}
+	if snap != nil {
+		if err := s.restore(ctx, snap); err != nil {
+			s.closeAll(context.WithoutCancel(ctx))
+			return err
 		}
 	}
 	return nil

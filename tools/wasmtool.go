@@ -26,6 +26,10 @@ type WasmToolConfig struct {
 	// Limits apply to every call: instantiation and run each get the full
 	// deadline, as Murmur resets the budget before run.
 	Limits component.Limits
+	// NormalInit makes every call run the component's initialisation
+	// instead of starting from a snapshot of it (component.Preinit), for
+	// comparisons.
+	NormalInit bool
 }
 
 // WasmTool calls a tool component, a fresh store per call so no state
@@ -36,6 +40,9 @@ type WasmTool struct {
 	// bindErr is the missing-export or type-check failure every call
 	// reports; Murmur reports it per call too, not at staging.
 	bindErr error
+	// preinit lets each call's fresh store start from a snapshot of the
+	// component's initialisation under these grants (wasmpreinit.go).
+	preinit *component.Preinit
 }
 
 // NewWasmTool resolves the tool's run export. A component exporting no
@@ -46,6 +53,9 @@ func NewWasmTool(cfg WasmToolConfig) (*WasmTool, error) {
 		return nil, errors.New("tools.NewWasmTool: name, component and linker are required")
 	}
 	t := &WasmTool{cfg: cfg}
+	if !cfg.NormalInit {
+		t.preinit = preinitFor(cfg.Grants)
+	}
 	t.contract, t.bindErr = resolveToolExport(cfg.Name, cfg.Component.World(), NewContractTypes())
 	return t, nil
 }
@@ -95,7 +105,7 @@ func (t *WasmTool) Invoke(ctx context.Context, in ToolInput) (ToolResult, error)
 		return ToolResult{}, errInstantiate(name, err)
 	}
 	defer wctx.Close()
-	store := &component.Store{Limits: limits, Data: &ToolStore{WASI: wctx, IO: TaskIOFrom(ctx)}}
+	store := &component.Store{Limits: limits, Data: &ToolStore{WASI: wctx, IO: TaskIOFrom(ctx)}, Preinit: t.preinit}
 	inst, err := t.cfg.Linker.Instantiate(ctx, t.cfg.Component, store)
 	if err != nil {
 		return ToolResult{}, classifyWasm(name, limits, err, true)
