@@ -70,7 +70,7 @@ func TestEgressAllowsOnlyTheAllowList(t *testing.T) {
 // runEgress is run with eg serving the namespace.
 func (j jail) runEgress(t *testing.T, eg *Egress, argv ...string) string {
 	t.Helper()
-	abi, netns := escapeHost(t)
+	abi, netns := escapeHost(t, false)
 	sc := Scope{LandlockABI: abi, NetNS: netns, Seccomp: true, Workdir: j.workdir, PathEnv: os.Getenv("PATH"), Binaries: []string{j.attacker}}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = j.workdir

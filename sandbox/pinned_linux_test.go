@@ -33,7 +33,7 @@ func TestPinnedScriptRunsContained(t *testing.T) {
 	if _, err := mem.Write(script); err != nil {
 		t.Fatal(err)
 	}
-	abi, netns := escapeHost(t)
+	abi, netns := escapeHost(t, false)
 	sc := Scope{LandlockABI: abi, NetNS: netns, Seccomp: true, Workdir: j.workdir, PathEnv: os.Getenv("PATH"),
 		Libraries: []string{staged}, KeepFDs: []int{3}}
 	tr := Trampoline{Self: j.attacker, Limits: Rlimits{ExtraProcesses: 64, OpenFiles: 64, FileSizeBytes: 1 << 20, CPUSeconds: 10, MemoryBytes: 1 << 31},

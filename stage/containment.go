@@ -13,16 +13,16 @@ type Containment struct {
 	// and --containment), Achieved what this host holds the capsule to.
 	Declared, Achieved policy.Class
 	// Host is what the W-SEC warnings were computed from; Host.Tier is
-	// the enforcement tier applied to subprocesses and
-	// Host.Tier.Mechanism() its name.
+	// the enforcement tier applied to subprocesses, Host.Mechanism() the
+	// host tier's name.
 	Host policy.Host
 }
 
 // Tier is the enforcement tier native subprocesses run under.
 func (c Containment) Tier() policy.Tier { return c.Host.Tier }
 
-// Mechanism names the tier for --explain-scope and the trace.
-func (c Containment) Mechanism() string { return c.Host.Tier.Mechanism() }
+// Mechanism names the host tier for --explain-scope and the trace.
+func (c Containment) Mechanism() string { return c.Host.Mechanism() }
 
 // checkCapabilities is §10.2 steps 2–5 and the resources mur-go cannot
 // enforce, right after the ceiling parsed and before any store is read:

@@ -172,6 +172,9 @@ func (s *Session) write(made *created, arts []*staged, userDir string, opts *Opt
 	if _, err := os.Lstat(s.SessionDir); err == nil {
 		return ioError("", fmt.Sprintf("session directory %s already exists", s.SessionDir), os.ErrExist)
 	}
+	if err := s.checkSealedHome(); err != nil {
+		return err
+	}
 	// Only the fresh <project>/workdir/<id> is made by path; everything
 	// in a --workdir and below the session dir is created through a Root
 	// and must contain no link, so a link an earlier session's guest left
