@@ -29,7 +29,9 @@ func TestSealedView(t *testing.T) {
 	if err := os.WriteFile(tmpMarker, []byte("the workdir's tmp"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	absent := func(got string) bool { return strings.HasPrefix(got, "refused: ") && strings.Contains(got, "no such file or directory") }
+	absent := func(got string) bool {
+		return strings.HasPrefix(got, "refused: ") && strings.Contains(got, "no such file or directory")
+	}
 	refused := func(got string) bool { return strings.HasPrefix(got, "refused: ") }
 	for _, tc := range []struct {
 		name string
