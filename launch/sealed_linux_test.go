@@ -106,6 +106,20 @@ func TestSealedRefusals(t *testing.T) {
 			assertNothingCreated(t, p, workdir)
 		})
 	}
+	t.Run("a script the sealed root cannot reach", func(t *testing.T) {
+		bin := t.TempDir()
+		if err := os.WriteFile(filepath.Join(bin, "mytool"), []byte("#!/usr/bin/env sh\necho hi\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		p := refusedProject(t, "  containment: sealed\n  shell:\n    allow: [mytool]\n")
+		workdir := t.TempDir()
+		stdout, stderr, code := runMur(p.dir, []string{"PATH=" + bin + ":" + os.Getenv("PATH")}, "run", "--workdir", workdir)
+		if code != 1 || !strings.Contains(stderr, "error[E-CAP-006]: capabilities.shell.allow entry 'mytool' resolves to the script "+filepath.Join(bin, "mytool")) ||
+			!strings.Contains(stderr, "hint: grant its directory or its interpreter with capabilities.shell.interpreter_runtime or staged_runtime for 'mytool', or lower the declared floor to 'scoped'") {
+			t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+		assertNothingCreated(t, p, workdir)
+	})
 	t.Run("a workdir whose HOME breaks passwd", func(t *testing.T) {
 		p := refusedProject(t, "  containment: sealed\n")
 		workdir := filepath.Join(t.TempDir(), "a:b")

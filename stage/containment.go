@@ -27,15 +27,15 @@ func (c Containment) Mechanism() string { return c.Host.Mechanism() }
 // checkCapabilities is §10.2 steps 2–5 and the resources mur-go cannot
 // enforce, right after the ceiling parsed and before any store is read:
 // a floor the host cannot achieve is E-CAP-003, a staged_runtime grant
-// below sealed E-CAP-004, shell or spawn without a network namespace
-// E-CAP-005; a declared cgroup_* or workdir_max_bytes is refused rather
+// below sealed E-CAP-004, a script entry the sealed root cannot reach
+// E-CAP-006, shell or spawn without a network namespace E-CAP-005; a declared cgroup_* or workdir_max_bytes is refused rather
 // than ignored. support is what the host probes found.
-func checkCapabilities(c *manifest.Capsule, flag string, support policy.HostSupport) (Containment, error) {
+func checkCapabilities(c *manifest.Capsule, flag string, support policy.HostSupport, pathEnv string) (Containment, error) {
 	if err := policy.ContainmentFlag(flag); err != nil {
 		return Containment{}, err
 	}
 	ct, declared := decide(c, flag, support)
-	if err := refusals(c, ct, declared, support); err != nil {
+	if err := refusals(c, ct, declared, support, pathEnv); err != nil {
 		return Containment{}, err
 	}
 	return ct, nil
@@ -53,11 +53,16 @@ func decide(c *manifest.Capsule, flag string, support policy.HostSupport) (Conta
 	return Containment{Declared: floor, Achieved: policy.Achieved(host, c.Capabilities.WorkdirExec()), Host: host}, declared
 }
 
-func refusals(c *manifest.Capsule, ct Containment, declared bool, support policy.HostSupport) error {
+// refusals are §10.2 steps 2–5 in order; pathEnv is the launch-time PATH
+// the shell.allow entries resolve on.
+func refusals(c *manifest.Capsule, ct Containment, declared bool, support policy.HostSupport, pathEnv string) error {
 	if err := policy.CheckContainment(ct.Declared, declared, ct.Host, c.Capabilities.WorkdirExec()); err != nil {
 		return err
 	}
 	if err := policy.CheckStagedRuntime(c.Capabilities, ct.Declared); err != nil {
+		return err
+	}
+	if err := policy.CheckInterpreted(c.Capabilities, ct.Declared, pathEnv); err != nil {
 		return err
 	}
 	if err := policy.CheckNetNS(c.Capabilities, support); err != nil {

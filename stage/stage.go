@@ -48,7 +48,7 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 	if s.Ceiling, err = ceiling(c); err != nil {
 		return nil, err
 	}
-	if s.Containment, err = checkCapabilities(c, opts.Containment, opts.Host); err != nil {
+	if s.Containment, err = checkCapabilities(c, opts.Containment, opts.Host, opts.Getenv("PATH")); err != nil {
 		return nil, err
 	}
 	userDir := ""
