@@ -1,6 +1,8 @@
 package stage
 
 import (
+	"context"
+
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/policy"
 )
@@ -72,8 +74,9 @@ func refusals(c *manifest.Capsule, ct Containment, declared bool, support policy
 }
 
 // securityWarnings are the host-dependent W-SEC warnings, once staging
-// knows which tools are native.
-func (s *Session) securityWarnings() {
+// knows which tools are native; under a sealed floor the compiler
+// drivers are asked for their helpers on pathEnv (W-SEC-012).
+func (s *Session) securityWarnings(ctx context.Context, pathEnv string) {
 	var native []string
 	for _, a := range s.Artifacts {
 		if a.Kind == KindNative {
@@ -81,5 +84,8 @@ func (s *Session) securityWarnings() {
 		}
 	}
 	s.Containment.Host.NativeTools = native
+	if s.Containment.Declared == policy.Sealed {
+		s.Containment.Host.UncoveredHelpers = uncoveredHelpers(ctx, s.Capsule.Capabilities, pathEnv)
+	}
 	s.SecurityWarnings = policy.SecurityWarnings(s.Capsule, s.Containment.Host)
 }

@@ -66,7 +66,7 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.securityWarnings()
+	s.securityWarnings(ctx, opts.Getenv("PATH"))
 	if !c.IsAgent() && opts.CapsuleWasm != nil {
 		if s.CapsuleComponent, err = compile(ctx, opts.Compiler, "capsule "+c.Name, opts.CapsuleWasm); err != nil {
 			return nil, err
