@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -138,5 +139,28 @@ func TestSealedPlantedLinks(t *testing.T) {
 	}
 	if b, err := os.ReadFile(j.secret); err != nil || string(b) != "PRIVATE KEY" {
 		t.Errorf("the secret was changed: %q, %v", b, err)
+	}
+}
+
+// The root is composed a few descriptors at a time: a small
+// capabilities.resources.max_open_files (applied first, §9.4) still
+// leaves room for it (before, every source was held open at once and
+// this failed with EMFILE).
+func TestSealedUnderFewFiles(t *testing.T) {
+	j := sealedJail(t)
+	abi, netns := escapeHost(t, true)
+	sc := Scope{LandlockABI: abi, NetNS: netns, Seccomp: true, Sealed: true, Workdir: j.workdir, PathEnv: os.Getenv("PATH"), Binaries: []string{"sh"}}
+	cmd := exec.Command("/bin/sh", "-c", "echo sealed > /tmp/ok")
+	cmd.Dir = j.workdir
+	tr := Trampoline{Self: j.attacker, Limits: Rlimits{ExtraProcesses: 64, OpenFiles: 20, FileSizeBytes: 1 << 20, CPUSeconds: 10, MemoryBytes: 4 << 30},
+		Plan: sc.Plan(HostNetNS())}
+	if err := tr.Start(cmd); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(j.workdir, sealedTmp, "ok")); err != nil || string(b) != "sealed\n" {
+		t.Errorf("%q, %v", b, err)
 	}
 }

@@ -17,16 +17,18 @@ const SealedRootPrefix = "sealed-root:"
 // step is one entry of the composed root at its absolute path.
 type step struct {
 	target string
-	// One of: src (bind it, with attrs), link (a symlink with this
-	// text), tmpfs (a fresh tmpfs with these options), proc (a procfs,
-	// or the host's bound when none can be mounted); none of them is a
-	// plain directory.
-	src   int
-	attrs uint64
-	file  bool
-	link  string
-	tmpfs string
-	proc  bool
+	// One of: src (bind it, with attrs; or path, opened when the step
+	// is applied, missing = skipped unless required), link (a symlink
+	// with this text), tmpfs (a fresh tmpfs with these options), proc (a
+	// procfs, or the host's bound when none can be mounted).
+	src      int
+	path     string
+	required bool
+	attrs    uint64
+	file     bool
+	link     string
+	tmpfs    string
+	proc     bool
 }
 
 // buildSealedRoot composes r's root in this process's private mount
@@ -72,9 +74,9 @@ func composeRoot(r *SealedRoot) error {
 		return fmt.Errorf("opening the root tmpfs: %w", err)
 	}
 	defer unix.Close(root)
-	for _, s := range steps {
-		if err := s.apply(root); err != nil {
-			return fmt.Errorf("%s: %w", s.target, err)
+	for i := range steps {
+		if err := steps[i].apply(root); err != nil {
+			return fmt.Errorf("%s: %w", steps[i].target, err)
 		}
 	}
 	return pivot(root, r.Workdir)
@@ -84,20 +86,26 @@ func composeRoot(r *SealedRoot) error {
 // comes before what is mounted inside it.
 func rootSteps(r *SealedRoot) ([]step, error) {
 	var steps []step
+	// A source under Base is opened now, before the root's tmpfs covers
+	// it; any other when its step is applied, so the root holds few
+	// descriptors at a time under a small max_open_files.
 	host := func(path, target string, attrs uint64, required bool) error {
-		fd, err := openSource(path)
-		if err != nil {
+		var st unix.Stat_t
+		if err := unix.Stat(path, &st); err != nil {
 			if required {
-				return fmt.Errorf("a required bind is missing: %w", err)
+				return fmt.Errorf("a required bind is missing: %w", &os.PathError{Op: "open", Path: path, Err: err})
 			}
 			return nil
 		}
-		var st unix.Stat_t
-		if err := unix.Fstat(fd, &st); err != nil {
-			unix.Close(fd)
-			return err
+		s := step{target: target, path: path, required: required, attrs: attrs, file: st.Mode&unix.S_IFMT != unix.S_IFDIR}
+		if under(path, r.Base) {
+			fd, err := openSource(path)
+			if err != nil {
+				return err
+			}
+			s.src, s.path = fd, ""
 		}
-		steps = append(steps, step{target: target, src: fd, attrs: attrs, file: st.Mode&unix.S_IFMT != unix.S_IFDIR})
+		steps = append(steps, s)
 		return nil
 	}
 	for _, d := range systemDirs {
@@ -138,11 +146,7 @@ func rootSteps(r *SealedRoot) ([]step, error) {
 	for _, l := range devLinks {
 		steps = append(steps, step{target: "/dev/" + l[0], link: l[1]})
 	}
-	proc, err := openSource("/proc")
-	if err != nil {
-		return steps, err
-	}
-	steps = append(steps, step{target: "/proc", src: proc, proc: true})
+	steps = append(steps, step{target: "/proc", path: "/proc", required: true, proc: true})
 	slices.SortStableFunc(steps, func(a, b step) int {
 		switch {
 		case a.target < b.target:
@@ -163,7 +167,10 @@ func workdirSteps(r *SealedRoot) ([]step, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the workdir: %w", &os.PathError{Op: "open", Path: r.Workdir, Err: err})
 	}
-	steps := []step{{target: r.Workdir, src: wd, attrs: unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}}
+	defer unix.Close(wd)
+	// The workdir itself is bound by path: the runtime chose it and the
+	// capsule cannot replace it (its parent is not the capsule's).
+	steps := []step{{target: r.Workdir, path: r.Workdir, required: true, attrs: unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}}
 	tmp, err := workdirDir(wd, sealedTmp)
 	if err != nil {
 		return steps, err
@@ -185,13 +192,26 @@ func workdirSteps(r *SealedRoot) ([]step, error) {
 	return steps, nil
 }
 
-func (s step) apply(root int) error {
+func (s *step) apply(root int) error {
 	rel := s.target[1:]
 	if s.link != "" {
 		if err := unix.Symlinkat(s.link, root, rel); err != nil {
 			return fmt.Errorf("symlink: %w", err)
 		}
 		return nil
+	}
+	if s.path != "" {
+		fd, err := openSource(s.path)
+		switch {
+		case err != nil && s.required:
+			return fmt.Errorf("a required bind is missing: %w", err)
+		case err != nil:
+			return nil
+		}
+		s.src = fd
+	}
+	if s.src > 0 {
+		defer func() { unix.Close(s.src); s.src = 0 }()
 	}
 	target, err := mountpoint(root, s.target, s.file)
 	if err != nil {
