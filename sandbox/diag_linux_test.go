@@ -44,6 +44,7 @@ func TestSetupFailureIsReported(t *testing.T) {
 		{"a long detail, cut", func() *Plan { return scope(true, strings.Repeat("/long-name", 150)) }, "/bin/sh",
 			"sealed-root: staged_runtime source /long-name/long-name", true},
 		{"the exec itself", func() *Plan { return scope(false) }, "/nonexistent/tool", "exec /nonexistent/tool: no such file or directory", false},
+		{"the exec itself, rlimits only", func() *Plan { return nil }, "/nonexistent/tool", "exec /nonexistent/tool: no such file or directory", false},
 		{"the exec itself, sealed", func() *Plan { return scope(true) }, filepath.Join(j.outside, "tool"), "exec " + filepath.Join(j.outside, "tool") + ": no such file or directory", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

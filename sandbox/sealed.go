@@ -41,6 +41,10 @@ var (
 		{"stderr", "/proc/self/fd/2"}, {"ptmx", "pts/ptmx"}}
 )
 
+// SealedRootPrefix starts every diagnostic of a composed root that could
+// not be built; the runtime makes such a failure session-fatal (E-RUN-014).
+const SealedRootPrefix = "sealed-root:"
+
 // Directories of the workdir the sealed root is made of: /tmp is bound
 // from sealedTmp, /etc/passwd and /etc/group from sealedEtc.
 const (

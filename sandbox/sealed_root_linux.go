@@ -10,10 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// SealedRootPrefix starts every diagnostic of a composed root that could
-// not be built; the runtime makes such a failure session-fatal (E-RUN-014).
-const SealedRootPrefix = "sealed-root:"
-
 // step is one entry of the composed root at its absolute path.
 type step struct {
 	target string
