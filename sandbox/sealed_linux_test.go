@@ -164,3 +164,47 @@ func TestSealedUnderFewFiles(t *testing.T) {
 		t.Errorf("%q, %v", b, err)
 	}
 }
+
+// At sealed the workdir and /tmp are mounted noexec: a binary the
+// capsule copied there cannot be run even through the allowlisted ELF
+// loader, which maps it rather than exec'ing it (Landlock's Execute right
+// governs execve only, so at scoped this gets through).
+func TestSealedLoaderTrick(t *testing.T) {
+	j := sealedJail(t)
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closure := ExecClosure(sh, os.Getenv("PATH"))
+	loader := ""
+	for _, f := range closure {
+		if strings.Contains(filepath.Base(f), "ld-linux") {
+			loader = f
+		}
+	}
+	if loader == "" {
+		t.Fatalf("no ELF loader in sh's closure %v", closure)
+	}
+	id, err := exec.LookPath("id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dst := range []string{filepath.Join(j.workdir, "copied"), filepath.Join(j.workdir, sealedTmp, "copied")} {
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"./copied", "/tmp/copied"} {
+		got := j.run(t, Scope{}, nil, "/bin/sh", "-c", loader+" "+p+" && echo escaped || echo refused")
+		if !strings.HasSuffix(got, "refused") || strings.Contains(got, "uid=") {
+			t.Errorf("%s through %s: %s", p, loader, got)
+		}
+	}
+}

@@ -105,8 +105,12 @@ func mountpoint(root int, p string, file bool) (int, error) {
 	return dir, nil
 }
 
-// bindAttrs are the mount attributes of a read-only bind.
-const bindAttrs = unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV
+// bindAttrs are the mount attributes of a read-only bind, writableAttrs
+// those of the workdir and /tmp.
+const (
+	bindAttrs     = unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV
+	writableAttrs = unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV | unix.MOUNT_ATTR_NOEXEC
+)
 
 // bind attaches a recursive clone of the mount tree at src onto target,
 // with attrs set on every mount of the clone.

@@ -165,13 +165,16 @@ func workdirSteps(r *SealedRoot) ([]step, error) {
 	}
 	defer unix.Close(wd)
 	// The workdir itself is bound by path: the runtime chose it and the
-	// capsule cannot replace it (its parent is not the capsule's).
-	steps := []step{{target: r.Workdir, path: r.Workdir, required: true, attrs: unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}}
+	// capsule cannot replace it (its parent is not the capsule's). It
+	// and /tmp are noexec: Landlock's missing Execute stops execve
+	// there, but not the allowlisted ELF loader mapping a binary the
+	// capsule wrote.
+	steps := []step{{target: r.Workdir, path: r.Workdir, required: true, attrs: writableAttrs}}
 	tmp, err := workdirDir(wd, sealedTmp)
 	if err != nil {
 		return steps, err
 	}
-	steps = append(steps, step{target: "/tmp", src: tmp, attrs: unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV})
+	steps = append(steps, step{target: "/tmp", src: tmp, attrs: writableAttrs})
 	etc, err := workdirDir(wd, sealedEtc)
 	if err != nil {
 		return steps, err
