@@ -144,8 +144,7 @@ func TestSealedPlantedLinks(t *testing.T) {
 
 // The root is composed a few descriptors at a time: a small
 // capabilities.resources.max_open_files (applied first, §9.4) still
-// leaves room for it (before, every source was held open at once and
-// this failed with EMFILE).
+// leaves room for it.
 func TestSealedUnderFewFiles(t *testing.T) {
 	j := sealedJail(t)
 	abi, netns := escapeHost(t, true)

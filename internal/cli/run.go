@@ -227,7 +227,7 @@ func (r *runner) printSession(s *stage.Session) {
 	if r.opts.verbose {
 		fmt.Fprintf(r.stdout, "workdir: %s\n", s.AccessibleDir)
 		fmt.Fprintf(r.stdout, "manifest: %s v%s\n", s.Capsule.Name, s.Capsule.Version)
-		fmt.Fprintf(r.stdout, "containment: declared %s, achieved %s, tier %s (%s)\n", s.Containment.Declared, s.Containment.Achieved, s.Containment.Tier(), s.Containment.Mechanism())
+		fmt.Fprintf(r.stdout, "containment: declared %s, achieved %s, tier %s (%s)\n", s.Containment.Declared, s.Containment.Achieved, s.Containment.Tier(), s.Containment.Tier().Mechanism())
 		fmt.Fprintf(r.stdout, "native subprocess limits: %s\n", s.NativeLimits())
 	}
 }
