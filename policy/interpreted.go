@@ -21,7 +21,9 @@ const CodeInterpreted = "E-CAP-006"
 var ErrInterpreted = errors.New("interpreted entrypoint unreachable under sealed")
 
 // sealedRuntimePaths are the trees every sealed root binds (§10.3).
-var sealedRuntimePaths = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+func sealedRuntimePaths() []string {
+	return []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+}
 
 // CheckInterpreted is §10.2 step 4 (E-CAP-006): under a sealed floor, a
 // shell.allow entry whose first match on pathEnv is a #! script (one
@@ -54,7 +56,7 @@ func CheckInterpreted(c *manifest.Capabilities, floor Class, pathEnv string) err
 		within := func(roots []string) bool {
 			return slices.ContainsFunc(roots, func(d string) bool { return script == d || strings.HasPrefix(script, strings.TrimSuffix(d, "/")+"/") })
 		}
-		if within(sealedRuntimePaths) || within(dirs) || slices.Contains(named, name) || slices.Contains(named, filepath.Base(interp)) {
+		if within(sealedRuntimePaths()) || within(dirs) || slices.Contains(named, name) || slices.Contains(named, filepath.Base(interp)) {
 			continue
 		}
 		return &diag.Error{Code: CodeInterpreted, Err: ErrInterpreted,

@@ -30,16 +30,37 @@ type SealedRoot struct {
 }
 
 // The parts of the composed root, as §10.3 lists them.
-var (
-	rootBases   = []string{"/tmp", "/run", "/var/tmp", "/mnt", "/media"}
-	systemDirs  = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
-	etcFiles    = []string{"ld.so.cache", "ld.so.conf", "ca-certificates.conf", "resolv.conf", "hosts", "nsswitch.conf", "localtime", "timezone"}
-	etcDirs     = []string{"ld.so.conf.d", "alternatives", "ssl", "pki", "ca-certificates", "terminfo"}
-	sealedNodes = []PathRule{{"/dev/null", ReadFile | WriteFile}, {"/dev/zero", ReadFile | WriteFile}, {"/dev/full", ReadFile | WriteFile},
+
+// rootBases are where the root's tmpfs may go, in order.
+func rootBases() []string { return []string{"/tmp", "/run", "/var/tmp", "/mnt", "/media"} }
+
+// systemDirs are bound read-only (or recreated as the links they are).
+func systemDirs() []string {
+	return []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+}
+
+// etcFiles and etcDirs are the /etc entries bound from the host;
+// passwd and group are the root's own.
+func etcFiles() []string {
+	return []string{"ld.so.cache", "ld.so.conf", "ca-certificates.conf", "resolv.conf", "hosts", "nsswitch.conf", "localtime", "timezone"}
+}
+
+func etcDirs() []string {
+	return []string{"ld.so.conf.d", "alternatives", "ssl", "pki", "ca-certificates", "terminfo"}
+}
+
+// sealedNodes are the device nodes of the sealed /dev and what Landlock
+// grants on each (§9.2).
+func sealedNodes() []PathRule {
+	return []PathRule{{"/dev/null", ReadFile | WriteFile}, {"/dev/zero", ReadFile | WriteFile}, {"/dev/full", ReadFile | WriteFile},
 		{"/dev/tty", ReadFile | WriteFile}, {"/dev/random", ReadFile}, {"/dev/urandom", ReadFile}}
-	devLinks = [][2]string{{"fd", "/proc/self/fd"}, {"stdin", "/proc/self/fd/0"}, {"stdout", "/proc/self/fd/1"},
+}
+
+// devLinks are the sealed /dev's symlinks: name and target.
+func devLinks() [][2]string {
+	return [][2]string{{"fd", "/proc/self/fd"}, {"stdin", "/proc/self/fd/0"}, {"stdout", "/proc/self/fd/1"},
 		{"stderr", "/proc/self/fd/2"}, {"ptmx", "pts/ptmx"}}
-)
+}
 
 // SealedRootPrefix starts every diagnostic of a composed root that could
 // not be built; the runtime makes such a failure session-fatal (E-RUN-014).
@@ -88,7 +109,7 @@ func under(p, dir string) bool {
 // allowlisted binaries and their libraries live in.
 func (s Scope) sealedRoot(workdir string, dirs []string) *SealedRoot {
 	r := &SealedRoot{Workdir: workdir, Home: filepath.Join(workdir, ".capsule-home")}
-	for _, b := range rootBases {
+	for _, b := range rootBases() {
 		if fi, err := os.Stat(b); err == nil && fi.IsDir() && !under(workdir, b) {
 			r.Base = b
 			break
@@ -111,7 +132,7 @@ func outside(paths []string, workdir string) []string {
 			p = real
 		}
 		p = filepath.Clean(p)
-		if !filepath.IsAbs(p) || p == "/" || under(p, workdir) || slices.ContainsFunc(systemDirs, func(d string) bool { return under(p, d) }) {
+		if !filepath.IsAbs(p) || p == "/" || under(p, workdir) || slices.ContainsFunc(systemDirs(), func(d string) bool { return under(p, d) }) {
 			continue
 		}
 		out = append(out, p)
@@ -131,15 +152,15 @@ func outside(paths []string, workdir string) []string {
 // synthetic passwd and group files, the sealed device set.
 func sealedRules(workdirAccess Access) []PathRule {
 	var out []PathRule
-	for _, d := range systemDirs {
+	for _, d := range systemDirs() {
 		out = append(out, PathRule{d, ReadFile | ReadDir})
 	}
-	for _, f := range append(slices.Clone(etcFiles), "passwd", "group") {
+	for _, f := range append(etcFiles(), "passwd", "group") {
 		out = append(out, PathRule{"/etc/" + f, ReadFile})
 	}
-	for _, d := range etcDirs {
+	for _, d := range etcDirs() {
 		out = append(out, PathRule{"/etc/" + d, ReadFile | ReadDir})
 	}
 	out = append(out, PathRule{"/tmp", workdirAccess})
-	return append(out, sealedNodes...)
+	return append(out, sealedNodes()...)
 }

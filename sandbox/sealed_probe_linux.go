@@ -2,9 +2,12 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/mur-go/mur/policy"
 )
@@ -65,4 +68,44 @@ func sealedOutcome(in sealedInputs) (ok bool, blocker, detail string) {
 // (CONFIG_USER_NS off, the namespace type unknown) rather than policy.
 func kernelLacks(err error) bool {
 	return errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSYS)
+}
+
+// errNotSealed is what a probe child reports when it finds itself
+// without the mount namespace it was cloned for.
+var errNotSealed = errors.New("not in a mount namespace of its own")
+
+// mountProbe is the sealed probe's test (§9.1): in the new user and
+// mount namespace, make the tree private, mount a tmpfs and clone a
+// mount tree with a read-only attribute, as the composed root will.
+func mountProbe(hostMntNS string) error {
+	if here, err := os.Readlink("/proc/self/ns/mnt"); err != nil || here == hostMntNS {
+		return errNotSealed
+	}
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making the mount namespace private: %w", err)
+	}
+	base := ""
+	for _, b := range rootBases() {
+		if fi, err := os.Stat(b); err == nil && fi.IsDir() {
+			base = b
+			break
+		}
+	}
+	if base == "" {
+		return fmt.Errorf("none of %v exists", rootBases())
+	}
+	if err := unix.Mount("tmpfs", base, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=64k"); err != nil {
+		return fmt.Errorf("mounting a tmpfs: %w", err)
+	}
+	src, err := openSource("/usr")
+	if err != nil {
+		return err
+	}
+	defer unix.Close(src)
+	target, err := unix.Open(base, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(target)
+	return bind(src, target, bindAttrs)
 }

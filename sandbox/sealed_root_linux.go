@@ -1,11 +1,10 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -43,7 +42,7 @@ func buildSealedRoot(r *SealedRoot) error {
 
 func composeRoot(r *SealedRoot) error {
 	if r.Base == "" {
-		return fmt.Errorf("none of %v exists outside the workdir to mount the root's tmpfs on", rootBases)
+		return fmt.Errorf("none of %v exists outside the workdir to mount the root's tmpfs on", rootBases())
 	}
 	if err := CheckSealedHome(r.Home); err != nil {
 		return err
@@ -104,7 +103,7 @@ func rootSteps(r *SealedRoot) ([]step, error) {
 		steps = append(steps, s)
 		return nil
 	}
-	for _, d := range systemDirs {
+	for _, d := range systemDirs() {
 		if link, err := os.Readlink(d); err == nil {
 			steps = append(steps, step{target: d, link: link}) // usrmerge: /bin -> usr/bin
 			continue
@@ -123,7 +122,7 @@ func rootSteps(r *SealedRoot) ([]step, error) {
 			return steps, fmt.Errorf("staged_runtime source %s: %w", d, err)
 		}
 	}
-	for _, e := range append(slices.Clone(etcFiles), etcDirs...) {
+	for _, e := range append(etcFiles(), etcDirs()...) {
 		if err := host("/etc/"+e, "/etc/"+e, bindAttrs, false); err != nil {
 			return steps, err
 		}
@@ -134,24 +133,16 @@ func rootSteps(r *SealedRoot) ([]step, error) {
 		return steps, err
 	}
 	steps = append(steps, step{target: "/dev", tmpfs: "mode=0755,size=64k"})
-	for _, n := range sealedNodes {
+	for _, n := range sealedNodes() {
 		if err := host(n.Path, n.Path, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NOEXEC, false); err != nil {
 			return steps, err
 		}
 	}
-	for _, l := range devLinks {
+	for _, l := range devLinks() {
 		steps = append(steps, step{target: "/dev/" + l[0], link: l[1]})
 	}
 	steps = append(steps, step{target: "/proc", path: "/proc", required: true, proc: true})
-	slices.SortStableFunc(steps, func(a, b step) int {
-		switch {
-		case a.target < b.target:
-			return -1
-		case a.target > b.target:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(steps, func(a, b step) int { return strings.Compare(a.target, b.target) })
 	return steps, nil
 }
 
@@ -265,44 +256,4 @@ func pivot(root int, workdir string) error {
 		return fmt.Errorf("entering the workdir: %w", err)
 	}
 	return nil
-}
-
-// errNotSealed is what a probe child reports when it finds itself
-// without the mount namespace it was cloned for.
-var errNotSealed = errors.New("not in a mount namespace of its own")
-
-// mountProbe is the sealed probe's test (§9.1): in the new user and
-// mount namespace, make the tree private, mount a tmpfs and clone a
-// mount tree with a read-only attribute, as the composed root will.
-func mountProbe(hostMntNS string) error {
-	if here, err := os.Readlink("/proc/self/ns/mnt"); err != nil || here == hostMntNS {
-		return errNotSealed
-	}
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("making the mount namespace private: %w", err)
-	}
-	base := ""
-	for _, b := range rootBases {
-		if fi, err := os.Stat(b); err == nil && fi.IsDir() {
-			base = b
-			break
-		}
-	}
-	if base == "" {
-		return fmt.Errorf("none of %v exists", rootBases)
-	}
-	if err := unix.Mount("tmpfs", base, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=64k"); err != nil {
-		return fmt.Errorf("mounting a tmpfs: %w", err)
-	}
-	src, err := openSource(filepath.Clean("/usr"))
-	if err != nil {
-		return err
-	}
-	defer unix.Close(src)
-	target, err := unix.Open(base, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(target)
-	return bind(src, target, bindAttrs)
 }

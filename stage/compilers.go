@@ -16,10 +16,16 @@ import (
 // compilerHelperTimeout bounds one `<driver> -print-prog-name` run.
 const compilerHelperTimeout = 5 * time.Second
 
-// driverHelpers are the programs each compiler driver execs (W-SEC-012).
-var driverHelpers = map[string][]string{
-	"cc": {"cc1", "as", "ld", "collect2"}, "gcc": {"cc1", "as", "ld", "collect2"},
-	"c++": {"cc1plus", "as", "ld", "collect2"}, "g++": {"cc1plus", "as", "ld", "collect2"},
+// driverHelpers are the programs a compiler driver execs (W-SEC-012);
+// none for any other binary.
+func driverHelpers(driver string) []string {
+	switch driver {
+	case "cc", "gcc":
+		return []string{"cc1", "as", "ld", "collect2"}
+	case "c++", "g++":
+		return []string{"cc1plus", "as", "ld", "collect2"}
+	}
+	return nil
 }
 
 // uncoveredHelpers asks each allowlisted compiler driver where its
@@ -55,7 +61,7 @@ func uncoveredHelpers(ctx context.Context, c *manifest.Capabilities, pathEnv str
 		if exe == "" {
 			continue
 		}
-		for _, h := range driverHelpers[driver] {
+		for _, h := range driverHelpers(driver) {
 			p := helperPath(ctx, exe, h, pathEnv)
 			if p != "" && !covered(p) {
 				out = append(out, policy.CompilerHelper{Driver: driver, Helper: h, Path: p})
