@@ -136,3 +136,25 @@ func TestSealedRefusals(t *testing.T) {
 		}
 	})
 }
+
+// Under a sealed floor an allowlisted compiler driver whose helper no
+// Execute-carrying grant covers is warned of at staging (W-SEC-012). The
+// driver is a script answering -print-prog-name as gcc does, its own
+// directory granted (so E-CAP-006 lets it through), its cc1 elsewhere.
+func TestSealedCompilerHelperWarning(t *testing.T) {
+	bin, libexec := t.TempDir(), t.TempDir()
+	cc1 := filepath.Join(libexec, "cc1")
+	for p, text := range map[string]string{
+		filepath.Join(bin, "gcc"): "#!/bin/sh\ncase \"$1\" in -print-prog-name=cc1) echo " + cc1 + ";; *) echo \"${1#-print-prog-name=}\";; esac\n",
+		cc1:                       "#!/bin/sh\n",
+	} {
+		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := refusedProject(t, "  containment: sealed\n  shell:\n    allow: [gcc]\n    interpreter_runtime: [{binary: gcc, dirs: [{path: "+bin+", list_dir: false}]}]\n")
+	_, stderr, code := runMur(p.dir, []string{"PATH=" + bin + ":" + os.Getenv("PATH")}, "run", "--workdir", t.TempDir())
+	if code != 0 || !strings.Contains(stderr, "warning[W-SEC-012]: capabilities.shell.allow allows the compiler driver 'gcc', but its helper 'cc1' at "+cc1+" cannot be executed inside the sealed root") {
+		t.Errorf("exit %d\nstderr:\n%s", code, stderr)
+	}
+}

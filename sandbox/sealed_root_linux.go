@@ -77,8 +77,9 @@ func composeRoot(r *SealedRoot) error {
 	return pivot(root, r.Workdir)
 }
 
-// rootSteps opens every source of the root, sorted so that a directory
-// comes before what is mounted inside it.
+// rootSteps lists the root's entries, sorted so that a directory comes
+// before what is mounted inside it, with the sources that lie under Base
+// (which its tmpfs will cover) and those of the workdir already open.
 func rootSteps(r *SealedRoot) ([]step, error) {
 	var steps []step
 	// A source under Base is opened now, before the root's tmpfs covers
