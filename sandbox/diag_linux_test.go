@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mur-go/mur/internal/diag"
 )
@@ -99,5 +100,45 @@ func TestSetupFailureBadPlan(t *testing.T) {
 	n, _ := r.Read(b)
 	if got := string(b[:n]); got != ExecMode+": containment plan: illegal base64 data at input byte 0" {
 		t.Errorf("%d bytes: %q", n, got)
+	}
+}
+
+// The tool never holds the diagnostic pipe: it could forge a setup
+// failure, and Start, which waits for the pipe's EOF, would wait for the
+// tool to end. So Start returns while a tool that never ends still runs,
+// at each plan: rlimits only, scoped, sealed.
+func TestDiagnosticPipeDoesNotReachTheTool(t *testing.T) {
+	j := newJail(t)
+	abi, netns := escapeHost(t, true)
+	for _, tc := range []struct {
+		name string
+		plan *Plan
+	}{
+		{"rlimits only", nil},
+		{"scoped", Scope{LandlockABI: abi, NetNS: netns, Seccomp: true, Workdir: j.workdir, Binaries: []string{j.attacker}}.Plan(HostNetNS())},
+		{"sealed", Scope{LandlockABI: abi, NetNS: netns, Seccomp: true, Sealed: true, Workdir: j.workdir, Binaries: []string{j.attacker}}.Plan(HostNetNS())},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(j.attacker, attackMode, "sleep")
+			cmd.Dir = j.workdir
+			started := make(chan error, 1)
+			go func() {
+				started <- Trampoline{Self: j.attacker, Limits: Rlimits{ExtraProcesses: 64, OpenFiles: 256, FileSizeBytes: 1 << 20, CPUSeconds: 10, MemoryBytes: 4 << 30},
+					Plan: tc.plan}.Start(cmd)
+			}()
+			select {
+			case err := <-started:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(30 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("Start did not return while the tool ran: the tool holds the diagnostic pipe")
+			}
+			if err := cmd.Process.Kill(); err != nil {
+				t.Error(err)
+			}
+			cmd.Wait()
+		})
 	}
 }
