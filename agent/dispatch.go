@@ -2,8 +2,11 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"slices"
 
+	"github.com/mur-go/mur/internal/diag"
+	"github.com/mur-go/mur/sandbox"
 	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/tools"
 	"github.com/mur-go/mur/trace"
@@ -94,7 +97,13 @@ func (d *dispatcher) run(ctx context.Context, h handler, c toolCall) (outcome, e
 	in := c.Input
 	r, err := h.tool.Invoke(ctx, tools.ToolInput{Data: &in})
 	if err != nil {
-		return outcome{text: err.Error(), isError: true}, nil
+		// A sealed root that could not be built ends the session
+		// (E-RUN-014); every other failure is the call's.
+		var fatal error
+		if errors.Is(err, sandbox.ErrSealedRoot) {
+			fatal = err
+		}
+		return outcome{text: err.Error(), isError: true}, fatal
 	}
 	text := "tool returned no data"
 	switch {
@@ -137,7 +146,7 @@ func (l *launch) callTool(ctx context.Context, a *attemptRun, turn uint32, c too
 		l.count(a, counts{toolCalls: 1})
 	}
 	if fatal != nil {
-		return nil, failure(KindTool, fatal, "shell tool '%s' failed: %v", c.Name, fatal)
+		return nil, toolFatal(h.shell, c.Name, fatal)
 	}
 	if sh := o.shell; sh != nil {
 		if err := l.recordShell(ctx, a, turn, sh); err != nil {
@@ -192,4 +201,19 @@ func shellEvent(turn uint32, sh *tools.ShellOutcome) ShellEvent {
 	return ShellEvent{Turn: turn, Binary: sh.Binary, Command: string(cmd), ExitCode: sh.ExitCode,
 		Stdout: sh.Stdout, Stderr: sh.Stderr, StdoutBytes: uint64(len(sh.Stdout)), StderrBytes: uint64(len(sh.Stderr)),
 		DurationMS: durMS(sh.Duration)}
+}
+
+// toolFatal is the session-ending failure of a call: with the code of a
+// coded cause (E-RUN-014), else E-RUN-001.
+func toolFatal(shell bool, name string, err error) *Error {
+	what := "tool"
+	if shell {
+		what = "shell tool"
+	}
+	e := failure(KindTool, err, "%s '%s' failed: %v", what, name, err)
+	var d *diag.Error
+	if errors.As(err, &d) {
+		e.Code, e.Msg = d.Code, d.Msg
+	}
+	return e
 }

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"github.com/mur-go/mur/manifest"
-	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/trace"
 )
 
@@ -45,14 +44,6 @@ func capabilityNames(c *manifest.Capsule) []string {
 	return out
 }
 
-// tierNames are the enforcement_tier values of the policy tiers.
-var tierNames = map[policy.Tier]string{
-	policy.TierKernelSealed:    "mountns+pivot_root+landlock+seccomp",
-	policy.TierKernelFull:      "landlock+seccomp",
-	policy.TierSeccompOnly:     "seccomp-only",
-	policy.TierEnvironmentOnly: "none",
-}
-
 // grants is effective_grants: staging's containment decision and the
 // capsule-wide grants as the policy reads them.
 func (l *launch) grants() trace.EffectiveGrants {
@@ -60,7 +51,7 @@ func (l *launch) grants() trace.EffectiveGrants {
 	ct := l.s.Containment
 	g := trace.EffectiveGrants{
 		DeclaredContainment: ct.Declared.String(), AchievedContainment: ct.Achieved.String(),
-		FloorMet: ct.Achieved >= ct.Declared, EnforcementTier: tierNames[ct.Host.Tier],
+		FloorMet: ct.Achieved >= ct.Declared, EnforcementTier: ct.Mechanism(),
 		WorkdirExec: caps.WorkdirExec(), NetworkAllow: orEmpty(caps.NetworkAllow()),
 		ShellAllow: orEmpty(caps.ShellAllow()), SpawnAllow: orEmpty(caps.SpawnAllow()), EnvAllow: orEmpty(caps.EnvAllow()),
 		InterpreterRuntimeGrants: []trace.InterpreterRuntime{}, StagedRuntimeGrants: []trace.StagedRuntime{},

@@ -100,7 +100,7 @@ func Run(ctx context.Context, o Options) Report {
 			r.Missing = append(r.Missing, Gap{Class: c.String(), Reason: gaps[c]})
 		}
 	}
-	r.Checks = append(r.Checks, netnsCheck(s), cgroupCheck(), cacheCheck(o.CacheDir), storeCheck(getenv), toolchainCheck())
+	r.Checks = append(r.Checks, netnsCheck(s), sealedCheck(s), cgroupCheck(), cacheCheck(o.CacheDir), storeCheck(getenv), toolchainCheck())
 	if o.Dir != "" {
 		r.Capsule, r.Checks = capsule(o.Dir, s, r.Checks)
 	}
@@ -112,6 +112,17 @@ func netnsCheck(s policy.HostSupport) Check {
 	if !s.NetNS {
 		c.Detail = fmt.Sprintf("cannot create one (%s: %s); capsules with capabilities.shell.allow or spawn.allow are refused with E-CAP-005", s.NetNSReason, s.NetNSErr)
 		c.Info = !s.Linux
+	}
+	return c
+}
+
+// sealedCheck reports the sealed probe: a child really made a user and
+// mount namespace and mounted in it, or the blocker that stopped it.
+func sealedCheck(s policy.HostSupport) Check {
+	c := Check{Name: "sealed mount namespace", OK: s.Tier() == policy.TierKernelSealed, Info: true,
+		Detail: "each sealed subprocess gets a composed root (read-only system directories, the workdir, a private /dev and /tmp, a synthetic /etc/passwd) in a mount namespace of its own"}
+	if !c.OK {
+		c.Detail = "not available: " + s.Gaps()[policy.Sealed] + "; capsules declaring containment: sealed are refused with E-CAP-003"
 	}
 	return c
 }

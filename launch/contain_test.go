@@ -39,6 +39,12 @@ var escapePkg = sync.OnceValues(func() (string, error) {
 })
 
 func TestNativeToolIsContained(t *testing.T) {
+	for _, class := range []string{"scoped", "sealed"} {
+		t.Run(class, func(t *testing.T) { nativeToolIsContained(t, class) })
+	}
+}
+
+func nativeToolIsContained(t *testing.T, class string) {
 	pkg, err := escapePkg()
 	if err != nil {
 		t.Fatal(err)
@@ -56,12 +62,12 @@ func TestNativeToolIsContained(t *testing.T) {
 			c.Close()
 		}
 	}()
-	p := newProject(t, "  containment: scoped\n", []string{"record"})
+	p := newProject(t, "  containment: "+class+"\n", []string{"record"})
 	p.mur(0, "install", pkg)
 	manifest := "name: steps\nversion: \"0.1.0\"\nartifacts:\n" +
 		"  - name: record\n    version: \"0.1.0\"\n    runtime: tool\n" +
 		"  - name: secret\n    version: \"0.1.0\"\n    runtime: tool\n" +
-		fmt.Sprintf("capabilities:\n  containment: scoped\n  network:\n    allow: [\"%s\"]\n", allowed.Addr())
+		fmt.Sprintf("capabilities:\n  containment: %s\n  network:\n    allow: [\"%s\"]\n", class, allowed.Addr())
 	if err := os.WriteFile(filepath.Join(p.dir, "murmur.yaml"), []byte(manifest), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,8 @@ package launch_test
 
 // Every parsed capability is enforced or refused, never ignored, through
 // the mur binary: a containment floor mur-go cannot hold is refused before
-// anything is created (this host provides scoped, not sealed),
+// anything is created (this host provides sealed; a workdir_exec capsule
+// gets advisory),
 // capabilities.resources is applied as hard rlimits
 // to a native tool that tries to cross them (testdata/rlimit, installed as
 // "secret", the tool capsule-steps calls third), the resources nothing
@@ -60,21 +61,16 @@ func assertNothingCreated(t *testing.T, p *project, workdir string) {
 }
 
 func TestUnachievableContainmentIsRefusedBeforeAnythingIsCreated(t *testing.T) {
-	const hint = "hint: lower the declared floor to 'scoped' (capabilities.containment in murmur.yaml, containment in .murmur/config.yaml, or --containment), or run on a host that provides '%s'"
 	for _, tc := range []struct {
 		name, caps string
 		flags      []string
 		want       []string
 	}{
-		{"manifest sealed", "  containment: sealed\n", nil, []string{
-			"error[E-CAP-003]: declared containment class 'sealed' is not achievable on this host (achieved: 'scoped'): the sealed class needs a composed root in a private mount namespace (security.md §10.3), which mur-go does not build yet",
-			fmt.Sprintf(hint, "sealed")}},
-		{"flag sealed", "  network:\n    allow: []\n", []string{"--containment", "sealed"}, []string{
-			"error[E-CAP-003]: declared containment class 'sealed' is not achievable on this host (achieved: 'scoped')",
-			fmt.Sprintf(hint, "sealed")}},
+		{"scoped without Landlock is not this host: workdir_exec", "  containment: scoped\n  filesystem:\n    workdir_exec: true\n", nil, []string{
+			"error[E-CAP-003]: declared containment class 'scoped' is not achievable on this host (achieved: 'advisory')"}},
 		{"staged runtime below sealed", "  shell:\n    allow: [sh]\n    staged_runtime: [{binary: sh, source_path: /opt/sh, pin: x}]\n", nil, []string{
 			"error[E-CAP-004]: capabilities.shell.staged_runtime grants for sh are bound into the sealed root only, but the declared containment floor is 'advisory'"}},
-		{"strongest source wins", "  containment: scoped\n", []string{"--containment", "sealed"}, []string{
+		{"strongest source wins", "  containment: scoped\n  filesystem:\n    workdir_exec: true\n", []string{"--containment", "sealed"}, []string{
 			"declared containment class 'sealed'"}},
 		{"workdir_exec reason first", "  containment: scoped\n  filesystem:\n    workdir_exec: true\n", nil, []string{
 			"(achieved: 'advisory'): capabilities.filesystem.workdir_exec is true"}},
@@ -104,9 +100,9 @@ func TestUnachievableContainmentIsRefusedBeforeAnythingIsCreated(t *testing.T) {
 			assertNothingCreated(t, p, workdir)
 		})
 	}
-	// This host (Linux with Landlock, seccomp and user namespaces, as CI
-	// is) provides scoped: the classes it really holds run.
-	for _, floor := range []string{"advisory", "scoped"} {
+	// This host (Linux with Landlock, seccomp and user + mount namespaces,
+	// as CI is) provides sealed: the classes it really holds run.
+	for _, floor := range []string{"advisory", "scoped", "sealed"} {
 		t.Run(floor+" declared runs", func(t *testing.T) {
 			p := refusedProject(t, "  containment: "+floor+"\n")
 			p.mur(0, "run", "--containment", floor, "--workdir", t.TempDir())

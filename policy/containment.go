@@ -96,11 +96,7 @@ func CheckContainment(floor Class, declared bool, h Host, workdirExec bool) erro
 	if !declared || got >= floor {
 		return nil
 	}
-	gaps := h.Support.Gaps()
-	reason := gaps[floor]
-	if floor == Sealed && gaps[Scoped] != "" {
-		reason += "; and " + gaps[Scoped]
-	}
+	reason := h.Support.Gaps()[floor]
 	if workdirExec {
 		reason = "capabilities.filesystem.workdir_exec is true, so files the capsule writes into its workdir can be executed and no class above 'advisory' can hold"
 	}

@@ -32,7 +32,9 @@ func TestFloor(t *testing.T) {
 var (
 	notLinux   = HostSupport{Probed: true}
 	noLandlock = HostSupport{Linux: true, Probed: true, Seccomp: true, LandlockErr: "ENOSYS", NetNS: true}
-	kernelFull = HostSupport{Linux: true, Probed: true, LandlockABI: 7, Seccomp: true, NetNS: true}
+	kernelFull = HostSupport{Linux: true, Probed: true, LandlockABI: 7, Seccomp: true, NetNS: true,
+		SealedBlocker: BlockerMountDenied, SealedErr: "mount tmpfs: operation not permitted"}
+	kernelSealed = HostSupport{Linux: true, Probed: true, LandlockABI: 7, Seccomp: true, NetNS: true, Sealed: true}
 )
 
 func TestCheckContainment(t *testing.T) {
@@ -50,10 +52,18 @@ func TestCheckContainment(t *testing.T) {
 		{"scoped off Linux", Scoped, true, host(notLinux), false, "class 'scoped' is not achievable on this host (achieved: 'advisory'): this platform is not Linux"},
 		{"unprobed host", Scoped, true, host(HostSupport{Linux: true}), false, "(achieved: 'advisory'): the host was not probed"},
 		{"scoped without Landlock", Scoped, true, host(noLandlock), false, "(achieved: 'advisory'): the scoped class requires Landlock, which this kernel does not enforce (ENOSYS)"},
-		{"sealed without Landlock names both gaps", Sealed, true, host(noLandlock), false, "composed root in a private mount namespace (security.md §10.3), which mur-go does not build yet; and the scoped class requires Landlock"},
+		{"sealed without Landlock", Sealed, true, host(HostSupport{Linux: true, Probed: true, Seccomp: true, NetNS: true, LandlockErr: "ENOSYS", SealedBlocker: BlockerLandlockMissing}), false,
+			"(achieved: 'advisory'): LandlockUnavailable: the sealed class requires Landlock, which this kernel does not enforce (ENOSYS)"},
+		{"sealed off Linux", Sealed, true, host(notLinux), false, "(achieved: 'advisory'): NotLinux: "},
+		{"sealed under AppArmor", Sealed, true, host(HostSupport{Linux: true, Probed: true, LandlockABI: 7, Seccomp: true, NetNS: true, SealedBlocker: BlockerAppArmor}), false,
+			"(achieved: 'scoped'): AppArmorProfileMissing: the sealed class needs a private mount namespace for its composed root, and AppArmor restricts unprivileged user namespaces"},
+		{"sealed without an id map", Sealed, true, host(HostSupport{Linux: true, Probed: true, LandlockABI: 7, Seccomp: true, NetNS: true, SealedBlocker: BlockerIDMapDenied, SealedErr: "EPERM"}), false,
+			"IdMapDenied: the sealed class needs a private mount namespace for its composed root, and the uid/gid map of a new user namespace could not be written (EPERM)"},
+		{"kernel sealed holds sealed", Sealed, true, host(kernelSealed), false, ""},
 		{"workdir_exec reason first", Scoped, true, host(kernelFull), true, "(achieved: 'advisory'): capabilities.filesystem.workdir_exec is true"},
 		{"kernel full holds scoped", Scoped, true, host(kernelFull), false, ""},
-		{"kernel full below sealed", Sealed, true, host(kernelFull), false, "(achieved: 'scoped'): the sealed class needs a composed root"},
+		{"kernel full below sealed", Sealed, true, host(kernelFull), false,
+			"(achieved: 'scoped'): MountDenied: the sealed class needs a private mount namespace for its composed root, and a child in a new user + mount namespace could not mount (mount tmpfs: operation not permitted)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := CheckContainment(tc.floor, tc.declared, tc.host, tc.workdirExec)
@@ -84,9 +94,30 @@ func TestTier(t *testing.T) {
 		{HostSupport{Linux: true}, TierEnvironmentOnly, "none"},
 		{noLandlock, TierSeccompOnly, "seccomp-only"},
 		{kernelFull, TierKernelFull, "landlock+seccomp"},
+		{kernelSealed, TierKernelSealed, "mountns+pivot_root+landlock+seccomp"},
+		{HostSupport{Linux: true, Probed: true, LandlockABI: 7, Seccomp: true, Sealed: true}, TierKernelFull, "landlock+seccomp"},
 	} {
 		if got := tc.s.Tier(); got != tc.tier || got.Mechanism() != tc.mechanism {
 			t.Errorf("%+v: tier %s (%s), want %s (%s)", tc.s, got, got.Mechanism(), tc.tier, tc.mechanism)
+		}
+	}
+}
+
+// KernelSealed is applied only under a sealed floor; the mechanism named
+// is always the host's (§9.1).
+func TestAppliedTier(t *testing.T) {
+	for _, tc := range []struct {
+		floor Class
+		want  Tier
+		class Class
+	}{
+		{Advisory, TierKernelFull, Scoped},
+		{Scoped, TierKernelFull, Scoped},
+		{Sealed, TierKernelSealed, Sealed},
+	} {
+		h := NewHost(kernelSealed, tc.floor, nil)
+		if h.Tier != tc.want || h.HostTier != TierKernelSealed || Achieved(h, false) != tc.class {
+			t.Errorf("floor %s: applied %s, host %s, achieved %s; want %s, KernelSealed, %s", tc.floor, h.Tier, h.HostTier, Achieved(h, false), tc.want, tc.class)
 		}
 	}
 }

@@ -14,10 +14,11 @@
 //   - Containment (security.md §9–§10): the host's tier from what the
 //     live probes found (HostSupport, probed by sandbox.Prober), the
 //     declared floor (Floor, the --containment check ContainmentFlag),
-//     the class the host achieves (Achieved, on NewHost) and the
-//     refusals E-CAP-003 (CheckContainment, with the reason from Gaps),
-//     E-CAP-004 (CheckStagedRuntime) and E-CAP-005 (CheckNetNS). The
-//     sealed tier is never reported: mur-go does not build its root.
+//     the class the host achieves (Achieved, on NewHost, which applies
+//     KernelSealed only under a sealed floor) and the refusals E-CAP-003
+//     (CheckContainment, with the reason from Gaps: for sealed the
+//     SealedBlocker the probe found), E-CAP-004 (CheckStagedRuntime),
+//     E-CAP-006 (CheckInterpreted) and E-CAP-005 (CheckNetNS).
 //   - Resources mur-go cannot enforce yet (cgroup_*, workdir_max_bytes)
 //     are refused (CheckResources) rather than ignored.
 //   - The host-dependent W-SEC warnings (SecurityWarnings) and their

@@ -24,7 +24,26 @@ type HostSupport struct {
 	NetNS       bool   `json:"netns"`
 	NetNSErr    string `json:"netns_error,omitempty"`
 	NetNSReason string `json:"netns_reason,omitempty"`
+	// Sealed is true when a child was cloned into a new user and mount
+	// namespace, its id maps written, and mounted a tmpfs there (the
+	// sealed probe, §9.1); SealedBlocker (one of the Blocker* names) and
+	// SealedErr say why not.
+	Sealed        bool   `json:"sealed"`
+	SealedBlocker string `json:"sealed_blocker,omitempty"`
+	SealedErr     string `json:"sealed_error,omitempty"`
 }
+
+// The SealedBlocker reasons (§10.2), in the precedence they are decided
+// in: the platform, AppArmor, the namespace outcome, then Landlock.
+const (
+	BlockerNotLinux        = "NotLinux"
+	BlockerAppArmor        = "AppArmorProfileMissing"
+	BlockerNamespaceDenied = "NamespaceCreationDenied"
+	BlockerIDMapDenied     = "IdMapDenied"
+	BlockerMountDenied     = "MountDenied"
+	BlockerKernel          = "KernelUnsupported"
+	BlockerLandlockMissing = "LandlockUnavailable"
+)
 
 // The two reasons E-CAP-005 distinguishes (§3.4).
 const (
@@ -32,12 +51,15 @@ const (
 	NetNSKernelMissing = "KernelSupportMissing"
 )
 
-// Tier is the host tier the support gives. mur-go does not build the
-// sealed composed root (§10.3), so KernelSealed is never reported.
+// Tier is the host tier the support gives: KernelSealed needs the sealed
+// probe and the network namespace (a sealed subprocess gets both) on top
+// of KernelFull.
 func (s HostSupport) Tier() Tier {
 	switch {
 	case !s.Linux || !s.Probed:
 		return TierEnvironmentOnly
+	case s.LandlockABI > 0 && s.Seccomp && s.Sealed && s.NetNS:
+		return TierKernelSealed
 	case s.LandlockABI > 0 && s.Seccomp:
 		return TierKernelFull
 	case s.Seccomp:
@@ -85,9 +107,45 @@ func (s HostSupport) Gaps() map[Class]string {
 	case !s.Seccomp:
 		out[Scoped] = fmt.Sprintf("the scoped class requires seccomp, which could not be installed here (%s)", s.SeccompErr)
 	}
-	out[Sealed] = "the sealed class needs a composed root in a private mount namespace (security.md §10.3), which mur-go does not build yet"
-	if !s.Linux {
-		out[Sealed] = "this platform is not Linux: the sealed class needs Linux mount namespaces"
+	if s.Tier() < TierKernelSealed {
+		out[Sealed] = s.sealedGap()
 	}
 	return out
+}
+
+// sealedGap is the E-CAP-003 reason for sealed: the blocker and what the
+// probe saw.
+func (s HostSupport) sealedGap() string {
+	switch {
+	case !s.Linux:
+		return BlockerNotLinux + ": this platform is not Linux: the sealed class needs Linux mount namespaces"
+	case !s.Probed:
+		return "the host was not probed (no trampoline binary to probe with), so no mount namespace is assumed"
+	}
+	var why string
+	switch s.SealedBlocker {
+	case BlockerAppArmor:
+		why = "AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1) and no profile grants mur userns and mount (install /etc/apparmor.d/mur-sealed)"
+	case BlockerNamespaceDenied:
+		why = "a user + mount namespace could not be created"
+	case BlockerIDMapDenied:
+		why = "the uid/gid map of a new user namespace could not be written"
+	case BlockerMountDenied:
+		why = "a child in a new user + mount namespace could not mount"
+	case BlockerKernel:
+		why = "this kernel does not support user or mount namespaces"
+	case BlockerLandlockMissing:
+		return BlockerLandlockMissing + ": the sealed class requires Landlock, which this kernel does not enforce (" + s.LandlockErr + ")"
+	case "":
+		if !s.NetNS {
+			return "the sealed class needs a network namespace of its own for the subprocess, which this host cannot create (" + s.NetNSErr + ")"
+		}
+		if s.LandlockABI == 0 || !s.Seccomp {
+			return BlockerLandlockMissing + ": the sealed class requires Landlock and seccomp, which this host does not both enforce"
+		}
+	}
+	if s.SealedErr != "" {
+		why += " (" + s.SealedErr + ")"
+	}
+	return s.SealedBlocker + ": the sealed class needs a private mount namespace for its composed root, and " + why
 }

@@ -2,12 +2,20 @@ package policy
 
 // NewHost is the host as staging decides on it: the probed support, its
 // tier, the declared floor and the native tools (known after registry
-// resolution). The sealed tier would be downgraded to full unless the
-// floor is sealed (§9.1); mur-go never reports it.
+// resolution). The applied tier is the host's, except that KernelSealed
+// is applied only under a sealed floor (§9.1): a weaker declaration is
+// never silently upgraded to the composed root.
 func NewHost(s HostSupport, floor Class, native []string) Host {
-	h := Host{Tier: s.Tier(), Linux: s.Linux, NativeTools: native, Support: s}
+	h := Host{Tier: s.Tier(), HostTier: s.Tier(), Linux: s.Linux, NativeTools: native, Support: s}
+	if h.Tier == TierKernelSealed && floor != Sealed {
+		h.Tier = TierKernelFull
+	}
 	if floor != Advisory {
 		h.DeclaredFloor = floor.String()
 	}
 	return h
 }
+
+// Mechanism names the host's tier (never the applied one, §9.1), as
+// --explain-scope and the trace report it.
+func (h Host) Mechanism() string { return max(h.HostTier, h.Tier).Mechanism() }

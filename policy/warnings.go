@@ -22,8 +22,12 @@ const (
 // Host is what the launch/staging code knows about where the capsule runs;
 // the host-dependent W-SEC warnings are a function of it and the manifest.
 type Host struct {
-	Tier  Tier
-	Linux bool
+	// Tier is the applied tier (what subprocesses run under, what the
+	// launch warnings follow); HostTier the host's own, which
+	// --explain-scope and the trace name as the mechanism (§9.1).
+	Tier     Tier
+	HostTier Tier
+	Linux    bool
 	// DeclaredFloor is the resolved containment floor
 	// (max of config, manifest and --containment); "" = advisory.
 	DeclaredFloor string
@@ -71,7 +75,7 @@ func SecurityWarnings(c *manifest.Capsule, host Host) []manifest.Warning {
 		case TierKernelFull:
 			add(manifest.WarnShellKernel, "capabilities.shell.allow", "capabilities.shell.allow is non-empty; subprocesses run under Landlock and seccomp in a network namespace of their own: files outside the workdir are denied except the allowed binaries, their libraries and a fixed device set, unix sockets are refused unless declared, and only capabilities.network.allow hosts and ports are reachable")
 		case TierKernelSealed:
-			add(manifest.WarnShellKernel, "capabilities.shell.allow", "capabilities.shell.allow is non-empty; subprocesses run sealed in a private mount namespace with only the workdir writable; host /proc stays visible")
+			add(manifest.WarnShellKernel, "capabilities.shell.allow", "capabilities.shell.allow is non-empty; subprocesses run sealed: a composed root in a private mount namespace (system directories read-only, the workdir the only writable path, /tmp inside it, a private /dev, a synthetic /etc/passwd), under Landlock and seccomp, in a network namespace of their own; the host /proc is bound in when no private procfs can be mounted, and Landlock denies reading it")
 		}
 	}
 	for i := range c.Artifacts {

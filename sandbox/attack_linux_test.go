@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/user"
 	"syscall"
 	"unsafe"
 
@@ -121,6 +122,28 @@ func attacks() map[string]func([]string) (string, error) {
 		},
 		"sleep": func([]string) (string, error) {
 			select {}
+		},
+		"whoami": func([]string) (string, error) {
+			u, err := user.Current()
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("uid %s user %s home %s", u.Uid, u.Username, u.HomeDir), nil
+		},
+		"lstat": func(a []string) (string, error) {
+			fi, err := os.Lstat(a[0])
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("%s is %s", a[0], fi.Mode().Type()), nil
+		},
+		"readdir": func(a []string) (string, error) {
+			des, err := os.ReadDir(a[0])
+			var names []string
+			for _, d := range des {
+				names = append(names, d.Name())
+			}
+			return fmt.Sprintf("listed %v", names), err
 		},
 	}
 }

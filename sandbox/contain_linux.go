@@ -14,7 +14,7 @@ import (
 
 // contain applies p in §9.4's order, after the rlimits: the network
 // namespace (created by Wrap's clone flags) checked and its loopback
-// raised, descriptors from 3 up marked close-on-exec, capabilities
+// raised, the sealed root composed, descriptors from 3 up marked close-on-exec, capabilities
 // dropped and no_new_privs set, seccomp, Landlock. The caller has locked
 // its OS thread: capabilities are per thread, and the one that execs is
 // the one that must have lost them.
@@ -31,6 +31,9 @@ func contain(p *Plan) error {
 				return err
 			}
 		}
+	}
+	if err := buildSealedRoot(p.Sealed); err != nil {
+		return err
 	}
 	if err := cloexecFrom3(p.KeepFDs); err != nil {
 		return err

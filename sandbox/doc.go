@@ -1,22 +1,32 @@
 // Package sandbox applies the per-process containment of native
-// subprocesses (security.md §9, §12.1). Go cannot run code between fork
-// and exec, so it is done by a trampoline: the runtime starts its own
-// binary in a hidden mode (ExecMode) that applies everything to itself
-// and then execs the tool, which inherits it. In order (§9.4): hard
-// rlimits; the network namespace (created by the clone flags Wrap puts on
-// the trampoline: a new user + network namespace, ids mapped to the
-// runtime's own) is checked, its loopback raised and, with egress, its
-// listeners handed to the runtime; every fd from 3 up
+// subprocesses (security.md §9, §10, §12.1). Go cannot run code between
+// fork and exec, so it is done by a trampoline: the runtime starts its
+// own binary in a hidden mode (ExecMode) that applies everything to
+// itself and then execs the tool, which inherits it. In order (§9.4):
+// hard rlimits; the network namespace (created by the clone flags Wrap
+// puts on the trampoline: a new user + network namespace, ids mapped to
+// the runtime's own) is checked, its loopback raised and, with egress,
+// its listeners handed to the runtime; at the sealed tier the composed
+// root (a mount namespace of its own, also from the clone flags: every
+// source opened O_PATH first, cloned with open_tree and attached with
+// move_mount into a tmpfs, the synthetic passwd and group written to
+// the workdir's .mur-etc, /tmp bound from its .mur-tmp, a private /dev,
+// /proc, then pivot_root and the old root detached); every fd from 3 up
 // but the kept ones marked close-on-exec; capabilities dropped and
 // no_new_privs set; the seccomp filter (go-seccomp-bpf); Landlock
-// (go-landlock) with the Plan's rules. Any failure ends the trampoline
-// with status 127 and a line on stderr, and the tool never runs.
+// (go-landlock) with the Plan's rules. Start gives the trampoline the
+// write end of a close-on-exec pipe: EOF at exec is success, and any
+// failure is written there (at most 1024 bytes) and returned as a
+// SetupError; the tool never runs. A detail starting SealedRootPrefix is
+// session-fatal (SetupError.Fatal, E-RUN-014).
 //
 // Scope turns what a session grants into a Plan (the Landlock rules
-// include each allowed binary's ELF loader and DT_NEEDED closure);
-// Prober runs the live host probes through the same trampoline; Egress
+// include each allowed binary's ELF loader and DT_NEEDED closure; at
+// sealed the root's binds and the sealed rules of §9.2); Prober runs the
+// live host probes through the same trampoline, the sealed one cloned
+// into user, network and mount namespaces and mounting there; Egress
 // serves a namespace's allowed connections and DNS from the host side
 // (§3.4: the child routes every address to lo and hands its listeners
-// over a lifeline socket). Not done here: the sealed composed root, the
-// cgroup scope and the workdir guard.
+// over a lifeline socket). Not done here: the cgroup scope and the
+// workdir guard.
 package sandbox

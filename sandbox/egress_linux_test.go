@@ -24,8 +24,9 @@ func (r fakeResolver) LookupIPAddr(_ context.Context, host string) ([]net.IPAddr
 // (security.md §3.4): an allowed name resolved through the runtime's DNS
 // answers and spliced to the host's server, nothing else by name, address
 // or port.
-func TestEgressAllowsOnlyTheAllowList(t *testing.T) {
-	j := newJail(t)
+func TestEgressAllowsOnlyTheAllowList(t *testing.T) { eachClass(t, egressAllowsOnlyTheAllowList) }
+
+func egressAllowsOnlyTheAllowList(t *testing.T, j jail) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -70,15 +71,19 @@ func TestEgressAllowsOnlyTheAllowList(t *testing.T) {
 // runEgress is run with eg serving the namespace.
 func (j jail) runEgress(t *testing.T, eg *Egress, argv ...string) string {
 	t.Helper()
-	abi, netns := escapeHost(t)
-	sc := Scope{LandlockABI: abi, NetNS: netns, Seccomp: true, Workdir: j.workdir, PathEnv: os.Getenv("PATH"), Binaries: []string{j.attacker}}
+	abi, netns := escapeHost(t, j.sealed)
+	sc := Scope{LandlockABI: abi, NetNS: netns, Seccomp: true, Sealed: j.sealed, Workdir: j.workdir, PathEnv: os.Getenv("PATH"), Binaries: []string{j.attacker}}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = j.workdir
-	Trampoline{Self: j.attacker, Limits: Rlimits{ExtraProcesses: 64, OpenFiles: 256, FileSizeBytes: 1 << 20, CPUSeconds: 30, MemoryBytes: 4 << 30},
-		Plan: sc.Plan(HostNetNS()), Egress: eg}.Wrap(cmd)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %v\n%s", argv, err, out)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := Trampoline{Self: j.attacker, Limits: Rlimits{ExtraProcesses: 64, OpenFiles: 256, FileSizeBytes: 1 << 20, CPUSeconds: 30, MemoryBytes: 4 << 30},
+		Plan: sc.Plan(HostNetNS()), Egress: eg}.Start(cmd)
+	if err == nil {
+		err = cmd.Wait()
 	}
-	return strings.TrimSpace(string(out))
+	if err != nil {
+		t.Fatalf("%v: %v\n%s", argv, err, out.String())
+	}
+	return strings.TrimSpace(out.String())
 }

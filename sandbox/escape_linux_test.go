@@ -1,10 +1,12 @@
 package sandbox
 
-// The escape suite (security.md §9, §12.1): each case is the hostile
+// The escape suite (security.md §9, §10, §12.1): each case is the hostile
 // program of attack_linux_test.go, or a shell, started through the real
 // trampoline with the plan a session on this host gets, trying to cross
-// one boundary. Every case must be refused; on the rlimit-only
-// trampoline before kernel containment each one got through.
+// one boundary, at each kernel class (scoped, sealed). Every case must
+// be refused (or, where the class gives a view of its own, contained);
+// on the rlimit-only trampoline before kernel containment each one got
+// through.
 
 import (
 	"context"
@@ -16,23 +18,42 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mur-go/mur/policy"
 )
 
 // escapeHost is this host's probed support; a case whose mechanism the
 // host lacks is skipped with the reason (none is, where CI runs).
-func escapeHost(t *testing.T) (ll int, netns bool) {
+func escapeHost(t *testing.T, sealed bool) (ll int, netns bool) {
 	t.Helper()
 	s := NewProber(os.Args[0]).Probe(context.Background())
 	if s.LandlockABI == 0 || !s.Seccomp || !s.NetNS {
 		t.Skipf("this host cannot enforce the scoped tier: %+v", s)
 	}
+	if sealed && s.Tier() < policy.TierKernelSealed {
+		t.Skipf("this host cannot enforce the sealed tier: %s", s.Gaps()[policy.Sealed])
+	}
 	return s.LandlockABI, s.NetNS
 }
 
 // jail is a workdir, a secret outside it, and the attacker binary copied
-// to a directory of its own (so its grant is not the test's temp tree).
+// to a directory of its own (so its grant is not the test's temp tree);
+// sealed runs its cases at the sealed tier, else at scoped.
 type jail struct {
 	workdir, outside, secret, attacker string
+	sealed                             bool
+}
+
+// eachClass runs f at scoped and at sealed, each with a fresh jail: the
+// escape cases hold at both kernel classes.
+func eachClass(t *testing.T, f func(t *testing.T, j jail)) {
+	for _, c := range []policy.Class{policy.Scoped, policy.Sealed} {
+		t.Run(c.String(), func(t *testing.T) {
+			j := newJail(t)
+			j.sealed = c == policy.Sealed
+			f(t, j)
+		})
+	}
 }
 
 func newJail(t *testing.T) jail {
@@ -75,18 +96,21 @@ func (j jail) run(t *testing.T, sc Scope, attrs *syscall.SysProcAttr, argv ...st
 // runLimited is run with max_processes procs.
 func (j jail) runLimited(t *testing.T, sc Scope, attrs *syscall.SysProcAttr, procs uint64, argv ...string) string {
 	t.Helper()
-	abi, netns := escapeHost(t)
-	sc.LandlockABI, sc.NetNS, sc.Seccomp, sc.Workdir, sc.PathEnv = abi, netns, true, j.workdir, os.Getenv("PATH")
+	abi, netns := escapeHost(t, j.sealed)
+	sc.LandlockABI, sc.NetNS, sc.Seccomp, sc.Workdir, sc.PathEnv, sc.Sealed = abi, netns, true, j.workdir, os.Getenv("PATH"), j.sealed
 	sc.Binaries = append(sc.Binaries, j.attacker, "sh")
 	l := Rlimits{ExtraProcesses: procs, OpenFiles: 256, FileSizeBytes: 1 << 30, CPUSeconds: 60, MemoryBytes: 4 << 30}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env, cmd.SysProcAttr = j.workdir, []string{"PATH=" + os.Getenv("PATH")}, attrs
-	Trampoline{Self: j.attacker, Limits: l, Plan: sc.Plan(HostNetNS())}.Wrap(cmd)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %v\n%s", argv, err, out)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := (Trampoline{Self: j.attacker, Limits: l, Plan: sc.Plan(HostNetNS())}).Start(cmd); err != nil {
+		t.Fatalf("%v: %v\n%s", argv, err, out.String())
 	}
-	return strings.TrimSpace(string(out))
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v: %v\n%s", argv, err, out.String())
+	}
+	return strings.TrimSpace(out.String())
 }
 
 func (j jail) attack(t *testing.T, args ...string) string {
@@ -94,8 +118,9 @@ func (j jail) attack(t *testing.T, args ...string) string {
 	return j.run(t, Scope{}, nil, append([]string{j.attacker, attackMode}, args...)...)
 }
 
-func TestEscapeFilesystem(t *testing.T) {
-	j := newJail(t)
+func TestEscapeFilesystem(t *testing.T) { eachClass(t, escapeFilesystem) }
+
+func escapeFilesystem(t *testing.T, j jail) {
 	if err := os.Symlink(j.secret, filepath.Join(j.workdir, "planted")); err != nil {
 		t.Fatal(err)
 	}
@@ -103,23 +128,36 @@ func TestEscapeFilesystem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The host's passwd is refused at scoped; at sealed /etc/passwd is
+	// the synthetic one (CONTAINED: readable, but not the host's).
+	synthetic := func(got string) bool {
+		return strings.HasPrefix(got, "refused: ") || strings.Contains(got, `root:x:0:0:root:`) && !strings.Contains(got, "daemon:")
+	}
 	for _, tc := range []struct {
-		name string
-		args []string
+		name      string
+		args      []string
+		contained func(string) bool // at sealed, if not refused
 	}{
-		{"read a key outside the workdir", []string{"read", j.secret}},
-		{"read it by ..", []string{"read", rel}},
-		{"read it through /proc/self/root", []string{"read", "/proc/self/root" + j.secret}},
-		{"read it through a planted symlink", []string{"read", "planted"}},
-		{"read it through a new symlink", []string{"symlink", j.secret, "mine"}},
-		{"hard-link it into the workdir", []string{"hardlink", j.secret, "linked"}},
-		{"read /etc/passwd", []string{"read", "/etc/passwd"}},
-		{"write outside the workdir", []string{"write", filepath.Join(j.outside, "authorized_keys")}},
-		{"truncate a file outside", []string{"truncate", j.secret}},
-		{"read the runtime's environment", []string{"read", "/proc/" + strconv.Itoa(os.Getpid()) + "/environ"}},
+		{"read a key outside the workdir", []string{"read", j.secret}, nil},
+		{"read it by ..", []string{"read", rel}, nil},
+		{"read it through /proc/self/root", []string{"read", "/proc/self/root" + j.secret}, nil},
+		{"read it through a planted symlink", []string{"read", "planted"}, nil},
+		{"read it through a new symlink", []string{"symlink", j.secret, "mine"}, nil},
+		{"hard-link it into the workdir", []string{"hardlink", j.secret, "linked"}, nil},
+		{"read /etc/passwd", []string{"read", "/etc/passwd"}, synthetic},
+		{"write outside the workdir", []string{"write", filepath.Join(j.outside, "authorized_keys")}, nil},
+		{"truncate a file outside", []string{"truncate", j.secret}, nil},
+		{"read the runtime's environment", []string{"read", "/proc/" + strconv.Itoa(os.Getpid()) + "/environ"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := j.attack(t, tc.args...); !strings.HasPrefix(got, "refused: ") {
+			got := j.attack(t, tc.args...)
+			if j.sealed && tc.contained != nil {
+				if !tc.contained(got) {
+					t.Errorf("not contained: %s", got)
+				}
+				return
+			}
+			if !strings.HasPrefix(got, "refused: ") {
 				t.Errorf("%s", got)
 			}
 		})
@@ -134,8 +172,9 @@ func TestEscapeFilesystem(t *testing.T) {
 	})
 }
 
-func TestEscapeExec(t *testing.T) {
-	j := newJail(t)
+func TestEscapeExec(t *testing.T) { eachClass(t, escapeExec) }
+
+func escapeExec(t *testing.T, j jail) {
 	script := filepath.Join(j.workdir, "dropped.sh")
 	if err := os.WriteFile(script, []byte("#!/bin/sh\necho ran\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -166,8 +205,9 @@ func TestEscapeExec(t *testing.T) {
 	})
 }
 
-func TestEscapeNetwork(t *testing.T) {
-	j := newJail(t)
+func TestEscapeNetwork(t *testing.T) { eachClass(t, escapeNetwork) }
+
+func escapeNetwork(t *testing.T, j jail) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -213,8 +253,9 @@ func TestEscapeNetwork(t *testing.T) {
 	})
 }
 
-func TestEscapeSyscalls(t *testing.T) {
-	j := newJail(t)
+func TestEscapeSyscalls(t *testing.T) { eachClass(t, escapeSyscalls) }
+
+func escapeSyscalls(t *testing.T, j jail) {
 	for _, name := range []string{"ptrace", "mount", "unshare", "keyctl", "bpf", "io_uring"} {
 		t.Run(name, func(t *testing.T) {
 			if got := j.attack(t, "syscall", name); !strings.HasPrefix(got, "refused: ") {
@@ -239,22 +280,24 @@ func asNobody(t *testing.T, j jail) *syscall.SysProcAttr {
 }
 
 func TestEscapeForkBomb(t *testing.T) {
-	j := newJail(t)
-	got := j.runLimited(t, Scope{}, asNobody(t, j), 16, j.attacker, attackMode, "forkbomb")
-	if !strings.HasPrefix(got, "refused: stopped after ") {
-		t.Errorf("%s", got)
-	}
+	eachClass(t, func(t *testing.T, j jail) {
+		got := j.runLimited(t, Scope{}, asNobody(t, j), 16, j.attacker, attackMode, "forkbomb")
+		if !strings.HasPrefix(got, "refused: stopped after ") {
+			t.Errorf("%s", got)
+		}
+	})
 }
 
 func TestEscapeSetuid(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("making a setuid-root binary needs root")
 	}
-	j := newJail(t)
-	if err := os.Chmod(j.attacker, 0o755|os.ModeSetuid); err != nil {
-		t.Fatal(err)
-	}
-	if got := j.run(t, Scope{}, asNobody(t, j), j.attacker, attackMode, "privs"); !strings.HasPrefix(got, "refused: euid 65534, no capabilities") {
-		t.Errorf("%s", got)
-	}
+	eachClass(t, func(t *testing.T, j jail) {
+		if err := os.Chmod(j.attacker, 0o755|os.ModeSetuid); err != nil {
+			t.Fatal(err)
+		}
+		if got := j.run(t, Scope{}, asNobody(t, j), j.attacker, attackMode, "privs"); !strings.HasPrefix(got, "refused: euid 65534, no capabilities") {
+			t.Errorf("%s", got)
+		}
+	})
 }

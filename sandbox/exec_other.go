@@ -5,6 +5,7 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"os/exec"
 )
 
 // memoryLimitName names nothing here: no rlimits exist.
@@ -15,4 +16,11 @@ const memoryLimitName = "memory limit"
 func Main([]string) {
 	fmt.Fprintln(os.Stderr, "mur: native subprocess not started: this platform has no rlimits to apply capabilities.resources with")
 	os.Exit(127)
+}
+
+// Start starts cmd through the trampoline, which refuses here: there is
+// no diagnostic pipe to read, the refusal is on stderr.
+func (t Trampoline) Start(cmd *exec.Cmd) error {
+	t.Wrap(cmd)
+	return cmd.Start()
 }

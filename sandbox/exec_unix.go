@@ -14,22 +14,28 @@ import (
 // Main is the trampoline: args are what follows ExecMode. It sets every
 // limit as a hard limit on this process, applies the containment plan and
 // execs the tool, so the tool never runs a single instruction without
-// them. Any failure ends the
-// process with status 127 and a line on stderr; the tool does not run.
+// them. Any failure ends the process with status 127 and its reason on
+// the diagnostic pipe (Start), or on stderr without one; the tool does
+// not run.
 func Main(args []string) {
+	if len(args) > 0 && args[0] == probeArg {
+		if err := probeChild(); err != nil {
+			report(-1, err)
+			os.Exit(127)
+		}
+		os.Exit(0)
+	}
+	fd := -1
+	if len(args) > 0 {
+		fd, args = openDiag(args[0]), args[1:]
+	}
 	if err := run(args); err != nil {
-		fmt.Fprintf(os.Stderr, "mur: native subprocess not started: %v\n", err)
+		report(fd, err)
 		os.Exit(127)
 	}
 }
 
 func run(args []string) error {
-	if len(args) > 0 && args[0] == probeArg {
-		if err := probeChild(); err != nil {
-			return err
-		}
-		os.Exit(0)
-	}
 	l, plan, path, argv, err := parseArgs(args)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,8 +15,9 @@ import (
 // pinBinary): contained, a #! tool still runs, its interpreter granted
 // through Scope.Libraries and fd 3 kept for it to read, while the staged
 // file itself stays unexecutable.
-func TestPinnedScriptRunsContained(t *testing.T) {
-	j := newJail(t)
+func TestPinnedScriptRunsContained(t *testing.T) { eachClass(t, pinnedScriptRunsContained) }
+
+func pinnedScriptRunsContained(t *testing.T, j jail) {
 	script := []byte("#!/bin/sh\necho contained-ok\n")
 	staged := filepath.Join(j.workdir, "tools", "t", "t")
 	if err := os.MkdirAll(filepath.Dir(staged), 0o755); err != nil {
@@ -33,8 +35,8 @@ func TestPinnedScriptRunsContained(t *testing.T) {
 	if _, err := mem.Write(script); err != nil {
 		t.Fatal(err)
 	}
-	abi, netns := escapeHost(t)
-	sc := Scope{LandlockABI: abi, NetNS: netns, Seccomp: true, Workdir: j.workdir, PathEnv: os.Getenv("PATH"),
+	abi, netns := escapeHost(t, j.sealed)
+	sc := Scope{LandlockABI: abi, NetNS: netns, Seccomp: true, Sealed: j.sealed, Workdir: j.workdir, PathEnv: os.Getenv("PATH"),
 		Libraries: []string{staged}, KeepFDs: []int{3}}
 	tr := Trampoline{Self: j.attacker, Limits: Rlimits{ExtraProcesses: 64, OpenFiles: 64, FileSizeBytes: 1 << 20, CPUSeconds: 10, MemoryBytes: 1 << 31},
 		Plan: sc.Plan(HostNetNS())}
@@ -48,10 +50,14 @@ func TestPinnedScriptRunsContained(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command(tc.path)
 			cmd.Dir, cmd.ExtraFiles = j.workdir, []*os.File{mem}
-			tr.Wrap(cmd)
-			out, _ := cmd.CombinedOutput()
-			if !strings.Contains(string(out), tc.want) {
-				t.Errorf("%s: %s", tc.path, out)
+			var out strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &out
+			err := tr.Start(cmd)
+			if err == nil {
+				err = cmd.Wait()
+			}
+			if got := out.String() + fmt.Sprint(err); !strings.Contains(got, tc.want) {
+				t.Errorf("%s: %s", tc.path, got)
 			}
 		})
 	}

@@ -35,6 +35,10 @@ type Plan struct {
 	// (0: no Landlock); every right no rule grants is denied everywhere.
 	LandlockABI int        `json:"landlock_abi,omitempty"`
 	Rules       []PathRule `json:"rules,omitempty"`
+	// Sealed, at the sealed tier, is the composed root the child pivots
+	// into after the network namespace step (§9.4); it needs the mount
+	// namespace Wrap adds for it.
+	Sealed *SealedRoot `json:"sealed,omitempty"`
 }
 
 // PathRule grants Access beneath Path (or on the file Path).

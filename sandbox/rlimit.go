@@ -51,17 +51,21 @@ type Trampoline struct {
 	// connections and DNS (Wrap starts it for each command); nil leaves
 	// the namespace with loopback only.
 	Egress *Egress
+
+	// diagFD is the child's descriptor of Start's diagnostic pipe.
+	diagFD int
 }
 
 // Command returns what to exec instead of path with argv: Self in
 // ExecMode, which applies the limits and the plan and then execs path
-// with argv unchanged (argv[0] included). Open descriptors the caller
+// with argv unchanged (argv[0] included); a failure is reported on
+// stderr unless Start gave it a diagnostic pipe. Open descriptors the caller
 // passes (a sealed memfd as fd 3) survive both execs when the plan keeps
-// them. Callers that build an exec.Cmd use Wrap, which also creates the
-// namespaces.
+// them. Callers that build an exec.Cmd use Start (or Wrap), which also
+// creates the namespaces.
 func (t Trampoline) Command(path string, argv []string) (string, []string) {
 	l := t.Limits
-	args := []string{t.Self, ExecMode}
+	args := []string{t.Self, ExecMode, t.diagArg()}
 	for _, v := range []uint64{l.ExtraProcesses, l.OpenFiles, l.FileSizeBytes, l.CPUSeconds, l.MemoryBytes} {
 		args = append(args, strconv.FormatUint(v, 10))
 	}
@@ -69,7 +73,8 @@ func (t Trampoline) Command(path string, argv []string) (string, []string) {
 	return t.Self, append(args, argv...)
 }
 
-// parseArgs is Command's inverse: the arguments after ExecMode.
+// parseArgs is Command's inverse: the arguments after ExecMode and the
+// diagnostic pipe's.
 func parseArgs(args []string) (Rlimits, *Plan, string, []string, error) {
 	const n = 5
 	if len(args) < n+3 {

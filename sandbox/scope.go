@@ -17,6 +17,9 @@ type Scope struct {
 	LandlockABI int
 	NetNS       bool
 	Seccomp     bool
+	// Sealed composes the subprocess's root in a private mount namespace
+	// (the sealed class, §10.3); it needs NetNS and Landlock.
+	Sealed bool
 	// Workdir is the accessible workdir; WorkdirExec grants Execute in it
 	// (capabilities.filesystem.workdir_exec).
 	Workdir     string
@@ -80,20 +83,26 @@ func (s Scope) Plan(hostNetNS string) *Plan {
 		}
 		p.Rules = append(p.Rules, PathRule{Path: path, Access: a})
 	}
-	if real, err := filepath.EvalSymlinks(s.Workdir); err == nil {
-		add(real, WorkdirAccess(s.WorkdirExec))
+	workdir, err := filepath.EvalSymlinks(s.Workdir)
+	if err == nil {
+		add(workdir, WorkdirAccess(s.WorkdirExec))
+	}
+	var dirs []string // where the executables live, for the sealed root
+	grant := func(f string) {
+		add(f, Execute|ReadFile)
+		dirs = append(dirs, filepath.Dir(f))
 	}
 	for _, b := range s.Binaries {
 		for _, match := range lookPathAll(b, s.PathEnv) {
 			for _, f := range ExecClosure(match, s.PathEnv) {
-				add(f, Execute|ReadFile)
+				grant(f)
 			}
 		}
 	}
 	for _, l := range s.Libraries {
 		if closure := ExecClosure(l, s.PathEnv); len(closure) > 1 {
 			for _, f := range closure[1:] {
-				add(f, Execute|ReadFile)
+				grant(f)
 			}
 		}
 	}
@@ -107,7 +116,20 @@ func (s Scope) Plan(hostNetNS string) *Plan {
 	for _, d := range s.StagedRuntime {
 		add(d, Execute|ReadFile|ReadDir)
 	}
-	for _, d := range devices() {
+	nodes := devices()
+	if s.Sealed {
+		// An unresolvable workdir still gets a sealed plan, whose child
+		// then fails to open it: never a silent downgrade.
+		if err != nil {
+			workdir = s.Workdir
+		}
+		p.Sealed = s.sealedRoot(workdir, dirs)
+		nodes = nil
+		for _, r := range sealedRules(WorkdirAccess(s.WorkdirExec)) {
+			add(r.Path, r.Access)
+		}
+	}
+	for _, d := range nodes {
 		if fileOrDevice(d.Path) {
 			add(d.Path, d.Access)
 		}

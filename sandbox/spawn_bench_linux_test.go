@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,18 +12,21 @@ import (
 )
 
 // BenchmarkSpawn measures the cost of containment: `true` started
-// plainly, through the rlimit-only trampoline, and contained at scoped
-// (namespaces, seccomp, Landlock) as a shell command would be.
+// plainly, through the rlimit-only trampoline, contained at scoped
+// (namespaces, seccomp, Landlock) and at sealed (plus the composed root)
+// as a shell command would be.
 func BenchmarkSpawn(b *testing.B) {
 	s := NewProber(os.Args[0]).Probe(context.Background())
-	if s.Tier() < policy.TierKernelFull {
-		b.Skipf("this host cannot enforce the scoped tier: %+v", s)
+	if s.Tier() < policy.TierKernelSealed {
+		b.Skipf("this host cannot enforce the sealed tier: %+v", s)
 	}
 	truePath, err := exec.LookPath("true")
 	if err != nil {
 		b.Fatal(err)
 	}
 	sc := Scope{LandlockABI: s.LandlockABI, NetNS: s.NetNS, Seccomp: true, Workdir: b.TempDir(), Binaries: []string{"true"}, PathEnv: os.Getenv("PATH")}
+	sealed := sc
+	sealed.Sealed = true
 	l := Rlimits{ExtraProcesses: 64, OpenFiles: 64, FileSizeBytes: 1 << 20, CPUSeconds: 10, MemoryBytes: 1 << 31}
 	for _, tc := range []struct {
 		name string
@@ -31,6 +35,7 @@ func BenchmarkSpawn(b *testing.B) {
 		{"plain", nil},
 		{"rlimits", &Trampoline{Self: os.Args[0], Limits: l}},
 		{"scoped", &Trampoline{Self: os.Args[0], Limits: l, Plan: sc.Plan(HostNetNS())}},
+		{"sealed", &Trampoline{Self: os.Args[0], Limits: l, Plan: sealed.Plan(HostNetNS())}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			// The CPU the child spent, beside wall time: on a loaded
@@ -38,11 +43,19 @@ func BenchmarkSpawn(b *testing.B) {
 			var cpu time.Duration
 			for b.Loop() {
 				cmd := exec.Command(truePath)
+				var out strings.Builder
+				cmd.Stdout, cmd.Stderr = &out, &out
+				var err error
 				if tc.t != nil {
-					tc.t.Wrap(cmd)
+					err = tc.t.Start(cmd)
+				} else {
+					err = cmd.Start()
 				}
-				if out, err := cmd.CombinedOutput(); err != nil {
-					b.Fatalf("%v\n%s", err, out)
+				if err == nil {
+					err = cmd.Wait()
+				}
+				if err != nil {
+					b.Fatalf("%v\n%s", err, out.String())
 				}
 				cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 			}

@@ -65,7 +65,7 @@ func TestTrampolineSetsHardLimits(t *testing.T) {
 }
 
 func TestTrampolineFailsClosed(t *testing.T) {
-	cmd := exec.Command(os.Args[0], ExecMode, "1", "2", "x", "4", "5", "/bin/sh", "sh", "-c", "echo ran")
+	cmd := exec.Command(os.Args[0], ExecMode, "-", "1", "2", "x", "4", "5", "/bin/sh", "sh", "-c", "echo ran")
 	out, err := cmd.CombinedOutput()
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != 127 || strings.Contains(string(out), "ran") || !strings.Contains(string(out), "native subprocess not started") {

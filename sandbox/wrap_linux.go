@@ -9,7 +9,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-const capNetAdmin = uintptr(unix.CAP_NET_ADMIN)
+const (
+	capNetAdmin = uintptr(unix.CAP_NET_ADMIN)
+	capSysAdmin = uintptr(unix.CAP_SYS_ADMIN)
+)
 
 // Wrap makes cmd (built for the tool: Path, Args, Dir, Env, ExtraFiles,
 // SysProcAttr) start through the trampoline. With a plan that needs a
@@ -39,9 +42,10 @@ func (t Trampoline) Wrap(cmd *exec.Cmd) {
 	t.namespaces(cmd)
 }
 
-// namespaces adds the clone flags and id maps a NetNS plan needs.
+// namespaces adds the clone flags and id maps a NetNS plan needs, and a
+// mount namespace for a sealed one.
 func (t Trampoline) namespaces(cmd *exec.Cmd) {
-	if t.Plan == nil || !t.Plan.NetNS {
+	if t.Plan == nil || !t.Plan.NetNS && t.Plan.Sealed == nil {
 		return
 	}
 	if cmd.SysProcAttr == nil {
@@ -63,6 +67,21 @@ func (t Trampoline) namespaces(cmd *exec.Cmd) {
 	if !slices.Contains(a.AmbientCaps, capNetAdmin) {
 		a.AmbientCaps = append(a.AmbientCaps, capNetAdmin)
 	}
+	// A sealed plan composes its root in a mount namespace of its own,
+	// which takes CAP_SYS_ADMIN there (dropped the same way).
+	if t.Plan.Sealed != nil {
+		a.Cloneflags |= syscall.CLONE_NEWNS
+		if !slices.Contains(a.AmbientCaps, capSysAdmin) {
+			a.AmbientCaps = append(a.AmbientCaps, capSysAdmin)
+		}
+	}
+}
+
+// hostMntNS names the runtime's mount namespace, which a sealed probe
+// child must differ from.
+func hostMntNS() string {
+	s, _ := os.Readlink("/proc/self/ns/mnt")
+	return s
 }
 
 // HostNetNS names the runtime's network namespace, for Plan.HostNetNS.

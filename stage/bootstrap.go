@@ -21,8 +21,10 @@ const BootstrapLog = "bootstrap.log"
 func (s *Session) writeBootstrapLog(root *os.Root) error {
 	var b strings.Builder
 	p := policy.BootstrapPrefix
+	// The tier applied and what it installs (the host's own mechanism is
+	// the trace's and --explain-scope's).
 	fmt.Fprintf(&b, "%s containment: declared '%s', achieved '%s', tier %s (%s)\n",
-		p, s.Containment.Declared, s.Containment.Achieved, s.Containment.Tier(), s.Containment.Mechanism())
+		p, s.Containment.Declared, s.Containment.Achieved, s.Containment.Tier(), s.Containment.Tier().Mechanism())
 	fmt.Fprintf(&b, "%s native subprocess limits: %s\n", p, s.NativeLimits())
 	for _, w := range s.SecurityWarnings {
 		if policy.InBootstrapLog(w) {

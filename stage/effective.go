@@ -2,6 +2,7 @@ package stage
 
 import (
 	"errors"
+	"os"
 
 	"github.com/mur-go/mur/internal/diag"
 	"github.com/mur-go/mur/manifest"
@@ -53,7 +54,7 @@ func Explain(c *manifest.Capsule, flag string, support policy.HostSupport) (Effe
 	}
 	ct, declared := decide(c, flag, support)
 	g := ct.EffectiveGrants(c)
-	if err := refusals(c, ct, declared, support); err != nil {
+	if err := refusals(c, ct, declared, support, os.Getenv("PATH")); err != nil {
 		g.FloorMet, g.ShortfallReason = false, err.Error()
 		var d *diag.Error
 		if errors.As(err, &d) {

@@ -48,7 +48,7 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 	if s.Ceiling, err = ceiling(c); err != nil {
 		return nil, err
 	}
-	if s.Containment, err = checkCapabilities(c, opts.Containment, opts.Host); err != nil {
+	if s.Containment, err = checkCapabilities(c, opts.Containment, opts.Host, opts.Getenv("PATH")); err != nil {
 		return nil, err
 	}
 	userDir := ""
@@ -66,7 +66,7 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.securityWarnings()
+	s.securityWarnings(ctx, opts.Getenv("PATH"))
 	if !c.IsAgent() && opts.CapsuleWasm != nil {
 		if s.CapsuleComponent, err = compile(ctx, opts.Compiler, "capsule "+c.Name, opts.CapsuleWasm); err != nil {
 			return nil, err
@@ -171,6 +171,9 @@ func (s *Session) write(made *created, arts []*staged, userDir string, opts *Opt
 	s.LogsDir = filepath.Join(s.SessionDir, "logs")
 	if _, err := os.Lstat(s.SessionDir); err == nil {
 		return ioError("", fmt.Sprintf("session directory %s already exists", s.SessionDir), os.ErrExist)
+	}
+	if err := s.checkSealedHome(); err != nil {
+		return err
 	}
 	// Only the fresh <project>/workdir/<id> is made by path; everything
 	// in a --workdir and below the session dir is created through a Root

@@ -2,6 +2,7 @@ package stage
 
 import (
 	"log/slog"
+	"path/filepath"
 
 	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/sandbox"
@@ -32,6 +33,11 @@ func (s *Session) SubprocessScope(pathEnv string, libraries []string, keepFDs ..
 			}
 		}
 	}
+	if caps != nil && caps.Shell != nil {
+		for _, g := range caps.Shell.StagedRuntime {
+			sc.StagedRuntime = append(sc.StagedRuntime, g.SourcePath)
+		}
+	}
 	switch h.Tier {
 	case policy.TierKernelFull, policy.TierKernelSealed:
 		sc.LandlockABI, sc.Seccomp = h.Support.LandlockABI, true
@@ -39,7 +45,22 @@ func (s *Session) SubprocessScope(pathEnv string, libraries []string, keepFDs ..
 		sc.Seccomp = true
 	}
 	sc.NetNS = sc.Seccomp && h.Support.NetNS
+	sc.Sealed = h.Tier == policy.TierKernelSealed
 	return sc
+}
+
+// checkSealedHome refuses, at the sealed tier, an accessible workdir
+// whose synthetic HOME cannot be written into the sealed root's
+// /etc/passwd (§10.3), before anything is created.
+func (s *Session) checkSealedHome() error {
+	if s.Containment.Tier() != policy.TierKernelSealed {
+		return nil
+	}
+	if err := sandbox.CheckSealedHome(filepath.Join(s.AccessibleDir, ".capsule-home")); err != nil {
+		return &Error{Code: sandbox.CodeSealedRoot, Msg: "the sealed containment class cannot hold this session: " + err.Error(), Err: err,
+			Hint: "run from (or pass a --workdir at) a path without ':' or newlines"}
+	}
+	return nil
 }
 
 // SubprocessEgress is what lets a contained subprocess reach the

@@ -94,13 +94,18 @@ func (t *NativeTool) Invoke(ctx context.Context, in ToolInput) (ToolResult, erro
 		// its interpreter through /proc/self/fd/3.
 		sp.ExtraFiles = []*os.File{bin.File}
 	}
-	cmd := sp.command(ctx)
-
-	runErr := cmd.Run()
+	cmd, err := sp.start(ctx)
+	if err != nil {
+		var setup *sandbox.SetupError
+		if errors.As(err, &setup) {
+			e := enforcementFailed("native tool", setup)
+			return ToolResult{}, errFailed(name, e.Error(), e)
+		}
+		return ToolResult{}, errFailed(name, fmt.Sprintf("failed to spawn native tool '%s': %v", name, err), err)
+	}
+	runErr := cmd.Wait()
 	var exit *exec.ExitError
 	switch {
-	case cmd.Process == nil:
-		return ToolResult{}, errFailed(name, fmt.Sprintf("failed to spawn native tool '%s': %v", name, runErr), runErr)
 	case ctx.Err() != nil && parent.Err() == nil:
 		return ToolResult{}, errDeadline(name, t.Deadline, ctx.Err())
 	case ctx.Err() != nil:

@@ -28,10 +28,12 @@ type Process struct {
 	Sandbox *sandbox.Trampoline
 }
 
-// Command returns the exec.Cmd for p under ctx; the caller starts it.
-func (p Process) Command(ctx context.Context) *exec.Cmd {
+// Start starts p under ctx and returns its command for the caller to
+// Wait on; a *sandbox.SetupError means the trampoline could not apply
+// the limits and p never ran.
+func (p Process) Start(ctx context.Context) (*exec.Cmd, error) {
 	return subprocess{Path: p.Path, Args: p.Args, Dir: p.Dir, Env: p.Env,
-		Stdin: p.Stdin, Stdout: p.Stdout, Stderr: p.Stderr, Sandbox: p.Sandbox}.command(ctx)
+		Stdin: p.Stdin, Stdout: p.Stdout, Stderr: p.Stderr, Sandbox: p.Sandbox}.start(ctx)
 }
 
 // LookPath finds binary in pathList (a PATH value) as shell commands are

@@ -71,8 +71,9 @@ var _ ShellRunner = (*Shell)(nil)
 // input and a command that could not be started are error outcomes with
 // Ran false; a command that ran is a passed outcome whatever its exit
 // code, unless its full output could not be logged (an error outcome
-// with Ran set). The only error is the caller's ctx ending: the
-// command's process group is killed and the error wraps ctx.Err().
+// with Ran set). The only errors are the caller's ctx ending (the
+// command's process group is killed and the error wraps ctx.Err()) and a
+// sealed root that could not be built (E-RUN-014, session-fatal).
 func (s *Shell) RunShell(ctx context.Context, binary, input string) (ShellOutcome, error) {
 	command, err := shellCommand(input)
 	if err != nil {
@@ -81,6 +82,9 @@ func (s *Shell) RunShell(ctx context.Context, binary, input string) (ShellOutcom
 	out, err := s.run(ctx, binary, command)
 	if ctx.Err() != nil {
 		return out, fmt.Errorf("shell command '%s' stopped: %w", binary, context.Cause(ctx))
+	}
+	if errors.Is(err, sandbox.ErrSealedRoot) {
+		return out, err
 	}
 	if err != nil {
 		s.cfg.Log.Info("shell command failed", "binary", binary, "err", err.Error())
@@ -120,15 +124,20 @@ func (s *Shell) run(ctx context.Context, binary, command string) (ShellOutcome, 
 	defer stderr.close()
 
 	args := append([]string{binary}, shellArgv(command, s.cfg.Binaries[i].Interpreter)...)
-	cmd := subprocess{Path: exe, Args: args, Dir: s.cfg.Workdir, Env: env,
-		Stdout: stdout, Stderr: stderr, Sandbox: s.cfg.Sandbox}.command(ctx)
 	start := time.Now()
-	runErr := cmd.Run()
+	cmd, err := subprocess{Path: exe, Args: args, Dir: s.cfg.Workdir, Env: env,
+		Stdout: stdout, Stderr: stderr, Sandbox: s.cfg.Sandbox}.start(ctx)
+	if err != nil {
+		var setup *sandbox.SetupError
+		if errors.As(err, &setup) {
+			return out, enforcementFailed("shell", setup)
+		}
+		return out, fmt.Errorf("failed to spawn shell binary '%s': %w", binary, err)
+	}
+	runErr := cmd.Wait()
 	out.Duration = time.Since(start)
 	var exit *exec.ExitError
 	switch {
-	case cmd.Process == nil:
-		return out, fmt.Errorf("failed to spawn shell binary '%s': %w", binary, runErr)
 	case ctx.Err() != nil:
 		return out, ctx.Err()
 	case runErr != nil && !errors.As(runErr, &exit) && !errors.Is(runErr, exec.ErrWaitDelay):

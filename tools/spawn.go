@@ -35,7 +35,19 @@ type subprocess struct {
 	Sandbox *sandbox.Trampoline
 }
 
-// command returns the exec.Cmd for p under ctx; the caller runs it.
+// start starts p under ctx and returns its command, for the caller to
+// Wait on. Through a trampoline it returns only once the tool has been
+// exec'd: a *sandbox.SetupError says the containment could not be
+// applied and nothing ran.
+func (p subprocess) start(ctx context.Context) (*exec.Cmd, error) {
+	cmd := p.command(ctx)
+	if p.Sandbox == nil {
+		return cmd, cmd.Start()
+	}
+	return cmd, p.Sandbox.Start(cmd) // last: it adds namespaces to SysProcAttr and pipes to ExtraFiles
+}
+
+// command is the exec.Cmd for p under ctx, before any trampoline.
 func (p subprocess) command(ctx context.Context) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, p.Path)
 	cmd.Args = p.Args
@@ -45,9 +57,6 @@ func (p subprocess) command(ctx context.Context) *exec.Cmd {
 	cmd.Stdin = p.Stdin
 	cmd.Stdout, cmd.Stderr = p.Stdout, p.Stderr
 	ownProcessGroup(cmd)
-	if p.Sandbox != nil {
-		p.Sandbox.Wrap(cmd) // last: it adds namespaces to SysProcAttr and a lifeline to ExtraFiles
-	}
 	cmd.WaitDelay = spawnWaitDelay
 	return cmd
 }

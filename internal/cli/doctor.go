@@ -15,10 +15,12 @@ const doctorLong = `Check what this host can enforce on a capsule's subprocesses
 mur's own state is usable, without running or changing anything.
 
 The host part comes from live probes (a child of mur that really applies
-Landlock, the seccomp filter and a user + network namespace, never a
-kernel version): the enforcement tier, the strongest containment class the
+Landlock, the seccomp filter, a user + network namespace and, for the
+sealed class, a user + mount namespace it mounts in, never a kernel
+version): the enforcement tier, the strongest containment class the
 host provides (advisory, scoped or sealed) and, for each class above it,
-why it is missing. Then the subprocess network namespace, the cgroup
+why it is missing. Then the subprocess network namespace, the sealed
+mount namespace, the cgroup
 scope, the compile cache, the global store and the Go toolchain. Inside a
 project (murmur.yaml here or above), the capsule's effective grants and
 any refusal 'mur run' would make (E-CAP-003/004/005).

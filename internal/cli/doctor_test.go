@@ -11,8 +11,8 @@ import (
 	"github.com/mur-go/mur/stage"
 )
 
-// This host (Linux with Landlock, seccomp and user namespaces, as CI is)
-// provides scoped and not sealed; the reports must say so, and why.
+// This host (Linux with Landlock, seccomp and user + mount namespaces,
+// as CI is) provides sealed; the reports must say so.
 func TestDoctorReportsTheHost(t *testing.T) {
 	t.Chdir(t.TempDir())
 	o := mur(t, "doctor", "--json")
@@ -23,19 +23,22 @@ func TestDoctorReportsTheHost(t *testing.T) {
 	if err := json.Unmarshal([]byte(o.stdout), &r); err != nil {
 		t.Fatalf("%v\n%s", err, o.stdout)
 	}
-	if r.Tier != "KernelFull" || r.Mechanism != "landlock+seccomp" || r.Class != "scoped" || !r.Host.NetNS || r.Host.LandlockABI == 0 {
+	if r.Tier != "KernelSealed" || r.Mechanism != "mountns+pivot_root+landlock+seccomp" || r.Class != "sealed" || !r.Host.NetNS || !r.Host.Sealed || r.Host.LandlockABI == 0 {
 		t.Errorf("report: %+v", r)
 	}
-	if len(r.Missing) != 1 || r.Missing[0].Class != "sealed" || !strings.Contains(r.Missing[0].Reason, "composed root") {
+	if len(r.Missing) != 0 {
 		t.Errorf("missing: %+v", r.Missing)
 	}
-	mur(t, "doctor").want(t, 0, "strongest containment class: scoped\n  sealed not available: ", "")
+	mur(t, "doctor").want(t, 0, "strongest containment class: sealed\n", "")
+	mur(t, "doctor").want(t, 0, "✓  sealed mount namespace: ", "")
 }
 
+// A floor nothing can hold (workdir_exec caps every capsule to advisory)
+// fails the doctor with its E-CAP-003.
 func TestDoctorFailsOnARefusedCapsule(t *testing.T) {
-	dir := capsuleDir(t, "name: c\nversion: '1'\ncapabilities:\n  containment: sealed\n", nil)
+	dir := capsuleDir(t, "name: c\nversion: '1'\ncapabilities:\n  containment: sealed\n  filesystem: {workdir_exec: true}\n", nil)
 	t.Chdir(dir)
-	mur(t, "doctor").want(t, 1, "containment: declared sealed, achieved scoped (floor NOT met: E-CAP-003: declared containment class 'sealed' is not achievable", "")
+	mur(t, "doctor").want(t, 1, "containment: declared sealed, achieved advisory (floor NOT met: E-CAP-003: declared containment class 'sealed' is not achievable", "")
 }
 
 func TestExplainScope(t *testing.T) {
@@ -46,9 +49,11 @@ func TestExplainScope(t *testing.T) {
 		flags     []string
 		floorMet  bool
 		shortfall string
+		achieved  string
+		tier      string
 	}{
-		{"scoped holds", nil, true, ""},
-		{"sealed is reported, not run", []string{"--containment", "sealed"}, false, "E-CAP-003: declared containment class 'sealed' is not achievable on this host (achieved: 'scoped')"},
+		{"scoped holds", nil, true, "", "scoped", "KernelFull"},
+		{"sealed holds", []string{"--containment", "sealed"}, true, "", "sealed", "KernelSealed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := mur(t, append([]string{"run", "--manifest", m, "--explain-scope", "--json"}, tc.flags...)...)
@@ -59,8 +64,9 @@ func TestExplainScope(t *testing.T) {
 			if err := json.Unmarshal([]byte(o.stdout), &g); err != nil {
 				t.Fatalf("%v\n%s", err, o.stdout)
 			}
-			if g.FloorMet != tc.floorMet || !strings.HasPrefix(g.ShortfallReason, tc.shortfall) || g.EnforcementTier != "landlock+seccomp" ||
-				g.AchievedContainment != "scoped" || g.FilesystemScope == nil || *g.FilesystemScope != "data" ||
+			// The mechanism is the host's whatever the applied tier (§9.1).
+			if g.FloorMet != tc.floorMet || !strings.HasPrefix(g.ShortfallReason, tc.shortfall) || g.EnforcementTier != "mountns+pivot_root+landlock+seccomp" ||
+				g.AchievedContainment != tc.achieved || g.Tier != tc.tier || g.FilesystemScope == nil || *g.FilesystemScope != "data" ||
 				!g.UnixSockets || len(g.ShellAllow) != 1 || !g.Subprocess.NetworkNamespace {
 				t.Errorf("report: %+v", g)
 			}
@@ -69,5 +75,7 @@ func TestExplainScope(t *testing.T) {
 			}
 		})
 	}
-	mur(t, "run", "--manifest", m, "--explain-scope").want(t, 0, "enforcement: KernelFull (landlock+seccomp)\n  landlock:  ABI ", "")
+	mur(t, "run", "--manifest", m, "--explain-scope").want(t, 0, "enforcement: KernelFull (host mechanism: mountns+pivot_root+landlock+seccomp)\n  landlock:  ABI ", "")
+	mur(t, "run", "--manifest", m, "--explain-scope", "--containment", "sealed").want(t, 0,
+		"enforcement: KernelSealed (host mechanism: mountns+pivot_root+landlock+seccomp)\n  root:      composed in a private mount namespace", "")
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mur-go/mur/policy"
 	contain "github.com/mur-go/mur/sandbox"
 	runsession "github.com/mur-go/mur/session"
 	"github.com/mur-go/mur/stage"
@@ -45,8 +46,13 @@ func printGrants(w io.Writer, g stage.EffectiveGrants) {
 		met = "NOT met: " + g.ShortfallReason
 	}
 	fmt.Fprintf(w, "containment: declared %s, achieved %s (floor %s)\n", g.DeclaredContainment, g.AchievedContainment, met)
-	fmt.Fprintf(w, "enforcement: %s (%s)\n", g.Tier, g.EnforcementTier)
+	// The tier applied to this capsule, and the host's mechanism (§9.1:
+	// a KernelSealed host applies KernelFull below a sealed floor).
+	fmt.Fprintf(w, "enforcement: %s (host mechanism: %s)\n", g.Tier, g.EnforcementTier)
 	sp := g.Subprocess
+	if g.Tier == policy.TierKernelSealed.String() {
+		fmt.Fprintln(w, "  root:      composed in a private mount namespace: system directories read-only, the workdir the only writable path, /tmp from its .mur-tmp, a private /dev, a synthetic /etc/passwd")
+	}
 	if sp.Landlock {
 		fmt.Fprintf(w, "  landlock:  ABI %d, the workdir%s and the allowed binaries with their libraries\n", sp.LandlockABI, map[bool]string{true: " (executable)", false: " (not executable)"}[g.WorkdirExec])
 	} else {

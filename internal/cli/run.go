@@ -57,9 +57,13 @@ hosts and ports are reachable (mur answers their DNS and splices their
 connections; every other name is refused). 'mur doctor'
 says what this host enforces; --explain-scope what a capsule would get. A
 containment floor (capabilities.containment or --containment) the host
-cannot hold is refused with E-CAP-003 (sealed is never available: mur-go
-does not build its composed root), and the cgroup_* and workdir_max_bytes
-resources are refused as not implemented, before anything is staged.
+cannot hold is refused with E-CAP-003, and the cgroup_* and
+workdir_max_bytes resources are refused as not implemented, before
+anything is staged. Under a sealed floor (where the host provides it)
+each subprocess runs in a composed root of its own: a private mount
+namespace with the system directories read-only, the workdir the only
+writable path, /tmp inside it, a private /dev and a synthetic
+/etc/passwd; a root that cannot be built ends the session (E-RUN-014).
 
 Agent capsules (with inference:) are served over A2A while they run: the
 port is bound (127.0.0.1, or --bind; network.internal_port, else any free
@@ -223,7 +227,7 @@ func (r *runner) printSession(s *stage.Session) {
 	if r.opts.verbose {
 		fmt.Fprintf(r.stdout, "workdir: %s\n", s.AccessibleDir)
 		fmt.Fprintf(r.stdout, "manifest: %s v%s\n", s.Capsule.Name, s.Capsule.Version)
-		fmt.Fprintf(r.stdout, "containment: declared %s, achieved %s, tier %s (%s)\n", s.Containment.Declared, s.Containment.Achieved, s.Containment.Tier(), s.Containment.Mechanism())
+		fmt.Fprintf(r.stdout, "containment: declared %s, achieved %s, tier %s (%s)\n", s.Containment.Declared, s.Containment.Achieved, s.Containment.Tier(), s.Containment.Tier().Mechanism())
 		fmt.Fprintf(r.stdout, "native subprocess limits: %s\n", s.NativeLimits())
 	}
 }

@@ -141,8 +141,8 @@ func follow(ctx context.Context, o Options, rec *recorder, p tools.Process) (str
 	pr, pw := io.Pipe()
 	stderr := &tail{max: 4096}
 	p.Stdout, p.Stderr = pw, stderr
-	cmd := p.Command(runCtx)
-	if err := cmd.Start(); err != nil {
+	cmd, err := p.Start(runCtx)
+	if err != nil {
 		return "", failure(KindSetup, err, "starting the agent CLI '%s': %v", o.Command, err)
 	}
 	waited := make(chan error, 1)
