@@ -18,8 +18,8 @@
 //     refusals E-CAP-003 (CheckContainment, with the reason from Gaps),
 //     E-CAP-004 (CheckStagedRuntime) and E-CAP-005 (CheckNetNS). The
 //     sealed tier is never reported: mur-go does not build its root.
-//   - Resources mur-go cannot enforce yet (cgroup_*, workdir_max_bytes)
-//     are refused (CheckResources) rather than ignored.
+//   - E-RUN-012 (CheckCgroup, NoCgroup): a capsule that can spawn a
+//     subprocess on a Linux host where no cgroup scope can be built.
 //   - The host-dependent W-SEC warnings (SecurityWarnings) and their
 //     stderr and bootstrap.log lines (LaunchLine, InBootstrapLog).
 //

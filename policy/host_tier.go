@@ -24,6 +24,12 @@ type HostSupport struct {
 	NetNS       bool   `json:"netns"`
 	NetNSErr    string `json:"netns_error,omitempty"`
 	NetNSReason string `json:"netns_reason,omitempty"`
+	// Cgroup is the mechanism a session's cgroup scope is built with
+	// ("cgroup2", "cgroup1"; "" none, CgroupErr says why); CgroupNote
+	// says what a cgroup1 scope gives up.
+	Cgroup     string `json:"cgroup"`
+	CgroupErr  string `json:"cgroup_error,omitempty"`
+	CgroupNote string `json:"cgroup_note,omitempty"`
 }
 
 // The two reasons E-CAP-005 distinguishes (§3.4).

@@ -5,7 +5,7 @@ package policy
 // resolution). The sealed tier would be downgraded to full unless the
 // floor is sealed (§9.1); mur-go never reports it.
 func NewHost(s HostSupport, floor Class, native []string) Host {
-	h := Host{Tier: s.Tier(), Linux: s.Linux, NativeTools: native, Support: s}
+	h := Host{Tier: s.Tier(), Linux: s.Linux, NativeTools: native, Support: s, CgroupScope: s.Cgroup != ""}
 	if floor != Advisory {
 		h.DeclaredFloor = floor.String()
 	}

@@ -28,8 +28,8 @@ func (c Containment) Mechanism() string { return c.Host.Tier.Mechanism() }
 // enforce, right after the ceiling parsed and before any store is read:
 // a floor the host cannot achieve is E-CAP-003, a staged_runtime grant
 // below sealed E-CAP-004, shell or spawn without a network namespace
-// E-CAP-005; a declared cgroup_* or workdir_max_bytes is refused rather
-// than ignored. support is what the host probes found.
+// E-CAP-005; shell or spawn with no way to build a cgroup scope
+// E-RUN-012. support is what the host probes found.
 func checkCapabilities(c *manifest.Capsule, flag string, support policy.HostSupport) (Containment, error) {
 	if err := policy.ContainmentFlag(flag); err != nil {
 		return Containment{}, err
@@ -63,7 +63,7 @@ func refusals(c *manifest.Capsule, ct Containment, declared bool, support policy
 	if err := policy.CheckNetNS(c.Capabilities, support); err != nil {
 		return err
 	}
-	return policy.CheckResources(c.Capabilities)
+	return policy.CheckCgroup(c.Capabilities, support)
 }
 
 // securityWarnings are the host-dependent W-SEC warnings, once staging

@@ -94,11 +94,11 @@ func (t *NativeTool) Invoke(ctx context.Context, in ToolInput) (ToolResult, erro
 		// its interpreter through /proc/self/fd/3.
 		sp.ExtraFiles = []*os.File{bin.File}
 	}
-	cmd := sp.command(ctx)
-
-	runErr := cmd.Run()
+	cmd, runErr := sp.run(ctx)
 	var exit *exec.ExitError
 	switch {
+	case cmd == nil:
+		return ToolResult{}, errFailed(name, runErr.Error(), runErr)
 	case cmd.Process == nil:
 		return ToolResult{}, errFailed(name, fmt.Sprintf("failed to spawn native tool '%s': %v", name, runErr), runErr)
 	case ctx.Err() != nil && parent.Err() == nil:

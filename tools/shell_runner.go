@@ -120,13 +120,19 @@ func (s *Shell) run(ctx context.Context, binary, command string) (ShellOutcome, 
 	defer stderr.close()
 
 	args := append([]string{binary}, shellArgv(command, s.cfg.Binaries[i].Interpreter)...)
-	cmd := subprocess{Path: exe, Args: args, Dir: s.cfg.Workdir, Env: env,
-		Stdout: stdout, Stderr: stderr, Sandbox: s.cfg.Sandbox}.command(ctx)
+	var cg *sandbox.Cgroup
+	if s.cfg.Sandbox != nil {
+		cg = s.cfg.Sandbox.Cgroup
+	}
+	before := cg.Counters()
 	start := time.Now()
-	runErr := cmd.Run()
+	cmd, runErr := subprocess{Path: exe, Args: args, Dir: s.cfg.Workdir, Env: env,
+		Stdout: stdout, Stderr: stderr, Sandbox: s.cfg.Sandbox}.run(ctx)
 	out.Duration = time.Since(start)
 	var exit *exec.ExitError
 	switch {
+	case cmd == nil:
+		return out, runErr
 	case cmd.Process == nil:
 		return out, fmt.Errorf("failed to spawn shell binary '%s': %w", binary, runErr)
 	case ctx.Err() != nil:
@@ -141,6 +147,9 @@ func (s *Shell) run(ctx context.Context, binary, command string) (ShellOutcome, 
 	out.Ran = true
 	out.ExitCode = exitCode(cmd.ProcessState)
 	out.ResourceLimit = resourceLimit(cmd.ProcessState, cpu)
+	if out.ResourceLimit == "" {
+		out.ResourceLimit = cg.Counters().Attribution(before)
+	}
 	out.Stdout, out.Stderr = stdout.text(), stderr.text()
 	out.Truncated = stdout.truncated() || stderr.truncated()
 	if out.Truncated {

@@ -35,6 +35,25 @@ type subprocess struct {
 	Sandbox *sandbox.Trampoline
 }
 
+// run starts p under ctx and waits for it, unless the session's workdir
+// guard has latched (then nothing starts: the breach is the error, and
+// cmd is nil). When the command ends the guard walks the workdir, so a
+// command that filled it is caught before the next one starts. err is
+// exec.Cmd.Run's otherwise.
+func (p subprocess) run(ctx context.Context) (*exec.Cmd, error) {
+	if p.Sandbox != nil {
+		if err := p.Sandbox.Refusal(); err != nil {
+			return nil, err
+		}
+	}
+	cmd := p.command(ctx)
+	err := cmd.Run()
+	if p.Sandbox != nil {
+		_ = p.Sandbox.Guard.Check() // latches for the next spawn and turn
+	}
+	return cmd, err
+}
+
 // command returns the exec.Cmd for p under ctx; the caller runs it.
 func (p subprocess) command(ctx context.Context) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, p.Path)

@@ -58,8 +58,12 @@ connections; every other name is refused). 'mur doctor'
 says what this host enforces; --explain-scope what a capsule would get. A
 containment floor (capabilities.containment or --containment) the host
 cannot hold is refused with E-CAP-003 (sealed is never available: mur-go
-does not build its composed root), and the cgroup_* and workdir_max_bytes
-resources are refused as not implemented, before anything is staged.
+does not build its composed root), before anything is staged. A capsule
+that can spawn native subprocesses gets one cgroup scope per session
+(cgroup v2 where delegated, else the cgroup v1 memory, pids and cpu
+hierarchies) with the cgroup_* ceilings, and is refused with E-RUN-012
+where none can be built; the workdir is walked every 10 s (and after each
+subprocess) against workdir_max_bytes, E-RUN-013 once it is crossed.
 
 Agent capsules (with inference:) are served over A2A while they run: the
 port is bound (127.0.0.1, or --bind; network.internal_port, else any free
