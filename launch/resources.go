@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/mur-go/mur/policy"
@@ -58,14 +59,14 @@ func StartResources(ctx context.Context, s *stage.Session, o ResourceOptions) (*
 		}
 		r.Cgroup = cg
 		o.Log.Info("cgroup scope created", "mechanism", cg.Mechanism(), "dirs", cg.Dirs())
+		l := CgroupLimits(res)
+		bootstrapLine(s, o.Log, fmt.Sprintf("cgroup scope: %s %s (memory %d bytes, pids %d, cpu %d%%, io %d bytes/s best effort)",
+			cg.Mechanism(), strings.Join(cg.Dirs(), " "), l.MemoryBytes, l.PidsMax, l.CPUPercent, l.IOBytesPerSec))
 	}
 	r.Guard = &sandbox.WorkdirGuard{Dir: s.AccessibleDir, Max: res.WorkdirMaxBytes,
 		OnLatch: func(b *sandbox.WorkdirBreach) {
 			fmt.Fprintf(o.Stderr, "[capsule-runtime] %s\n", b)
-			line := policy.BootstrapPrefix + " " + b.Error() + "\n"
-			if err := s.WriteSessionFile(filepath.Join(s.LogsDir, stage.BootstrapLog), []byte(line), os.O_CREATE|os.O_APPEND); err != nil {
-				o.Log.Warn("writing logs/bootstrap.log", "err", err)
-			}
+			bootstrapLine(s, o.Log, b.Error())
 		}}
 	ctx, r.stop = context.WithCancel(context.WithoutCancel(ctx))
 	r.done = make(chan struct{})
@@ -74,6 +75,14 @@ func StartResources(ctx context.Context, s *stage.Session, o ResourceOptions) (*
 		r.Guard.Run(ctx, o.Ticks)
 	}()
 	return r, nil
+}
+
+// bootstrapLine appends a capability-policy line to logs/bootstrap.log.
+func bootstrapLine(s *stage.Session, log *slog.Logger, text string) {
+	line := policy.BootstrapPrefix + " " + text + "\n"
+	if err := s.WriteSessionFile(filepath.Join(s.LogsDir, stage.BootstrapLog), []byte(line), os.O_CREATE|os.O_APPEND); err != nil {
+		log.Warn("writing logs/bootstrap.log", "err", err)
+	}
 }
 
 // NeedsScope is §12.2's condition: the capsule can start a native
