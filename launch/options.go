@@ -7,7 +7,6 @@ import (
 
 	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/install"
-	"github.com/mur-go/mur/policy"
 	"github.com/mur-go/mur/sandbox"
 	"github.com/mur-go/mur/stage"
 )
@@ -76,7 +75,7 @@ func (o *Options) trampoline(limits sandbox.Rlimits, plan *sandbox.Plan, egress 
 // call ever runs without a deadline or a memory cap (spec decision 4),
 // even if a caller forgot to fill one in.
 func guestLimits(l component.Limits) component.Limits {
-	d := policy.DefaultToolLimits()
+	d := stage.DefaultToolLimits()
 	if l.Deadline <= 0 {
 		l.Deadline = d.Deadline
 	}

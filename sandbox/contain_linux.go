@@ -42,7 +42,14 @@ func contain(p *Plan) error {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
 	if p.Seccomp {
-		if err := loadSeccomp(p.UnixSockets); err != nil {
+		prog := p.SeccompBPF
+		if len(prog) == 0 {
+			var err error
+			if prog, err = seccompProgram(p.UnixSockets); err != nil {
+				return err
+			}
+		}
+		if err := loadSeccompProgram(prog); err != nil {
 			return err
 		}
 	}

@@ -1,10 +1,13 @@
 package sandbox
 
 import (
+	"encoding/binary"
 	"fmt"
+	"unsafe"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
 	"github.com/elastic/go-seccomp-bpf/arch"
+	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
 
@@ -57,15 +60,59 @@ func seccompFilter(unixSockets bool) (seccomp.Filter, error) {
 	}, nil
 }
 
-// loadSeccomp installs the filter on every thread of the trampoline; the
-// exec'd tool inherits it.
-func loadSeccomp(unixSockets bool) error {
+// seccompProgram is the filter assembled to BPF, as struct sock_filter
+// entries of 8 bytes in native byte order: Scope.Plan assembles it once a
+// session instead of every trampoline assembling it again.
+func seccompProgram(unixSockets bool) ([]byte, error) {
 	f, err := seccompFilter(unixSockets)
+	if err != nil {
+		return nil, err
+	}
+	insts, err := f.Policy.Assemble()
+	if err != nil {
+		return nil, fmt.Errorf("seccomp: assembling the filter: %w", err)
+	}
+	raw, err := bpf.Assemble(insts)
+	if err != nil {
+		return nil, fmt.Errorf("seccomp: assembling the filter: %w", err)
+	}
+	b := make([]byte, 0, 8*len(raw))
+	for _, r := range raw {
+		b = binary.NativeEndian.AppendUint16(b, r.Op)
+		b = append(b, r.Jt, r.Jf)
+		b = binary.NativeEndian.AppendUint32(b, r.K)
+	}
+	return b, nil
+}
+
+// loadSeccomp assembles the filter and installs it (the probe's path).
+func loadSeccomp(unixSockets bool) error {
+	prog, err := seccompProgram(unixSockets)
 	if err != nil {
 		return err
 	}
-	if err := seccomp.LoadFilter(f); err != nil {
-		return fmt.Errorf("seccomp: loading the filter: %w", err)
+	return loadSeccompProgram(prog)
+}
+
+// loadSeccompProgram installs prog on every thread of the trampoline
+// (SECCOMP_FILTER_FLAG_TSYNC); the exec'd tool inherits it. The caller
+// has set no_new_privs.
+func loadSeccompProgram(prog []byte) error {
+	if len(prog) == 0 || len(prog)%8 != 0 || len(prog)/8 > 0xffff {
+		return fmt.Errorf("seccomp: a program of %d bytes is no BPF program", len(prog))
+	}
+	filters := make([]unix.SockFilter, len(prog)/8)
+	for i := range filters {
+		e := prog[8*i:]
+		filters[i] = unix.SockFilter{Code: binary.NativeEndian.Uint16(e), Jt: e[2], Jf: e[3], K: binary.NativeEndian.Uint32(e[4:])}
+	}
+	fprog := unix.SockFprog{Len: uint16(len(filters)), Filter: &filters[0]}
+	r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fprog)))
+	switch {
+	case errno != 0:
+		return fmt.Errorf("seccomp: loading the filter: %w", errno)
+	case r != 0:
+		return fmt.Errorf("seccomp: loading the filter: thread %d could not be synchronised", r)
 	}
 	return nil
 }
