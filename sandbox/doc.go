@@ -2,8 +2,13 @@
 // subprocesses (security.md §9, §12.1). Go cannot run code between fork
 // and exec, so it is done by a trampoline: the runtime starts its own
 // binary in a hidden mode (ExecMode) that applies everything to itself
-// and then execs the tool, which inherits it. In order (§9.4): hard
-// rlimits; the network namespace (created by the clone flags Wrap puts on
+// and then execs the tool, which inherits it. The mode is taken in this
+// package's init (exec_init.go), before the rest of the binary is
+// initialised, so a spawn pays for little more than the Go runtime and
+// sandbox's own dependencies (arch_test keeps those few). In order
+// (§9.4): hard rlimits; joining the session's cgroup scope through the
+// cgroup.procs descriptors the runtime opened (then closed); the network
+// namespace (created by the clone flags Wrap puts on
 // the trampoline: a new user + network namespace, ids mapped to the
 // runtime's own) is checked, its loopback raised and, with egress, its
 // listeners handed to the runtime; every fd from 3 up
@@ -17,6 +22,13 @@
 // Prober runs the live host probes through the same trampoline; Egress
 // serves a namespace's allowed connections and DNS from the host side
 // (§3.4: the child routes every address to lo and hands its listeners
-// over a lifeline socket). Not done here: the sealed composed root, the
-// cgroup scope and the workdir guard.
+// over a lifeline socket). Cgroup is the session's scope (§12.2): cgroup
+// v2 where a delegated subtree has the memory, pids and cpu controllers,
+// else a leaf in each of the cgroup v1 memory, pids and cpu hierarchies
+// (mur-go's fallback for hybrid hosts, see SECURITY.md), else none and
+// why (ProbeCgroup); its OOM-kill and pids.max counters attribute a kill
+// (§12.4), and Close kills what is left and removes it. WorkdirGuard is
+// §12.3's walk of the workdir: once past workdir_max_bytes it latches and
+// Trampoline.Refusal refuses every later spawn. Not done here: the sealed
+// composed root.
 package sandbox
