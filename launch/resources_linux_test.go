@@ -4,6 +4,7 @@ package launch_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,4 +86,31 @@ func mustRead(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Where no cgroup scope can be built (here: mur started in a mount
+// namespace whose /sys/fs/cgroup is an empty tmpfs), a capsule that can
+// spawn subprocesses is refused with E-RUN-012 and its hint before
+// anything is created.
+func TestNoCgroupScopeIsRefusedBeforeAnythingIsCreated(t *testing.T) {
+	p := refusedProject(t, "  shell:\n    allow: [sh]\n")
+	workdir := t.TempDir()
+	cmd := exec.Command("unshare", "-Urm", "sh", "-c", `mount -t tmpfs none /sys/fs/cgroup && exec "$0" "$@"`,
+		env.mur, "run", "--workdir", workdir)
+	cmd.Dir = p.dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(p.dir, ".home"), "MUR_CACHE_DIR=" + env.cache}
+	out, err := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != 1 {
+		t.Fatalf("exit %d (%v), want 1:\n%s", code, err, out)
+	}
+	for _, want := range []string{
+		"error[E-RUN-012]: this capsule can spawn native subprocesses but no cgroup v2 scope could be created to bound them (",
+		"on Linux the runtime refuses to launch rather than run a subprocess tree with no aggregate memory/pids/cpu ceiling",
+		"hint: run mur where a delegated cgroup v2 subtree",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	assertNothingCreated(t, p, workdir)
 }

@@ -174,9 +174,19 @@ func makeLeaves(dirs []string, sessionID string) ([]string, error) {
 	}
 }
 
+// writeFile writes value to an existing control file: a file the
+// kernel does not offer (a controller not enabled) is an error, never
+// created.
 func writeFile(dir, name, value string) error {
 	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(value), 0); err != nil {
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+	if err == nil {
+		_, err = f.WriteString(value)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("writing %q to %s: %w", value, p, err)
 	}
 	return nil
