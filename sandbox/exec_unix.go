@@ -24,6 +24,9 @@ func Main(args []string) {
 }
 
 func run(args []string) error {
+	// Capabilities, no_new_privs, seccomp, Landlock and the exec below are
+	// per thread: all on this one.
+	runtime.LockOSThread()
 	if len(args) > 0 && args[0] == probeArg {
 		if err := probeChild(); err != nil {
 			return err
@@ -34,9 +37,6 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	// Capabilities, no_new_privs and the exec below are per thread: all
-	// on this one.
-	runtime.LockOSThread()
 	if err := apply(a.limits); err != nil {
 		return err
 	}

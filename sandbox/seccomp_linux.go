@@ -20,7 +20,8 @@ const namespaceFlags = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWU
 // seccompFilter is §9.3's policy: the allowlist, socket by family, clone
 // without namespace flags, clone3 answered ENOSYS (its flags live in
 // memory a filter cannot read; libc then falls back to clone), and EPERM
-// for everything else. The whole thread group gets it (TSYNC).
+// for everything else. (Filter.Flag is not used: loadSeccompProgram puts
+// it on the exec'ing thread alone.)
 func seccompFilter(unixSockets bool) (seccomp.Filter, error) {
 	info, err := arch.GetInfo("")
 	if err != nil {
@@ -48,7 +49,6 @@ func seccompFilter(unixSockets bool) (seccomp.Filter, error) {
 		{Argument: 0, Operation: seccomp.BitsNotSet, Value: namespaceFlags}}}
 	return seccomp.Filter{
 		NoNewPrivs: true,
-		Flag:       seccomp.FilterFlagTSync,
 		Policy: seccomp.Policy{
 			DefaultAction: seccomp.ActionErrno,
 			Syscalls: []seccomp.SyscallGroup{
@@ -94,9 +94,9 @@ func loadSeccomp(unixSockets bool) error {
 	return loadSeccompProgram(prog)
 }
 
-// loadSeccompProgram installs prog on every thread of the trampoline
-// (SECCOMP_FILTER_FLAG_TSYNC); the exec'd tool inherits it. The caller
-// has set no_new_privs.
+// loadSeccompProgram installs prog on this thread, the one that execs
+// (the tool inherits its filter; see restrictPaths for why not every
+// thread). The caller has set no_new_privs on it.
 func loadSeccompProgram(prog []byte) error {
 	if len(prog) == 0 || len(prog)%8 != 0 || len(prog)/8 > 0xffff {
 		return fmt.Errorf("seccomp: a program of %d bytes is no BPF program", len(prog))
@@ -107,12 +107,8 @@ func loadSeccompProgram(prog []byte) error {
 		filters[i] = unix.SockFilter{Code: binary.NativeEndian.Uint16(e), Jt: e[2], Jf: e[3], K: binary.NativeEndian.Uint32(e[4:])}
 	}
 	fprog := unix.SockFprog{Len: uint16(len(filters)), Filter: &filters[0]}
-	r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fprog)))
-	switch {
-	case errno != 0:
+	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog))); errno != 0 {
 		return fmt.Errorf("seccomp: loading the filter: %w", errno)
-	case r != 0:
-		return fmt.Errorf("seccomp: loading the filter: thread %d could not be synchronised", r)
 	}
 	return nil
 }
