@@ -103,14 +103,10 @@ func stepAside(base string) error {
 }
 
 func newV1(p cgroupPlaces, r CgroupRequest) (*Cgroup, error) {
-	ctls := append(requiredControllers(), "blkio")
 	var dirs []string
 	where := map[string]int{} // controller → index into dirs
-	for _, ctl := range ctls {
-		dir, ok := p.v1[ctl]
-		if !ok {
-			continue // blkio only: the required ones were probed
-		}
+	for _, ctl := range requiredControllers() {
+		dir := p.v1[ctl] // present: probed by support
 		i := slices.Index(dirs, dir)
 		if i < 0 {
 			i, dirs = len(dirs), append(dirs, dir)
@@ -135,14 +131,26 @@ func newV1(p cgroupPlaces, r CgroupRequest) (*Cgroup, error) {
 			return nil, err
 		}
 	}
-	if i, ok := where["blkio"]; ok {
-		if dev, ok := device(r.Workdir); ok {
-			for _, f := range []string{"blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device"} {
-				_ = writeFile(leaves[i], f, fmt.Sprintf("%s %d", dev, l.IOBytesPerSec)) // best effort (§12)
-			}
-		}
-	}
+	c.blkioV1(p, r)
 	return c, nil
+}
+
+// blkioV1 adds the io throttles where the blkio hierarchy lets this
+// process have a leaf of the same name (best effort, §12).
+func (c *Cgroup) blkioV1(p cgroupPlaces, r CgroupRequest) {
+	dir, ok := p.v1["blkio"]
+	dev, known := device(r.Workdir)
+	if !ok || !known || slices.Contains(c.leaves, filepath.Join(dir, filepath.Base(c.leaves[0]))) {
+		return
+	}
+	leaf := filepath.Join(dir, filepath.Base(c.leaves[0]))
+	if os.Mkdir(leaf, 0o755) != nil {
+		return
+	}
+	c.leaves = append(c.leaves, leaf)
+	for _, f := range []string{"blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device"} {
+		_ = writeFile(leaf, f, fmt.Sprintf("%s %d", dev, r.Limits.IOBytesPerSec))
+	}
 }
 
 // makeLeaves creates the session leaf in every dir under one name, the
