@@ -96,4 +96,3 @@ func cgroupOf(t *testing.T, ctl string) string {
 	t.Fatalf("no %q cgroup in /proc/self/cgroup", ctl)
 	return ""
 }
-
