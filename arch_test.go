@@ -201,3 +201,28 @@ func TestHostBuildsNoRunner(t *testing.T) {
 		})
 	}
 }
+
+// trampolineDeps are the only module packages sandbox may reach, directly
+// or not: its init starts the trampoline once they are initialised, so a
+// dependency on the engine or the CLI's stacks would put their start-up
+// back into every native spawn.
+var trampolineDeps = []string{"policy", "manifest", "internal/diag", "internal/manifestio", "internal/artifactname"}
+
+func TestTrampolineStaysLean(t *testing.T) {
+	imports := moduleImports(t)
+	seen := map[string]bool{}
+	var walk func(pkg string)
+	walk = func(pkg string) {
+		for _, dep := range imports[pkg] {
+			if seen[dep] {
+				continue
+			}
+			seen[dep] = true
+			if !slices.Contains(trampolineDeps, dep) {
+				t.Errorf("sandbox reaches %s (through %s): the trampoline may depend only on %v", dep, pkg, trampolineDeps)
+			}
+			walk(dep)
+		}
+	}
+	walk("sandbox")
+}

@@ -102,8 +102,12 @@ func (l *launch) attempt(ctx context.Context, tr *taskRun) (attemptEnd, error) {
 // turn is one turn, steps 1–16 of session.md §3.2. done reports that the
 // attempt ended (returned), err that it failed (Err).
 func (l *launch) turn(ctx context.Context, a *attemptRun, turn uint32) (attemptEnd, bool, error) {
-	// Step 1, the workdir-size watchdog, has nothing to watch: staging
-	// refuses workdir_max_bytes.
+	// Step 1, the workdir-size watchdog.
+	if b := l.o.WorkdirBreach; b != nil {
+		if err := b(); err != nil {
+			return attemptEnd{}, true, &Error{Kind: KindWorkdirCeiling, Code: CodeWorkdir, Err: err, Msg: "session " + err.Error()}
+		}
+	}
 	if err := cancelled(ctx); err != nil {
 		return attemptEnd{}, true, err
 	}

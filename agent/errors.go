@@ -44,6 +44,9 @@ const (
 	// KindSpendCeiling (beyond Murmur 0.2.0): inference.max_session_tokens
 	// refused the next driver call; no retry helps.
 	KindSpendCeiling
+	// KindWorkdirCeiling: the workdir guard latched a total past
+	// capabilities.resources.workdir_max_bytes (E-RUN-013).
+	KindWorkdirCeiling
 )
 
 // Diagnostic codes (Murmur's).
@@ -51,6 +54,8 @@ const (
 	CodeRun    = "E-RUN-001"
 	CodeTask   = "E-RUN-007"
 	CodePrompt = "E-RUN-009"
+	// CodeWorkdir is the workdir ceiling's (security.md §12.3).
+	CodeWorkdir = "E-RUN-013"
 )
 
 // Error is a failed attempt. Msg is what out/result.txt records after

@@ -54,6 +54,9 @@ type SessionOptions struct {
 	// run-inference; nil is a meter of the capsule's
 	// inference.max_session_tokens.
 	Meter *inference.Meter
+	// WorkdirBreach is the workdir guard's latched breach (nil before
+	// one), checked at the start of every turn; nil has no guard.
+	WorkdirBreach func() error
 }
 
 // SessionResult is how a launch ended.

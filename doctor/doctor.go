@@ -100,7 +100,7 @@ func Run(ctx context.Context, o Options) Report {
 			r.Missing = append(r.Missing, Gap{Class: c.String(), Reason: gaps[c]})
 		}
 	}
-	r.Checks = append(r.Checks, netnsCheck(s), sealedCheck(s), cgroupCheck(), cacheCheck(o.CacheDir), storeCheck(getenv), toolchainCheck())
+	r.Checks = append(r.Checks, netnsCheck(s), sealedCheck(s), cgroupCheck(s), cacheCheck(o.CacheDir), storeCheck(getenv), toolchainCheck())
 	if o.Dir != "" {
 		r.Capsule, r.Checks = capsule(o.Dir, s, r.Checks)
 	}
@@ -127,11 +127,21 @@ func sealedCheck(s policy.HostSupport) Check {
 	return c
 }
 
-func cgroupCheck() Check {
-	c := Check{Name: "cgroup v2 scope", Info: true,
-		Detail: "mur-go creates no cgroup v2 scope yet: the subprocess tree has per-process rlimits but no aggregate memory/pids/cpu ceiling (W-SEC-010)"}
-	if _, err := os.Stat("/sys/fs/cgroup/cgroup.controllers"); err != nil && runtime.GOOS == "linux" {
-		c.Detail += "; this host has no unified cgroup v2 hierarchy mounted at /sys/fs/cgroup"
+// cgroupCheck says how a session's cgroup scope (security.md §12.2) is
+// built here, or why none can be: capsules that can spawn a native
+// subprocess are then refused with E-RUN-012 on Linux.
+func cgroupCheck(s policy.HostSupport) Check {
+	c := Check{Name: "cgroup scope", OK: s.Cgroup != ""}
+	switch {
+	case s.Cgroup == sandbox.CgroupV2:
+		c.Detail = "cgroup2: each session's subprocesses share a scope with memory.max, pids.max, cpu.max (io.max best effort) in a delegated cgroup v2 subtree"
+	case s.Cgroup == sandbox.CgroupV1:
+		c.Detail = "cgroup1: each session's subprocesses share a scope with memory.limit_in_bytes, pids.max and cpu.cfs_quota_us in the cgroup v1 hierarchies (" + s.CgroupNote + ")"
+	case !s.Linux:
+		c.Info = true
+		c.Detail = "this platform has no cgroups: the subprocess tree has per-process rlimits but no aggregate ceiling (W-SEC-010)"
+	default:
+		c.Detail = "none (" + s.CgroupErr + "); capsules with capabilities.shell.allow, spawn.allow or native tools are refused with E-RUN-012"
 	}
 	return c
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mur-go/mur/internal/mockprovider"
 	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/policy"
+	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/tools"
 	"github.com/mur-go/mur/wasip2"
 )
@@ -39,7 +40,7 @@ func BenchmarkDriverCall64KiB(b *testing.B) {
 			}
 			wt, err := tools.NewWasmTool(tools.WasmToolConfig{Name: "d", Component: guests.Compile(b, testguest.DriverOpenAIGo), Linker: linker,
 				Grants: wasip2.Grants{Env: [][2]string{{"MURMUR_INFERENCE_ENDPOINT", srv.URL}, {"MURMUR_INFERENCE_DRIVER_CONFIG", `{"stream":false}`}}, Net: rules},
-				Limits: policy.DefaultToolLimits(), NormalInit: mode.normalInit})
+				Limits: stage.DefaultToolLimits(), NormalInit: mode.normalInit})
 			if err != nil {
 				b.Fatal(err)
 			}

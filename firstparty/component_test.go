@@ -15,6 +15,7 @@ import (
 	"github.com/mur-go/mur/internal/mockprovider"
 	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/policy"
+	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/tools"
 	"github.com/mur-go/mur/wasip2"
 )
@@ -64,7 +65,7 @@ func call(t *testing.T, guest, endpoint, config string, cred *wasip2.Credential,
 		env = append(env, [2]string{"MURMUR_INFERENCE_DRIVER_CONFIG", config})
 	}
 	wt, err := tools.NewWasmTool(tools.WasmToolConfig{Name: guest, Component: guests.Compile(t, guest), Linker: linker,
-		Grants: wasip2.Grants{Env: env, Net: rules, Credential: cred}, Limits: policy.DefaultToolLimits()})
+		Grants: wasip2.Grants{Env: env, Net: rules, Credential: cred}, Limits: stage.DefaultToolLimits()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -158,7 +158,7 @@ func (r *Runtime) env(onStage bool) [][2]string {
 // hookLimits fills what staging left unset, so no hook call ever runs
 // without a deadline or a memory cap.
 func hookLimits(l component.Limits) component.Limits {
-	d := policy.DefaultToolLimits()
+	d := stage.DefaultToolLimits()
 	if l.Deadline <= 0 {
 		l.Deadline = policy.DefaultHookDeadlineSecs * time.Second
 	}

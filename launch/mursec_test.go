@@ -134,9 +134,13 @@ func TestNativeToolCannotReadMurProcess(t *testing.T) {
 		if err := chownTree(tree, 65534, 65534); err != nil {
 			t.Fatal(err)
 		}
+		// A capsule with a native tool needs a cgroup scope, which nobody
+		// may build only in a cgroup delegated to it.
+		inScope := delegateCgroup(t, 65534)
 		asNobody = func(c *exec.Cmd) {
 			c.Path, c.Args[0] = mur, mur
 			c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+			inScope(c)
 		}
 	}
 	const secret = "sk-ant-must-not-leak-4711"

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/install"
-	"github.com/mur-go/mur/policy"
+	"github.com/mur-go/mur/sandbox"
 	"github.com/mur-go/mur/stage"
 )
 
@@ -35,6 +35,10 @@ type Options struct {
 	// hands sandbox.ExecMode to sandbox.Main (the mur binary itself). ""
 	// refuses every native tool rather than run one unlimited.
 	Trampoline string
+	// Resources are the session's cgroup scope and workdir guard
+	// (StartResources), which every shell command and native tool is
+	// started under; nil starts them under neither.
+	Resources *Resources
 	// Log receives diagnostics; nil discards them.
 	Log *slog.Logger
 }
@@ -56,11 +60,22 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// trampoline is how a shell command or native tool of the session
+// starts: Options.Trampoline with limits and plan, the session's egress,
+// scope and workdir guard.
+func (o *Options) trampoline(limits sandbox.Rlimits, plan *sandbox.Plan, egress *sandbox.Egress) *sandbox.Trampoline {
+	t := &sandbox.Trampoline{Self: o.Trampoline, Limits: limits, Plan: plan, Egress: egress}
+	if o.Resources != nil {
+		t.Cgroup, t.Guard = o.Resources.Cgroup, o.Resources.Guard
+	}
+	return t
+}
+
 // guestLimits is l with every unset field at Murmur's default: no guest
 // call ever runs without a deadline or a memory cap (spec decision 4),
 // even if a caller forgot to fill one in.
 func guestLimits(l component.Limits) component.Limits {
-	d := policy.DefaultToolLimits()
+	d := stage.DefaultToolLimits()
 	if l.Deadline <= 0 {
 		l.Deadline = d.Deadline
 	}

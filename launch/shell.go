@@ -31,9 +31,8 @@ func newShell(o *Options) (tools.ShellRunner, error) {
 		Workdir:  s.AccessibleDir,
 		Env: tools.SubprocessEnv{Getenv: o.Getenv, BaselineEnv: g.ShellBaselineEnv, StripEnv: g.ShellStripEnv,
 			Overrides: identity(s)},
-		Sandbox: &sandbox.Trampoline{Self: o.Trampoline, Limits: sandbox.RlimitsFor(g.Resources),
-			Plan:   s.SubprocessScope(pathEnv(o), nil).Plan(sandbox.HostNetNS()),
-			Egress: s.SubprocessEgress(o.Log)},
+		Sandbox: o.trampoline(sandbox.RlimitsFor(g.Resources), s.SubprocessScope(pathEnv(o), nil).Plan(sandbox.HostNetNS()),
+			s.SubprocessEgress(o.Log)),
 		MaxLogBytes: g.Resources.MaxFileSizeBytes,
 		Log:         o.Log,
 	}), nil

@@ -105,9 +105,9 @@ func newTool(o *Options, linker *component.Linker, t toolSpec) (tools.Tool, erro
 		}
 		return &tools.NativeTool{Name: t.name, Path: t.binary, SHA256: t.binarySHA256, Dir: o.Session.AccessibleDir,
 			Env: env, Deadline: limits.Deadline,
-			Sandbox: &sandbox.Trampoline{Self: o.Trampoline, Limits: sandbox.RlimitsFor(t.grants.Resources),
-				Plan:   o.Session.SubprocessScope(pathEnv(o), []string{t.binary}, tools.NativeBinaryFD).Plan(sandbox.HostNetNS()),
-				Egress: o.Session.SubprocessEgress(o.Log)}}, nil
+			Sandbox: o.trampoline(sandbox.RlimitsFor(t.grants.Resources),
+				o.Session.SubprocessScope(pathEnv(o), []string{t.binary}, tools.NativeBinaryFD).Plan(sandbox.HostNetNS()),
+				o.Session.SubprocessEgress(o.Log))}, nil
 	case stage.KindSkill:
 		return &tools.SkillTool{Name: t.name, Text: t.skill}, nil
 	}

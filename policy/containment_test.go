@@ -173,31 +173,35 @@ func TestContainmentFlag(t *testing.T) {
 	}
 }
 
-func TestCheckResources(t *testing.T) {
+// Every capabilities.resources field is enforced now, so none is refused;
+// what is refused is a capsule that can spawn a subprocess on a Linux
+// host where no cgroup scope can be built.
+func TestCheckCgroup(t *testing.T) {
+	v1 := HostSupport{Linux: true, Cgroup: "cgroup1"}
+	none := HostSupport{Linux: true, CgroupErr: "no cgroup v2 hierarchy is mounted"}
 	for _, tc := range []struct {
-		resources, code, want string
+		name, caps string
+		host       HostSupport
+		refused    bool
 	}{
-		{"", "", ""},
-		{"{max_open_files: 10, max_file_size_bytes: 10, max_processes: 1, cpu_seconds: 1, memory_bytes: 1}", "", ""},
-		{"{cgroup_cpu_percent: 50}", CodeNoCgroup, "capabilities.resources.cgroup_cpu_percent declared"},
-		{"{cgroup_io_bytes_per_sec: 5, cgroup_memory_bytes: 5}", CodeNoCgroup, "capabilities.resources.cgroup_memory_bytes, capabilities.resources.cgroup_io_bytes_per_sec declared"},
-		{"{workdir_max_bytes: 5}", CodeNoWorkdirGuard, "capabilities.resources.workdir_max_bytes declared"},
+		{"cgroup and workdir fields", "resources: {cgroup_cpu_percent: 50, cgroup_memory_bytes: 5, workdir_max_bytes: 5}", none, false},
+		{"shell with a v1 scope", "shell: {allow: [ls]}", v1, false},
+		{"shell with none", "shell: {allow: [ls]}", none, true},
+		{"spawn with none", "spawn: {allow: [ls]}", none, true},
+		{"shell off Linux", "shell: {allow: [ls]}", HostSupport{}, false},
 	} {
-		src := "name: c\nversion: '1'\n"
-		if tc.resources != "" {
-			src += "capabilities:\n  resources: " + tc.resources + "\n"
-		}
-		err := CheckResources(parseCapsule(t, src).Capabilities)
-		if tc.code == "" {
-			if err != nil {
-				t.Errorf("%s refused: %v", tc.resources, err)
+		t.Run(tc.name, func(t *testing.T) {
+			src := "name: c\nversion: '1'\ncapabilities:\n  " + tc.caps + "\n"
+			err := CheckCgroup(parseCapsule(t, src).Capabilities, tc.host)
+			var d *diag.Error
+			switch {
+			case !tc.refused && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.refused && (!errors.As(err, &d) || d.Code != CodeNoCgroup || !errors.Is(err, ErrNoCgroup) ||
+				!strings.Contains(d.Msg, "no cgroup v2 scope could be created to bound them (no cgroup v2 hierarchy is mounted)") || d.Hint == ""):
+				t.Fatalf("err = %v, want E-RUN-012 with the reason", err)
 			}
-			continue
-		}
-		var d *diag.Error
-		if !errors.As(err, &d) || d.Code != tc.code || !errors.Is(err, ErrNotEnforceable) || !strings.Contains(d.Msg, tc.want) || d.Hint == "" {
-			t.Errorf("%s: err = %v, want %s containing %q", tc.resources, err, tc.code, tc.want)
-		}
+		})
 	}
 }
 

@@ -10,7 +10,7 @@
 //   - Environment: the credential strip list and the env.allow filter a
 //     guest starts from (GuestEnv, Stripped).
 //   - Limits: the one set of defaults for undeclared limits and resources
-//     (GuestLimits, SubprocessLimits, DefaultToolLimits).
+//     (GuestLimits, SubprocessLimits).
 //   - Containment (security.md §9–§10): the host's tier from what the
 //     live probes found (HostSupport, probed by sandbox.Prober), the
 //     declared floor (Floor, the --containment check ContainmentFlag),
@@ -19,8 +19,8 @@
 //     (CheckContainment, with the reason from Gaps: for sealed the
 //     SealedBlocker the probe found), E-CAP-004 (CheckStagedRuntime),
 //     E-CAP-006 (CheckInterpreted) and E-CAP-005 (CheckNetNS).
-//   - Resources mur-go cannot enforce yet (cgroup_*, workdir_max_bytes)
-//     are refused (CheckResources) rather than ignored.
+//   - E-RUN-012 (CheckCgroup, NoCgroup): a capsule that can spawn a
+//     subprocess on a Linux host where no cgroup scope can be built.
 //   - The host-dependent W-SEC warnings (SecurityWarnings) and their
 //     stderr and bootstrap.log lines (LaunchLine, InBootstrapLog).
 //

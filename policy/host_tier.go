@@ -31,6 +31,12 @@ type HostSupport struct {
 	Sealed        bool   `json:"sealed"`
 	SealedBlocker string `json:"sealed_blocker,omitempty"`
 	SealedErr     string `json:"sealed_error,omitempty"`
+	// Cgroup is the mechanism a session's cgroup scope is built with
+	// ("cgroup2", "cgroup1"; "" none, CgroupErr says why); CgroupNote
+	// says what a cgroup1 scope gives up.
+	Cgroup     string `json:"cgroup"`
+	CgroupErr  string `json:"cgroup_error,omitempty"`
+	CgroupNote string `json:"cgroup_note,omitempty"`
 }
 
 // The SealedBlocker reasons (§10.2), in the precedence they are decided

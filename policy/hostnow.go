@@ -6,7 +6,7 @@ package policy
 // is applied only under a sealed floor (§9.1): a weaker declaration is
 // never silently upgraded to the composed root.
 func NewHost(s HostSupport, floor Class, native []string) Host {
-	h := Host{Tier: s.Tier(), HostTier: s.Tier(), Linux: s.Linux, NativeTools: native, Support: s}
+	h := Host{Tier: s.Tier(), HostTier: s.Tier(), Linux: s.Linux, NativeTools: native, Support: s, CgroupScope: s.Cgroup != ""}
 	if h.Tier == TierKernelSealed && floor != Sealed {
 		h.Tier = TierKernelFull
 	}

@@ -1,11 +1,6 @@
 package policy
 
-import (
-	"time"
-
-	"github.com/mur-go/mur/component"
-	"github.com/mur-go/mur/manifest"
-)
+import "github.com/mur-go/mur/manifest"
 
 // Defaults the runtime applies for undeclared limits (security.md §11,
 // §12; wit.md §7.1). The manifest keeps "absent" distinct from any value;
@@ -87,22 +82,4 @@ func SubprocessLimits(c *manifest.Capabilities) EffectiveResources {
 		CgroupIOBytesPerSec: or(r.CgroupIOBytesPerSec, DefaultCgroupIOBytesSec),
 		WorkdirMaxBytes:     or(r.WorkdirMaxBytes, DefaultWorkdirMaxBytes),
 	}
-}
-
-// Engine is l as the component engine takes it; counts beyond the
-// engine's integer range are clamped to its maximum.
-func (l EffectiveLimits) Engine() component.Limits {
-	return component.Limits{
-		Deadline:         time.Duration(l.DeadlineSeconds) * time.Second,
-		MaxMemoryBytes:   l.MemoryBytes,
-		MaxTableElements: uint32(min(l.TableElements, 1<<32-1)),
-		MaxInstances:     int(min(l.Instances, 1<<31-1)),
-	}
-}
-
-// DefaultToolLimits are the engine limits of a tool or driver call whose
-// manifest declares none (wit.md §7.1): 600 s, 512 MiB, 100000 table
-// elements, 1000 instances.
-func DefaultToolLimits() component.Limits {
-	return GuestLimits(nil, false).Engine()
 }

@@ -37,8 +37,9 @@ type Host struct {
 	// UncoveredHelpers are compiler helpers the staging probe found with
 	// no Execute-carrying grant under the sealed floor.
 	UncoveredHelpers []CompilerHelper
-	// CgroupScope is true when a cgroup v2 scope bounds the subprocess
-	// tree as a whole (§12.2); without one W-SEC-010 says so.
+	// CgroupScope is true when a cgroup scope (v2, or mur-go's v1
+	// fallback) can bound the subprocess tree as a whole (§12.2);
+	// without one W-SEC-010 says so.
 	CgroupScope bool
 	// Support is what the live probes found; Tier follows from it.
 	Support HostSupport
@@ -107,13 +108,13 @@ func SecurityWarnings(c *manifest.Capsule, host Host) []manifest.Warning {
 				fmt.Sprintf("capabilities.shell.interpreter_runtime gives '%s' host directories outside the workdir [%s]; the capsule now depends on this host's interpreter layout and version — prefer staged_runtime where available", g.Binary, strings.Join(dirs, ", ")))
 		}
 	}
-	// Native tools never get a kernel sandbox, on any tier (§9.4), so the
-	// gap to report for them is the missing aggregate bound, on Linux too
-	// while mur-go creates no scope.
+	// Native tools never get a kernel sandbox (§9.4), so the gap to report
+	// for them is a missing aggregate bound; on Linux launch then refuses
+	// the capsule (E-RUN-012).
 	if !host.CgroupScope && (len(shell) > 0 || len(caps.SpawnAllow()) > 0 || len(host.NativeTools) > 0) {
 		why := "this platform has no cgroup v2"
 		if host.Linux {
-			why = "mur-go creates no cgroup v2 scope yet"
+			why = "no cgroup scope can be built on this host (" + host.Support.CgroupErr + ")"
 		}
 		add(manifest.WarnNoAggregateBound, "capabilities", "this capsule can start native subprocesses, but "+why+", so nothing bounds the subprocess tree as a whole; per-process limits from capabilities.resources still apply")
 	}

@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"os/user"
+	"strconv"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -144,6 +146,33 @@ func attacks() map[string]func([]string) (string, error) {
 				names = append(names, d.Name())
 			}
 			return fmt.Sprintf("listed %v", names), err
+		},
+		"membomb": func(a []string) (string, error) {
+			// Touches up to a[0] MiB of fresh anonymous memory.
+			mib, _ := strconv.Atoi(a[0])
+			for i := range mib / 16 {
+				b, err := unix.Mmap(-1, 0, 16<<20, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+				if err != nil {
+					return "", fmt.Errorf("mmap after %d MiB: %w", i*16, err)
+				}
+				for j := 0; j < len(b); j += 4096 {
+					b[j] = 1
+				}
+			}
+			return fmt.Sprintf("touched %d MiB", mib), nil
+		},
+		"cpuspin": func(a []string) (string, error) {
+			// Spins until it has used a[0] seconds of CPU.
+			secs, _ := strconv.Atoi(a[0])
+			for {
+				var ru unix.Rusage
+				if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
+					return "", err
+				}
+				if time.Duration(ru.Utime.Nano()+ru.Stime.Nano()) >= time.Duration(secs)*time.Second {
+					return fmt.Sprintf("spun %d s of CPU", secs), nil
+				}
+			}
 		},
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
 
@@ -45,7 +45,14 @@ func contain(p *Plan) error {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
 	if p.Seccomp {
-		if err := loadSeccomp(p.UnixSockets); err != nil {
+		prog := p.SeccompBPF
+		if len(prog) == 0 {
+			var err error
+			if prog, err = seccompProgram(p.UnixSockets); err != nil {
+				return err
+			}
+		}
+		if err := loadSeccompProgram(prog); err != nil {
 			return err
 		}
 	}
@@ -163,29 +170,38 @@ func hasEffective(c int) bool {
 // restrictPaths is §9.2: a ruleset handling every filesystem right of the
 // plan's ABI, hard (no best-effort downgrade), with the plan's rules. A
 // rule on a file keeps only the rights a file can have; a missing path
-// grants nothing.
+// grants nothing. The domain is put on this thread only, the one that
+// execs (the tool inherits its domain), not synchronised across the
+// runtime's other threads: that costs a round of signals to every thread,
+// which on a loaded machine waits for each to be scheduled, and those
+// threads run nothing but the trampoline until the exec ends them.
 func restrictPaths(p *Plan) error {
 	handled := abiRights(p.LandlockABI)
-	cfg, err := landlock.NewConfig(landlock.AccessFSSet(handled))
+	rs, err := ll.LandlockCreateRuleset(&ll.RulesetAttr{HandledAccessFS: uint64(handled)}, 0)
 	if err != nil {
-		return fmt.Errorf("landlock: %w", err)
+		return fmt.Errorf("landlock: creating the ruleset: %w", err)
 	}
-	var rules []landlock.Rule
+	defer unix.Close(rs)
 	for _, r := range p.Rules {
-		fi, err := os.Stat(r.Path)
+		fd, err := unix.Open(r.Path, unix.O_PATH|unix.O_CLOEXEC, 0)
 		if err != nil {
 			continue
 		}
 		a := r.Access & handled
-		if !fi.IsDir() {
+		var st unix.Stat_t
+		if err = unix.Fstat(fd, &st); err == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
 			a &= Execute | WriteFile | ReadFile | Truncate
 		}
-		if a != 0 {
-			rules = append(rules, landlock.PathAccess(landlock.AccessFSSet(a), r.Path))
+		if err == nil && a != 0 {
+			err = ll.LandlockAddPathBeneathRule(rs, &ll.PathBeneathAttr{AllowedAccess: uint64(a), ParentFd: fd}, 0)
+		}
+		unix.Close(fd)
+		if err != nil {
+			return fmt.Errorf("landlock: the rule on %s: %w", r.Path, err)
 		}
 	}
-	if err := cfg.RestrictPaths(rules...); err != nil {
-		return fmt.Errorf("landlock: %w", err)
+	if err := ll.LandlockRestrictSelf(rs, 0); err != nil {
+		return fmt.Errorf("landlock: restricting the trampoline: %w", err)
 	}
 	return nil
 }

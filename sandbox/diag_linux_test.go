@@ -25,28 +25,37 @@ func TestSetupFailureIsReported(t *testing.T) {
 			PathEnv: os.Getenv("PATH"), Binaries: []string{"sh"}, StagedRuntime: staged}.Plan(HostNetNS())
 	}
 	marker := filepath.Join(j.workdir, "ran")
+	// A scope whose cgroup.procs the child cannot write to.
+	unwritable, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unwritable.Close()
 	for _, tc := range []struct {
 		name   string
 		plan   func() *Plan
+		cgroup *Cgroup
 		path   string
 		detail string
 		fatal  bool
 	}{
-		{"the egress hand-over", func() *Plan { p := scope(false); p.EgressFD, p.KeepFDs = 99, []int{99}; return p }, "/bin/sh",
+		{"the cgroup join", func() *Plan { return scope(true) }, &Cgroup{procs: []*os.File{unwritable}}, "/bin/sh",
+			"joining the session's cgroup scope: bad file descriptor", false},
+		{"the egress hand-over", func() *Plan { p := scope(false); p.EgressFD, p.KeepFDs = 99, []int{99}; return p }, nil, "/bin/sh",
 			"network namespace: handing the listeners to the runtime: bad file descriptor", false},
-		{"a staged_runtime source that is missing", func() *Plan { return scope(true, "/nonexistent/runtime") }, "/bin/sh",
+		{"a staged_runtime source that is missing", func() *Plan { return scope(true, "/nonexistent/runtime") }, nil, "/bin/sh",
 			"sealed-root: staged_runtime source /nonexistent/runtime: a required bind is missing: open /nonexistent/runtime: no such file or directory", true},
-		{"a workdir that cannot be bound", func() *Plan { p := scope(true); p.Sealed.Workdir = filepath.Join(j.workdir, "gone"); return p }, "/bin/sh",
+		{"a workdir that cannot be bound", func() *Plan { p := scope(true); p.Sealed.Workdir = filepath.Join(j.workdir, "gone"); return p }, nil, "/bin/sh",
 			"sealed-root: opening the workdir: open " + filepath.Join(j.workdir, "gone") + ": no such file or directory", true},
-		{"a HOME that breaks passwd", func() *Plan { p := scope(true); p.Sealed.Home = "/a:b"; return p }, "/bin/sh",
+		{"a HOME that breaks passwd", func() *Plan { p := scope(true); p.Sealed.Home = "/a:b"; return p }, nil, "/bin/sh",
 			"sealed-root: the synthetic HOME cannot be written into /etc/passwd", true},
-		{"no base for the root", func() *Plan { p := scope(true); p.Sealed.Base = ""; return p }, "/bin/sh",
+		{"no base for the root", func() *Plan { p := scope(true); p.Sealed.Base = ""; return p }, nil, "/bin/sh",
 			"sealed-root: none of [/tmp /run /var/tmp /mnt /media] exists outside the workdir", true},
-		{"a long detail, cut", func() *Plan { return scope(true, strings.Repeat("/long-name", 150)) }, "/bin/sh",
+		{"a long detail, cut", func() *Plan { return scope(true, strings.Repeat("/long-name", 150)) }, nil, "/bin/sh",
 			"sealed-root: staged_runtime source /long-name/long-name", true},
-		{"the exec itself", func() *Plan { return scope(false) }, "/nonexistent/tool", "exec /nonexistent/tool: no such file or directory", false},
-		{"the exec itself, rlimits only", func() *Plan { return nil }, "/nonexistent/tool", "exec /nonexistent/tool: no such file or directory", false},
-		{"the exec itself, sealed", func() *Plan { return scope(true) }, filepath.Join(j.outside, "tool"), "exec " + filepath.Join(j.outside, "tool") + ": no such file or directory", false},
+		{"the exec itself", func() *Plan { return scope(false) }, nil, "/nonexistent/tool", "exec /nonexistent/tool: no such file or directory", false},
+		{"the exec itself, rlimits only", func() *Plan { return nil }, nil, "/nonexistent/tool", "exec /nonexistent/tool: no such file or directory", false},
+		{"the exec itself, sealed", func() *Plan { return scope(true) }, nil, filepath.Join(j.outside, "tool"), "exec " + filepath.Join(j.outside, "tool") + ": no such file or directory", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command(tc.path, "-c", "echo ran > "+marker)
@@ -54,7 +63,7 @@ func TestSetupFailureIsReported(t *testing.T) {
 			var out strings.Builder
 			cmd.Stdout, cmd.Stderr = &out, &out
 			err := Trampoline{Self: j.attacker, Limits: Rlimits{ExtraProcesses: 64, OpenFiles: 256, FileSizeBytes: 1 << 20, CPUSeconds: 10, MemoryBytes: 4 << 30},
-				Plan: tc.plan()}.Start(cmd)
+				Plan: tc.plan(), Cgroup: tc.cgroup}.Start(cmd)
 			var se *SetupError
 			if !errors.As(err, &se) || !strings.HasPrefix(se.Detail, tc.detail) {
 				t.Fatalf("Start = %v, want a setup error starting %q", err, tc.detail)
@@ -87,7 +96,7 @@ func TestSetupFailureBadPlan(t *testing.T) {
 	defer r.Close()
 	tr := Trampoline{Self: os.Args[0], Limits: Rlimits{ExtraProcesses: 64, OpenFiles: 64, FileSizeBytes: 1 << 20, CPUSeconds: 10, MemoryBytes: 4 << 30}, diagFD: 3}
 	path, args := tr.Command("/bin/true", []string{"true"})
-	args[8] = "!" // the plan argument
+	args[9] = "!" // the plan argument
 	cmd := exec.Command(path)
 	cmd.Args, cmd.ExtraFiles = args, []*os.File{w}
 	out, err := cmd.CombinedOutput()

@@ -18,6 +18,10 @@ import (
 // the diagnostic pipe (Start), or on stderr without one; the tool does
 // not run.
 func Main(args []string) {
+	// Capabilities, no_new_privs, seccomp and Landlock are per thread
+	// (the last two put on this thread alone, see restrictPaths): the
+	// probe's checks and the exec must run on the thread that has them.
+	runtime.LockOSThread()
 	if len(args) > 0 && args[0] == probeArg {
 		if err := probeChild(); err != nil {
 			report(-1, err)
@@ -36,25 +40,40 @@ func Main(args []string) {
 }
 
 func run(args []string) error {
-	l, plan, path, argv, err := parseArgs(args)
+	a, err := parseArgs(args)
 	if err != nil {
 		return err
 	}
-	// Capabilities, no_new_privs and the exec below are per thread: all
-	// on this one.
-	runtime.LockOSThread()
-	if err := apply(l); err != nil {
+	if err := apply(a.limits); err != nil {
 		return err
 	}
-	if plan != nil {
-		if err := contain(plan); err != nil {
+	if err := joinCgroup(a.cgroupFDs); err != nil {
+		return err
+	}
+	if a.plan != nil {
+		if err := contain(a.plan); err != nil {
 			return err
 		}
 	}
 	// syscall.Setrlimit (unlike a raw prlimit) also stops the Go runtime
 	// from restoring its own RLIMIT_NOFILE soft limit at exec.
-	if err := syscall.Exec(path, argv, os.Environ()); err != nil {
-		return fmt.Errorf("exec %s: %w", path, err)
+	if err := syscall.Exec(a.path, a.argv, os.Environ()); err != nil {
+		return fmt.Errorf("exec %s: %w", a.path, err)
+	}
+	return nil
+}
+
+// joinCgroup is §9.4's second step: this process (every thread of it)
+// moves into the session scope through each cgroup.procs the runtime
+// opened, so the tool and everything it forks count against the scope's
+// ceilings. The descriptors are closed: the tool gets none of them.
+func joinCgroup(fds []int) error {
+	for _, fd := range fds {
+		_, err := unix.Write(fd, []byte("0"))
+		unix.Close(fd)
+		if err != nil {
+			return fmt.Errorf("joining the session's cgroup scope: %w", err)
+		}
 	}
 	return nil
 }
@@ -70,7 +89,7 @@ func apply(l Rlimits) error {
 		{"RLIMIT_NOFILE", unix.RLIMIT_NOFILE, l.OpenFiles},
 		{"RLIMIT_FSIZE", unix.RLIMIT_FSIZE, l.FileSizeBytes},
 		{"RLIMIT_CPU", unix.RLIMIT_CPU, l.CPUSeconds},
-		{"RLIMIT_NPROC", unix.RLIMIT_NPROC, liveTasks() + l.ExtraProcesses},
+		{"RLIMIT_NPROC", unix.RLIMIT_NPROC, l.ExtraProcesses}, // the whole value: see childArgs
 	}
 	for _, s := range set {
 		if err := hard(s.resource, s.v); err != nil {

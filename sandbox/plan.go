@@ -31,6 +31,9 @@ type Plan struct {
 	// socket(AF_UNIX) through (capabilities.network.unix_sockets).
 	Seccomp     bool `json:"seccomp,omitempty"`
 	UnixSockets bool `json:"unix_sockets,omitempty"`
+	// SeccompBPF is that policy already assembled (Scope.Plan does it
+	// once a session); empty, the trampoline assembles it itself.
+	SeccompBPF []byte `json:"seccomp_bpf,omitempty"`
 	// LandlockABI is the ABI whose filesystem rights the ruleset handles
 	// (0: no Landlock); every right no rule grants is denied everywhere.
 	LandlockABI int        `json:"landlock_abi,omitempty"`

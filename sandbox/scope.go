@@ -61,6 +61,10 @@ func (s Scope) Plan(hostNetNS string) *Plan {
 		return nil
 	}
 	p := &Plan{Seccomp: s.Seccomp, UnixSockets: s.UnixSockets, KeepFDs: s.KeepFDs, LandlockABI: s.LandlockABI}
+	if s.Seccomp {
+		// On failure the trampoline assembles it, and fails the same way.
+		p.SeccompBPF, _ = seccompProgram(s.UnixSockets)
+	}
 	if s.NetNS {
 		p.NetNS, p.HostNetNS = true, hostNetNS
 	}

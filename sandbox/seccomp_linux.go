@@ -1,10 +1,13 @@
 package sandbox
 
 import (
+	"encoding/binary"
 	"fmt"
+	"unsafe"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
 	"github.com/elastic/go-seccomp-bpf/arch"
+	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
 
@@ -17,7 +20,8 @@ const namespaceFlags = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWU
 // seccompFilter is §9.3's policy: the allowlist, socket by family, clone
 // without namespace flags, clone3 answered ENOSYS (its flags live in
 // memory a filter cannot read; libc then falls back to clone), and EPERM
-// for everything else. The whole thread group gets it (TSYNC).
+// for everything else. (Filter.Flag is not used: loadSeccompProgram puts
+// it on the exec'ing thread alone.)
 func seccompFilter(unixSockets bool) (seccomp.Filter, error) {
 	info, err := arch.GetInfo("")
 	if err != nil {
@@ -45,7 +49,6 @@ func seccompFilter(unixSockets bool) (seccomp.Filter, error) {
 		{Argument: 0, Operation: seccomp.BitsNotSet, Value: namespaceFlags}}}
 	return seccomp.Filter{
 		NoNewPrivs: true,
-		Flag:       seccomp.FilterFlagTSync,
 		Policy: seccomp.Policy{
 			DefaultAction: seccomp.ActionErrno,
 			Syscalls: []seccomp.SyscallGroup{
@@ -57,15 +60,55 @@ func seccompFilter(unixSockets bool) (seccomp.Filter, error) {
 	}, nil
 }
 
-// loadSeccomp installs the filter on every thread of the trampoline; the
-// exec'd tool inherits it.
-func loadSeccomp(unixSockets bool) error {
+// seccompProgram is the filter assembled to BPF, as struct sock_filter
+// entries of 8 bytes in native byte order: Scope.Plan assembles it once a
+// session instead of every trampoline assembling it again.
+func seccompProgram(unixSockets bool) ([]byte, error) {
 	f, err := seccompFilter(unixSockets)
+	if err != nil {
+		return nil, err
+	}
+	insts, err := f.Policy.Assemble()
+	if err != nil {
+		return nil, fmt.Errorf("seccomp: assembling the filter: %w", err)
+	}
+	raw, err := bpf.Assemble(insts)
+	if err != nil {
+		return nil, fmt.Errorf("seccomp: assembling the filter: %w", err)
+	}
+	b := make([]byte, 0, 8*len(raw))
+	for _, r := range raw {
+		b = binary.NativeEndian.AppendUint16(b, r.Op)
+		b = append(b, r.Jt, r.Jf)
+		b = binary.NativeEndian.AppendUint32(b, r.K)
+	}
+	return b, nil
+}
+
+// loadSeccomp assembles the filter and installs it (the probe's path).
+func loadSeccomp(unixSockets bool) error {
+	prog, err := seccompProgram(unixSockets)
 	if err != nil {
 		return err
 	}
-	if err := seccomp.LoadFilter(f); err != nil {
-		return fmt.Errorf("seccomp: loading the filter: %w", err)
+	return loadSeccompProgram(prog)
+}
+
+// loadSeccompProgram installs prog on this thread, the one that execs
+// (the tool inherits its filter; see restrictPaths for why not every
+// thread). The caller has set no_new_privs on it.
+func loadSeccompProgram(prog []byte) error {
+	if len(prog) == 0 || len(prog)%8 != 0 || len(prog)/8 > 0xffff {
+		return fmt.Errorf("seccomp: a program of %d bytes is no BPF program", len(prog))
+	}
+	filters := make([]unix.SockFilter, len(prog)/8)
+	for i := range filters {
+		e := prog[8*i:]
+		filters[i] = unix.SockFilter{Code: binary.NativeEndian.Uint16(e), Jt: e[2], Jf: e[3], K: binary.NativeEndian.Uint32(e[4:])}
+	}
+	fprog := unix.SockFprog{Len: uint16(len(filters)), Filter: &filters[0]}
+	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog))); errno != 0 {
+		return fmt.Errorf("seccomp: loading the filter: %w", errno)
 	}
 	return nil
 }

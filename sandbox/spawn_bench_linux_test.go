@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"flag"
 	"os"
 	"os/exec"
 	"strings"
@@ -11,12 +12,21 @@ import (
 	"github.com/mur-go/mur/policy"
 )
 
+// benchSelf is the trampoline binary BenchmarkSpawn re-executes: the test
+// binary by default; the mur binary (go test -bench Spawn -args
+// -trampoline=$(which mur)) measures what a session pays.
+var benchSelf = flag.String("trampoline", "", "the binary BenchmarkSpawn starts as the trampoline (default: this test binary)")
+
 // BenchmarkSpawn measures the cost of containment: `true` started
 // plainly, through the rlimit-only trampoline, contained at scoped
 // (namespaces, seccomp, Landlock) and at sealed (plus the composed root)
 // as a shell command would be.
 func BenchmarkSpawn(b *testing.B) {
-	s := NewProber(os.Args[0]).Probe(context.Background())
+	self := os.Args[0]
+	if *benchSelf != "" {
+		self = *benchSelf
+	}
+	s := NewProber(self).Probe(context.Background())
 	if s.Tier() < policy.TierKernelSealed {
 		b.Skipf("this host cannot enforce the sealed tier: %+v", s)
 	}
@@ -27,15 +37,16 @@ func BenchmarkSpawn(b *testing.B) {
 	sc := Scope{LandlockABI: s.LandlockABI, NetNS: s.NetNS, Seccomp: true, Workdir: b.TempDir(), Binaries: []string{"true"}, PathEnv: os.Getenv("PATH")}
 	sealed := sc
 	sealed.Sealed = true
-	l := Rlimits{ExtraProcesses: 64, OpenFiles: 64, FileSizeBytes: 1 << 20, CPUSeconds: 10, MemoryBytes: 1 << 31}
+	l := RlimitsFor(policy.SubprocessLimits(nil)) // as a session takes them, once
+	l.MemoryBytes = 1 << 31
 	for _, tc := range []struct {
 		name string
 		t    *Trampoline
 	}{
 		{"plain", nil},
-		{"rlimits", &Trampoline{Self: os.Args[0], Limits: l}},
-		{"scoped", &Trampoline{Self: os.Args[0], Limits: l, Plan: sc.Plan(HostNetNS())}},
-		{"sealed", &Trampoline{Self: os.Args[0], Limits: l, Plan: sealed.Plan(HostNetNS())}},
+		{"rlimits", &Trampoline{Self: self, Limits: l}},
+		{"scoped", &Trampoline{Self: self, Limits: l, Plan: sc.Plan(HostNetNS())}},
+		{"sealed", &Trampoline{Self: self, Limits: l, Plan: sealed.Plan(HostNetNS())}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			// The CPU the child spent, beside wall time: on a loaded

@@ -21,6 +21,10 @@ const (
 // its loopback but holds nothing outside. Call it after setting
 // cmd.SysProcAttr: the namespace fields are added to it.
 //
+// With a Cgroup, the command also gets the scope's cgroup.procs
+// descriptors, which the child writes itself into before anything else
+// runs.
+//
 // With an Egress, the command also gets a lifeline socket (one more
 // ExtraFiles entry) and a goroutine serving its namespace's allowed
 // connections, which ends by itself when the last process of the tree
@@ -37,6 +41,10 @@ func (t Trampoline) Wrap(cmd *exec.Cmd) {
 		}
 		// Without the socket pair the namespace keeps loopback only:
 		// less reach, never more.
+	}
+	for _, f := range t.Cgroup.procsFiles() {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, f)
+		t.cgroupFDs = append(t.cgroupFDs, 2+len(cmd.ExtraFiles))
 	}
 	cmd.Path, cmd.Args = t.Command(cmd.Path, cmd.Args)
 	t.namespaces(cmd)

@@ -65,6 +65,7 @@ func runAgent(ctx context.Context, lo launch.Options, o Options) error {
 	defer rt.Close(context.WithoutCancel(ctx)) // RunSession closes it too; this covers an early return
 	so.Session, so.Hooks, so.Tokens, so.SystemPrompt, so.Log = lo.Session, rt, tokens.New(), o.SystemPrompt, lo.Log
 	so.Retry, so.Meter = &policy, meter
+	so.WorkdirBreach = lo.Resources.Breach
 	err = serve(ctx, lo, o, func(ctx context.Context, src agent.TaskSource) error {
 		so.Tasks = newIdleSource(src)
 		_, err := agent.RunSession(ctx, so)

@@ -116,6 +116,15 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 	}
 	o.OnStaged(sess)
 
+	res, err := launch.StartResources(ctx, sess, launch.ResourceOptions{Stderr: o.Stderr, Log: o.Log})
+	if err != nil {
+		return sess, fail(StepRun, err)
+	}
+	defer func() {
+		if err := res.Close(); err != nil {
+			o.Log.Warn("removing the session's cgroup scope", "err", err)
+		}
+	}()
 	lo := launch.Options{
 		Session:       sess,
 		ComponentPath: compPath,
@@ -126,6 +135,7 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 		Stores:        launch.Stores(sess.ProjectDir, o.Getenv),
 		Log:           o.Log,
 		Trampoline:    o.Trampoline,
+		Resources:     res,
 	}
 	if agentCapsule {
 		err = runAgent(ctx, lo, o)

@@ -26,12 +26,14 @@ func (c Containment) Tier() policy.Tier { return c.Host.Tier }
 // Mechanism names the host tier for --explain-scope and the trace.
 func (c Containment) Mechanism() string { return c.Host.Mechanism() }
 
-// checkCapabilities is §10.2 steps 2–5 and the resources mur-go cannot
-// enforce, right after the ceiling parsed and before any store is read:
+// checkCapabilities is §10.2 steps 2–5 and the cgroup scope's check,
+// right after the ceiling parsed and before any store is read:
 // a floor the host cannot achieve is E-CAP-003, a staged_runtime grant
 // below sealed E-CAP-004, a script entry the sealed root cannot reach
-// E-CAP-006, shell or spawn without a network namespace E-CAP-005; a declared cgroup_* or workdir_max_bytes is refused rather
-// than ignored. support is what the host probes found.
+// E-CAP-006, shell or spawn without a network namespace E-CAP-005; shell
+// or spawn with no way to build a cgroup scope E-RUN-012. support is what
+// the host probes found, pathEnv the PATH the shell.allow entries resolve
+// on.
 func checkCapabilities(c *manifest.Capsule, flag string, support policy.HostSupport, pathEnv string) (Containment, error) {
 	if err := policy.ContainmentFlag(flag); err != nil {
 		return Containment{}, err
@@ -70,7 +72,7 @@ func refusals(c *manifest.Capsule, ct Containment, declared bool, support policy
 	if err := policy.CheckNetNS(c.Capabilities, support); err != nil {
 		return err
 	}
-	return policy.CheckResources(c.Capabilities)
+	return policy.CheckCgroup(c.Capabilities, support)
 }
 
 // securityWarnings are the host-dependent W-SEC warnings, once staging

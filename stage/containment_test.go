@@ -11,8 +11,7 @@ import (
 	"github.com/mur-go/mur/policy"
 )
 
-// A floor mur-go cannot hold and a resource nothing enforces are refused
-// before any store is read: word-count is in no store, so reading one
+// A floor mur-go cannot hold is refused before any store is read: word-count is in no store, so reading one
 // would end in E-RUN-008 instead.
 func TestUnenforceableCapabilitiesRefusedFirst(t *testing.T) {
 	for _, tc := range []struct {
@@ -22,8 +21,7 @@ func TestUnenforceableCapabilitiesRefusedFirst(t *testing.T) {
 		{"manifest scoped", "capabilities:\n  containment: scoped\n", "", policy.CodeContainment},
 		{"flag sealed", "", "sealed", policy.CodeContainment},
 		{"bad flag", "", "strict", policy.CodeBadFlag},
-		{"cgroup", "capabilities:\n  resources: {cgroup_pids_max: 4}\n", "", policy.CodeNoCgroup},
-		{"workdir guard", "capabilities:\n  resources: {workdir_max_bytes: 4}\n", "", policy.CodeNoWorkdirGuard},
+		{"cgroup fields pass to the store lookup", "capabilities:\n  resources: {cgroup_pids_max: 4, workdir_max_bytes: 4}\n", "", CodeMissing},
 		{"advisory passes to the store lookup", "capabilities:\n  containment: advisory\n", "advisory", CodeMissing},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -41,6 +41,9 @@ type SubprocessReport struct {
 	Seccomp          bool   `json:"seccomp"`
 	NetworkNamespace bool   `json:"network_namespace"`
 	Egress           string `json:"egress"`
+	// Cgroup is how the session's cgroup scope is built (§12.2):
+	// "cgroup2", "cgroup1", or "none (<reason>)".
+	Cgroup string `json:"cgroup"`
 }
 
 // Explain decides containment for c as staging would (the floor from
@@ -88,6 +91,10 @@ func (ct Containment) EffectiveGrants(c *manifest.Capsule) EffectiveGrants {
 		NetworkNamespace: ct.Tier() >= policy.TierSeccompOnly && s.NetNS, Egress: "unrestricted (no network namespace)"}
 	if kernel {
 		g.Subprocess.LandlockABI = s.LandlockABI
+	}
+	g.Subprocess.Cgroup = s.Cgroup
+	if s.Cgroup == "" {
+		g.Subprocess.Cgroup = "none (" + s.CgroupErr + ")"
 	}
 	if g.Subprocess.NetworkNamespace {
 		g.Subprocess.Egress = "only capabilities.network.allow hosts and ports, spliced from the runtime; DNS answered for allowed names only"

@@ -19,7 +19,7 @@ func ceiling(c *manifest.Capsule) (Grants, error) {
 	if err := caps.CheckScope("capabilities"); err != nil {
 		return Grants{}, err
 	}
-	g := Grants{Network: rules, Scope: caps.Scope(), Limits: policy.GuestLimits(caps, false).Engine(),
+	g := Grants{Network: rules, Scope: caps.Scope(), Limits: EngineLimits(policy.GuestLimits(caps, false)),
 		EnvAllow: caps.EnvAllow(), Resources: policy.SubprocessLimits(caps)}
 	if caps != nil && caps.Shell != nil {
 		g.ShellStripEnv, g.ShellBaselineEnv = caps.Shell.StripEnv, caps.Shell.BaselineEnv
@@ -60,7 +60,7 @@ func artifactGrants(c *manifest.Capsule, ceil Grants, a *Artifact, index int, us
 	// (Murmur validates the capsule-wide scope but applies it to nothing.)
 	g.Scope = own.Scope()
 	if a.Role == RoleHook {
-		g.Limits = policy.GuestLimits(c.Capabilities, true).Engine()
+		g.Limits = EngineLimits(policy.GuestLimits(c.Capabilities, true))
 	}
 	return g, warns, nil
 }

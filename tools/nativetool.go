@@ -97,13 +97,16 @@ func (t *NativeTool) Invoke(ctx context.Context, in ToolInput) (ToolResult, erro
 	cmd, err := sp.start(ctx)
 	if err != nil {
 		var setup *sandbox.SetupError
-		if errors.As(err, &setup) {
+		switch {
+		case errors.Is(err, sandbox.ErrWorkdirCeiling):
+			return ToolResult{}, errFailed(name, err.Error(), err)
+		case errors.As(err, &setup):
 			e := enforcementFailed("native tool", setup)
 			return ToolResult{}, errFailed(name, e.Error(), e)
 		}
 		return ToolResult{}, errFailed(name, fmt.Sprintf("failed to spawn native tool '%s': %v", name, err), err)
 	}
-	runErr := cmd.Wait()
+	runErr := sp.wait(cmd)
 	var exit *exec.ExitError
 	switch {
 	case ctx.Err() != nil && parent.Err() == nil:

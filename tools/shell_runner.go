@@ -124,17 +124,26 @@ func (s *Shell) run(ctx context.Context, binary, command string) (ShellOutcome, 
 	defer stderr.close()
 
 	args := append([]string{binary}, shellArgv(command, s.cfg.Binaries[i].Interpreter)...)
+	var cg *sandbox.Cgroup
+	if s.cfg.Sandbox != nil {
+		cg = s.cfg.Sandbox.Cgroup
+	}
+	before := cg.Counters()
 	start := time.Now()
-	cmd, err := subprocess{Path: exe, Args: args, Dir: s.cfg.Workdir, Env: env,
-		Stdout: stdout, Stderr: stderr, Sandbox: s.cfg.Sandbox}.start(ctx)
+	sp := subprocess{Path: exe, Args: args, Dir: s.cfg.Workdir, Env: env,
+		Stdout: stdout, Stderr: stderr, Sandbox: s.cfg.Sandbox}
+	cmd, err := sp.start(ctx)
 	if err != nil {
 		var setup *sandbox.SetupError
-		if errors.As(err, &setup) {
+		switch {
+		case errors.Is(err, sandbox.ErrWorkdirCeiling):
+			return out, err
+		case errors.As(err, &setup):
 			return out, enforcementFailed("shell", setup)
 		}
 		return out, fmt.Errorf("failed to spawn shell binary '%s': %w", binary, err)
 	}
-	runErr := cmd.Wait()
+	runErr := sp.wait(cmd)
 	out.Duration = time.Since(start)
 	var exit *exec.ExitError
 	switch {
@@ -150,6 +159,9 @@ func (s *Shell) run(ctx context.Context, binary, command string) (ShellOutcome, 
 	out.Ran = true
 	out.ExitCode = exitCode(cmd.ProcessState)
 	out.ResourceLimit = resourceLimit(cmd.ProcessState, cpu)
+	if out.ResourceLimit == "" {
+		out.ResourceLimit = cg.Counters().Attribution(before)
+	}
 	out.Stdout, out.Stderr = stdout.text(), stderr.text()
 	out.Truncated = stdout.truncated() || stderr.truncated()
 	if out.Truncated {

@@ -36,15 +36,32 @@ type subprocess struct {
 }
 
 // start starts p under ctx and returns its command, for the caller to
-// Wait on. Through a trampoline it returns only once the tool has been
+// wait on. Nothing starts once the session's workdir guard has latched:
+// the breach is the error (errors.Is sandbox.ErrWorkdirCeiling) and cmd
+// is nil. Through a trampoline it returns only once the tool has been
 // exec'd: a *sandbox.SetupError says the containment could not be
 // applied and nothing ran.
 func (p subprocess) start(ctx context.Context) (*exec.Cmd, error) {
-	cmd := p.command(ctx)
 	if p.Sandbox == nil {
+		cmd := p.command(ctx)
 		return cmd, cmd.Start()
 	}
+	if err := p.Sandbox.Refusal(); err != nil {
+		return nil, err
+	}
+	cmd := p.command(ctx)
 	return cmd, p.Sandbox.Start(cmd) // last: it adds namespaces to SysProcAttr and pipes to ExtraFiles
+}
+
+// wait waits for cmd, which start started, and then has the workdir
+// guard walk the workdir, so a command that filled it is caught before
+// the next one starts. err is exec.Cmd.Wait's.
+func (p subprocess) wait(cmd *exec.Cmd) error {
+	err := cmd.Wait()
+	if p.Sandbox != nil {
+		_ = p.Sandbox.Guard.Check() // latches for the next spawn and turn
+	}
+	return err
 }
 
 // command is the exec.Cmd for p under ctx, before any trampoline.

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/internal/testguest"
-	"github.com/mur-go/mur/policy"
+	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/tools"
 	"github.com/mur-go/mur/wasip2"
 )
@@ -24,7 +24,7 @@ const wasitestGo = "wasitest-go"
 func (e *testEnv) preinitTool(t *testing.T, guest string, g wasip2.Grants, normalInit bool) *tools.WasmTool {
 	t.Helper()
 	tool, err := tools.NewWasmTool(tools.WasmToolConfig{Name: guest, Component: e.Compile(t, guest), Linker: e.linker,
-		Grants: g, Limits: policy.DefaultToolLimits(), NormalInit: normalInit})
+		Grants: g, Limits: stage.DefaultToolLimits(), NormalInit: normalInit})
 	if err != nil {
 		t.Fatal(err)
 	}

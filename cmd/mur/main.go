@@ -6,7 +6,10 @@ import (
 	"os"
 
 	"github.com/mur-go/mur/internal/cli"
-	"github.com/mur-go/mur/sandbox"
+	// mur re-executes itself in sandbox.ExecMode to start a native tool
+	// under its limits: sandbox's init takes that mode, before most of
+	// mur is even initialised, and execs the tool.
+	_ "github.com/mur-go/mur/sandbox"
 )
 
 func main() {
@@ -16,11 +19,6 @@ func main() {
 	if err := nonDumpable(); err != nil {
 		fmt.Fprintf(os.Stderr, "error: cannot protect the mur process from its tools: %v\n", err)
 		os.Exit(1)
-	}
-	// mur re-executes itself in this mode to start a native tool under
-	// its rlimits; Main execs the tool and never returns.
-	if len(os.Args) > 1 && os.Args[1] == sandbox.ExecMode {
-		sandbox.Main(os.Args[2:])
 	}
 	os.Exit(cli.Execute())
 }

@@ -9,18 +9,13 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/internal/testguest"
-	contain "github.com/mur-go/mur/sandbox"
 )
 
 // TestMain shares the module's test compilation cache among the tests, so
 // each test guest is compiled once per run rather than once per test, and
-// checks that no test wrote to the user's home. It is also the trampoline.
+// checks that no test wrote to the user's home. (The binary is also the
+// trampoline: package sandbox's init starts it.)
 func TestMain(m *testing.M) {
-	// In-process runs probe the host, and start native tools, through
-	// this binary as the trampoline, as mur does.
-	if len(os.Args) > 1 && os.Args[1] == contain.ExecMode {
-		contain.Main(os.Args[2:])
-	}
 	dir, err := testguest.CacheDir()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -29,6 +29,17 @@ func TestDoctorReportsTheHost(t *testing.T) {
 	if len(r.Missing) != 0 {
 		t.Errorf("missing: %+v", r.Missing)
 	}
+	// The cgroup scope's mechanism: v2 where delegated, v1 on a hybrid
+	// host like this one, and why not v2.
+	var cg *doctor.Check
+	for i := range r.Checks {
+		if r.Checks[i].Name == "cgroup scope" {
+			cg = &r.Checks[i]
+		}
+	}
+	if cg == nil || !cg.OK || r.Host.Cgroup == "" || !strings.HasPrefix(cg.Detail, r.Host.Cgroup+": ") {
+		t.Errorf("cgroup check: %+v (host %q: %s)", cg, r.Host.Cgroup, r.Host.CgroupErr)
+	}
 	mur(t, "doctor").want(t, 0, "strongest containment class: sealed\n", "")
 	mur(t, "doctor").want(t, 0, "✓  sealed mount namespace: ", "")
 }

@@ -60,6 +60,7 @@ func printGrants(w io.Writer, g stage.EffectiveGrants) {
 	}
 	fmt.Fprintf(w, "  seccomp:   %v\n", sp.Seccomp)
 	fmt.Fprintf(w, "  network:   %s\n", sp.Egress)
+	fmt.Fprintf(w, "  cgroup:    %s\n", sp.Cgroup)
 	scope := "(whole workdir)"
 	if g.FilesystemScope != nil {
 		scope = *g.FilesystemScope

@@ -57,13 +57,17 @@ hosts and ports are reachable (mur answers their DNS and splices their
 connections; every other name is refused). 'mur doctor'
 says what this host enforces; --explain-scope what a capsule would get. A
 containment floor (capabilities.containment or --containment) the host
-cannot hold is refused with E-CAP-003, and the cgroup_* and
-workdir_max_bytes resources are refused as not implemented, before
-anything is staged. Under a sealed floor (where the host provides it)
-each subprocess runs in a composed root of its own: a private mount
-namespace with the system directories read-only, the workdir the only
-writable path, /tmp inside it, a private /dev and a synthetic
-/etc/passwd; a root that cannot be built ends the session (E-RUN-014).
+cannot hold is refused with E-CAP-003, before anything is staged. Under a
+sealed floor (where the host provides it) each subprocess runs in a
+composed root of its own: a private mount namespace with the system
+directories read-only, the workdir the only writable path, /tmp inside
+it, a private /dev and a synthetic /etc/passwd; a root that cannot be
+built ends the session (E-RUN-014). A capsule that can spawn native
+subprocesses gets one cgroup scope per session (cgroup v2 where
+delegated, else the cgroup v1 memory, pids and cpu hierarchies) with the
+cgroup_* ceilings, and is refused with E-RUN-012 where none can be built;
+the workdir is walked every 10 s (and after each subprocess) against
+workdir_max_bytes, E-RUN-013 once it is crossed.
 
 Agent capsules (with inference:) are served over A2A while they run: the
 port is bound (127.0.0.1, or --bind; network.internal_port, else any free

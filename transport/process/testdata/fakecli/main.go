@@ -22,7 +22,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mur-go/mur/sandbox"
+	_ "github.com/mur-go/mur/sandbox" // its init is the test's rlimit trampoline, as in mur
 )
 
 func main() {
@@ -30,9 +30,6 @@ func main() {
 		for {
 			time.Sleep(time.Hour) // until killed (select{} would be a detected deadlock)
 		}
-	}
-	if len(os.Args) > 1 && os.Args[1] == sandbox.ExecMode {
-		sandbox.Main(os.Args[2:]) // the test's rlimit trampoline, as mur is
 	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "fakecli:", err)

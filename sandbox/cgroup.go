@@ -1,0 +1,110 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// The mechanisms a session's cgroup scope is built with (security.md
+// §12.2). CgroupV1 is mur-go's fallback where the unified hierarchy has
+// no memory and pids controllers but the v1 hierarchies are writable: the
+// same aggregate ceilings, in the v1 files.
+const (
+	CgroupV2 = "cgroup2"
+	CgroupV1 = "cgroup1"
+)
+
+// ErrNoCgroup is wrapped by every failure to build a session scope.
+var ErrNoCgroup = errors.New("no cgroup scope")
+
+// CgroupLimits are the aggregate ceilings of capabilities.resources that
+// the scope writes for the whole subprocess tree of a session.
+type CgroupLimits struct {
+	MemoryBytes   uint64 // cgroup_memory_bytes
+	PidsMax       uint64 // cgroup_pids_max
+	CPUPercent    uint64 // cgroup_cpu_percent
+	IOBytesPerSec uint64 // cgroup_io_bytes_per_sec, best effort
+}
+
+// CgroupSupport is what ProbeCgroup found: the mechanism a scope would be
+// built with, or why none can be.
+type CgroupSupport struct {
+	// Mechanism is CgroupV2, CgroupV1 or "" (none).
+	Mechanism string
+	// Reason says why there is no mechanism; Note what a v1 fallback
+	// gives up (both empty on a delegated v2 host).
+	Reason, Note string
+}
+
+// CgroupCounters are the scope's limit events so far: the OOM kills of
+// its memory ceiling and the forks its pids ceiling refused. The delta
+// across one call attributes a kill to cgroup_memory_bytes or
+// cgroup_pids_max (§12.4).
+type CgroupCounters struct {
+	OOMKills, PidsMax uint64
+}
+
+// Attribution is the resource_limit a counter delta names: the memory
+// ceiling first, since an OOM kill ends the call while a refused fork may
+// only have failed one command.
+func (c CgroupCounters) Attribution(before CgroupCounters) string {
+	switch {
+	case c.OOMKills > before.OOMKills:
+		return "cgroup_memory_bytes"
+	case c.PidsMax > before.PidsMax:
+		return "cgroup_pids_max"
+	}
+	return ""
+}
+
+// Cgroup is one session's scope (§12.2): a leaf per hierarchy (one on
+// v2) holding the ceilings, whose cgroup.procs files stay open for the
+// session so that every trampoline joins it before it execs. Close kills
+// what is left in it and removes it.
+type Cgroup struct {
+	mechanism string
+	note      string
+	leaves    []string
+	procs     []*os.File
+	// memory and pids are the leaves whose event files Counters reads.
+	memory, pids string
+}
+
+// CgroupRequest is what NewCgroup builds a scope for.
+type CgroupRequest struct {
+	// SessionID names the leaf (sanitised): murmur-<id>-<pid>-<serial>.
+	SessionID string
+	Limits    CgroupLimits
+	// Workdir is the accessible workdir, whose device io.max throttles.
+	Workdir string
+}
+
+// Mechanism is CgroupV2 or CgroupV1.
+func (c *Cgroup) Mechanism() string { return c.mechanism }
+
+// Note says what a v1 scope gives up against v2 ("" on v2).
+func (c *Cgroup) Note() string { return c.note }
+
+// Dirs are the scope's leaf directories.
+func (c *Cgroup) Dirs() []string { return append([]string{}, c.leaves...) }
+
+// leafName is the spec's murmur-<sanitised session id>-<pid>-<serial>.
+func leafName(sessionID string, serial int) string {
+	clean := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
+			return r
+		}
+		return '-'
+	}, sessionID)
+	return fmt.Sprintf("murmur-%s-%d-%d", clean, os.Getpid(), serial)
+}
+
+// CgroupError is why no scope could be built; it wraps ErrNoCgroup.
+type CgroupError struct{ Reason string }
+
+func (e *CgroupError) Error() string { return e.Reason }
+func (e *CgroupError) Unwrap() error { return ErrNoCgroup }
+
+func noCgroup(reason string) error { return &CgroupError{Reason: reason} }
