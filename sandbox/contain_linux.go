@@ -12,12 +12,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// contain applies p in §9.4's order, after the rlimits: the network
-// namespace (created by Wrap's clone flags) checked and its loopback
-// raised, the sealed root composed, descriptors from 3 up marked close-on-exec, capabilities
-// dropped and no_new_privs set, seccomp, Landlock. The caller has locked
-// its OS thread: capabilities are per thread, and the one that execs is
-// the one that must have lost them.
+// contain applies p in §9.4's order, after the rlimits and the cgroup
+// join: the network namespace (created by Wrap's clone flags) checked and
+// its loopback raised, the sealed root composed, descriptors from 3 up
+// marked close-on-exec, capabilities dropped and no_new_privs set,
+// seccomp, Landlock. The caller has locked its OS thread: capabilities,
+// seccomp and Landlock are per thread, and the one that execs is the one
+// that must have them.
 func contain(p *Plan) error {
 	if p.NetNS {
 		if err := checkNetNS(p.HostNetNS); err != nil {
