@@ -1,10 +1,8 @@
 package policy
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -45,8 +43,8 @@ func CheckInterpreted(c *manifest.Capabilities, floor Class, pathEnv string) err
 		named, dirs = append(named, g.Binary), append(dirs, g.SourcePath)
 	}
 	for _, name := range c.Shell.Allow {
-		script := firstOnPath(name, pathEnv)
-		interp := shebangOf(script, pathEnv)
+		script := LookPath(name, pathEnv)
+		interp := scriptInterpreter(script, pathEnv)
 		if interp == "" {
 			continue
 		}
@@ -67,52 +65,18 @@ func CheckInterpreted(c *manifest.Capabilities, floor Class, pathEnv string) err
 	return nil
 }
 
-// firstOnPath is the first executable regular file named name on
-// pathEnv ("" if none); a name with a slash is itself.
-func firstOnPath(name, pathEnv string) string {
-	cands := []string{name}
-	if !strings.Contains(name, "/") {
-		cands = nil
-		for _, d := range filepath.SplitList(pathEnv) {
-			if filepath.IsAbs(d) {
-				cands = append(cands, filepath.Join(d, name))
-			}
-		}
-	}
-	for _, p := range cands {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-			return p
-		}
-	}
-	return ""
-}
-
-// shebangOf is the interpreter a #! file names in its first 512 bytes,
-// `env NAME` resolved one level on pathEnv; "" for anything else.
-func shebangOf(path, pathEnv string) string {
-	if path == "" {
+// scriptInterpreter is the interpreter a #! file names, `env NAME`
+// resolved one level on pathEnv (NAME itself if unresolved); "" for
+// anything else.
+func scriptInterpreter(path, pathEnv string) string {
+	sb, ok := ReadShebang(path, pathEnv)
+	switch {
+	case path == "" || !ok:
 		return ""
+	case sb.EnvPath != "":
+		return sb.EnvPath
+	case sb.EnvName != "":
+		return sb.EnvName
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	head := make([]byte, 512)
-	n, _ := f.Read(head)
-	if !bytes.HasPrefix(head[:n], []byte("#!")) {
-		return ""
-	}
-	line, _, _ := bytes.Cut(head[2:n], []byte("\n"))
-	fields := strings.Fields(string(line))
-	if len(fields) == 0 {
-		return ""
-	}
-	if filepath.Base(fields[0]) == "env" && len(fields) > 1 {
-		if p := firstOnPath(fields[1], pathEnv); p != "" {
-			return p
-		}
-		return fields[1]
-	}
-	return fields[0]
+	return sb.Interp
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mur-go/mur/policy"
 )
 
 // libDirs are searched for a DT_NEEDED name after the object's own
@@ -75,55 +77,16 @@ func ExecClosure(path, pathEnv string) []string {
 }
 
 // shebang returns the interpreter a #! file names ("" if it is not one);
-// `#!/usr/bin/env NAME` resolves NAME on pathEnv.
+// `#!/usr/bin/env NAME` resolves NAME on pathEnv, else the grant is env's.
 func shebang(path, pathEnv string) string {
-	f, err := os.Open(path)
-	if err != nil {
+	sb, ok := policy.ReadShebang(path, pathEnv)
+	switch {
+	case !ok:
 		return ""
+	case sb.EnvPath != "":
+		return sb.EnvPath
 	}
-	defer f.Close()
-	head := make([]byte, 512)
-	n, _ := f.Read(head)
-	head = head[:n]
-	if !bytes.HasPrefix(head, []byte("#!")) {
-		return ""
-	}
-	line, _, _ := bytes.Cut(head[2:], []byte("\n"))
-	fields := strings.Fields(string(line))
-	if len(fields) == 0 {
-		return ""
-	}
-	if filepath.Base(fields[0]) == "env" && len(fields) > 1 {
-		if p := LookPath(fields[1], pathEnv); p != "" {
-			return p
-		}
-	}
-	return fields[0]
-}
-
-// LookPath returns the first executable regular file named name on
-// pathEnv (a name with a slash is taken as it is), or "".
-func LookPath(name, pathEnv string) string {
-	if strings.Contains(name, "/") {
-		if isExecutable(name) {
-			return name
-		}
-		return ""
-	}
-	for _, d := range filepath.SplitList(pathEnv) {
-		if d == "" {
-			d = "."
-		}
-		if p := filepath.Join(d, name); isExecutable(p) {
-			return p
-		}
-	}
-	return ""
-}
-
-func isExecutable(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+	return sb.Interp
 }
 
 func fileExists(p string) bool {

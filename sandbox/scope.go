@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mur-go/mur/policy"
 )
 
 // Scope is what a contained subprocess may reach, as the runtime knows it
@@ -156,7 +158,7 @@ func lookPathAll(name, pathEnv string) []string {
 	}
 	var out []string
 	for _, c := range cands {
-		if !isExecutable(c) {
+		if !policy.IsExecutable(c) {
 			continue
 		}
 		if real, err := filepath.EvalSymlinks(c); err == nil && !slices.Contains(out, real) {

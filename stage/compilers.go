@@ -46,7 +46,7 @@ func uncoveredHelpers(ctx context.Context, c *manifest.Capabilities, pathEnv str
 		}
 	}
 	for _, b := range c.ShellAllow() {
-		if p := sandbox.LookPath(b, pathEnv); p != "" {
+		if p := policy.LookPath(b, pathEnv); p != "" {
 			execs = append(execs, sandbox.ExecClosure(p, pathEnv)...)
 		}
 	}
@@ -57,7 +57,7 @@ func uncoveredHelpers(ctx context.Context, c *manifest.Capabilities, pathEnv str
 	}
 	var out []policy.CompilerHelper
 	for _, driver := range c.ShellAllow() {
-		exe := sandbox.LookPath(driver, pathEnv)
+		exe := policy.LookPath(driver, pathEnv)
 		if exe == "" {
 			continue
 		}
@@ -83,7 +83,7 @@ func helperPath(ctx context.Context, driver, helper, pathEnv string) string {
 	}
 	p := strings.TrimSpace(string(b))
 	if !filepath.IsAbs(p) {
-		p = sandbox.LookPath(p, pathEnv)
+		p = policy.LookPath(p, pathEnv)
 	}
 	if p == "" {
 		return ""
