@@ -3,6 +3,7 @@ package coremod
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -258,6 +259,9 @@ func ExportStart(module []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !slices.ContainsFunc(secs, func(s section) bool { return s.id == startSectionID }) {
+		return module, nil
+	}
 	var entry []byte
 	stripped := make([]byte, 0, len(module))
 	stripped = append(stripped, module[:8]...)
@@ -272,9 +276,6 @@ func ExportStart(module []byte) ([]byte, error) {
 			return nil, fmt.Errorf("core module: start section: %w", err)
 		}
 		entry = append(append(name(StartExport), byte(KindFunc)), uleb(uint64(idx))...)
-	}
-	if entry == nil {
-		return module, nil
 	}
 	secs, err = sections(stripped)
 	if err != nil {
