@@ -426,12 +426,22 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 	if err != nil {
 		return defError(d, "%v", err)
 	}
+	// After the interrupt checks, which renumber the start function.
+	if bytes, err = coremod.ExportStart(bytes); err != nil {
+		return defError(d, "%v", err)
+	}
 	if bytes, _, _, err = coremod.MergeDataSegments(bytes); err != nil {
+		return defError(d, "%v", err)
+	}
+	tableMin, grows, err := coremod.Tables(bytes)
+	if err != nil {
 		return defError(d, "%v", err)
 	}
 	idx := len(e.p.coreInsts)
 	e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{source: mod, offset: d.Offset, bytes: bytes, minMemory: pages << 16, interruptible: interruptible, state: state})
 	e.p.minMemory += pages << 16
+	e.p.minTable = max(e.p.minTable, tableMin)
+	e.p.growsTables = e.p.growsTables || grows
 	e.p.steps = append(e.p.steps, step{kind: stepCoreInstance, core: idx})
 	s.coreInstances = append(s.coreInstances, coreInstance{rt: idx})
 	return nil

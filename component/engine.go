@@ -89,14 +89,13 @@ type Component struct {
 	mu sync.Mutex
 	// withModules caches those components by the modules supplied.
 	withModules map[string]*Component
-	// capped holds the core modules recompiled with their tables capped,
-	// per table-element limit (see Limits.MaxTableElements).
-	capped map[uint32][]wazero.CompiledModule
-	// nostart are the modules of restored stores, per table cap; snaps
-	// the snapshots, per configuration (preinit.go). Both are taken at
+	// forms are the compiled core modules, per table-element cap (see
+	// modules); uncappedUsed says a store without a cap took form 0.
+	forms        map[uint32][]wazero.CompiledModule
+	uncappedUsed bool
+	// snaps are the snapshots, per configuration (preinit.go), taken at
 	// the first store that needs them, not at Compile.
-	nostart map[uint32][]wazero.CompiledModule
-	snaps   map[snapKey]*snapEntry
+	snaps map[snapKey]*snapEntry
 	// snapBytes is the memory the snapshots hold.
 	snapBytes int
 }
@@ -139,7 +138,7 @@ func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Component{engine: e, plan: p, host: host, capped: map[uint32][]wazero.CompiledModule{}}, nil
+	return compiled(e, p, host), nil
 }
 
 // World describes the component's imports and exports as WIT.

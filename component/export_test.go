@@ -22,3 +22,30 @@ func WorkerJobs(s *Store) chan func() {
 	}
 	return s.abandon.worker.jobs
 }
+
+// CompiledModules counts the distinct wazero compiled modules c holds for
+// its core instances, in every form.
+func CompiledModules(c *Component) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	seen := map[any]bool{}
+	for _, form := range c.forms {
+		for _, m := range form {
+			seen[m] = true
+		}
+	}
+	return len(seen)
+}
+
+// HeldModuleBytes is how many bytes of core module source c still holds:
+// rewritten modules kept, and the component binary its plan points into.
+func HeldModuleBytes(c *Component) int {
+	n := 0
+	for _, ci := range c.plan.coreInsts {
+		n += len(ci.bytes)
+		if ci.source != nil {
+			n += len(ci.source.Bytes)
+		}
+	}
+	return n
+}

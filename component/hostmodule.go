@@ -9,8 +9,6 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
-	"github.com/tetratelabs/wazero/experimental"
-
 	"github.com/mur-go/mur/canon"
 	"github.com/mur-go/mur/component/internal/coremod"
 )
@@ -33,42 +31,6 @@ func (p *plan) compileModules(ctx context.Context, rt wazero.Runtime) error {
 		seen[string(ci.bytes)] = m
 	}
 	return nil
-}
-
-// modules returns the compiled core modules for a store whose tables may
-// hold at most maxElems elements (0: no cap). wazero has no hook for table
-// growth, so a cap is compiled into the modules' table types; each distinct
-// cap compiles once per component (and then comes from the cache).
-func (c *Component) modules(ctx context.Context, maxElems uint32) ([]wazero.CompiledModule, error) {
-	p := c.plan
-	if maxElems == 0 {
-		mods := make([]wazero.CompiledModule, len(p.coreInsts))
-		for i, ci := range p.coreInsts {
-			mods[i] = ci.compiled
-		}
-		return mods, nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if mods, ok := c.capped[maxElems]; ok {
-		return mods, nil
-	}
-	mods := make([]wazero.CompiledModule, len(p.coreInsts))
-	for i, ci := range p.coreInsts {
-		b, err := coremod.CapTables(ci.bytes, maxElems)
-		var tooLarge *coremod.TableTooLargeError
-		if errors.As(err, &tooLarge) {
-			return nil, &LimitError{Limit: LimitTableElements, Desired: tooLarge.Min, Max: uint64(maxElems)}
-		}
-		if err != nil {
-			return nil, err
-		}
-		if mods[i], err = c.engine.rt.CompileModule(experimental.WithCompilationWorkers(ctx, c.engine.workers), b); err != nil {
-			return nil, fmt.Errorf("compiling core instance %d with capped tables: %w", i, err)
-		}
-	}
-	c.capped[maxElems] = mods
-	return mods, nil
 }
 
 // compileHostModule builds the module exporting the plan's host functions

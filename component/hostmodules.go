@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/mur-go/mur/component/internal/ast"
@@ -122,7 +121,7 @@ func (c *Component) linkModules(ctx context.Context, l *Linker) (*Component, err
 	if len(c.withModules) >= maxModuleSets {
 		clear(c.withModules)
 	}
-	d := &Component{engine: e, plan: p, host: host, capped: map[uint32][]wazero.CompiledModule{}}
+	d := compiled(e, p, host)
 	c.withModules[key.String()] = d
 	return d, nil
 }

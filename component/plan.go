@@ -37,6 +37,11 @@ type plan struct {
 	exports []namedItem
 	// minMemory is the initial size in bytes of all memories together.
 	minMemory uint64
+	// minTable is the initial size of the largest table; growsTables says
+	// some module has table.grow. Without it the table cap is a check of
+	// minTable, and one compiled form serves every cap (hostmodule.go).
+	minTable    uint64
+	growsTables bool
 	// coreChecks are the requirements on core items checked once the core
 	// modules are compiled (validate_coretypes.go).
 	coreChecks []coreCheck
@@ -58,10 +63,13 @@ type step struct {
 // coreInstPlan instantiates one core module whose imports were renamed to
 // point straight at their providers (see coremod.RewriteImports).
 type coreInstPlan struct {
-	// source is the module it instantiates, before any rewriting.
+	// source is the module it instantiates, before any rewriting; it is
+	// dropped once compiled, with the component binary it points into.
 	source *ast.CoreModule
 	// offset is that of the instantiating definition, for errors.
-	offset   int
+	offset int
+	// bytes is the rewritten module; kept after compiling only when a
+	// table cap must be compiled in (plan.growsTables).
 	bytes    []byte
 	compiled wazero.CompiledModule
 	// minMemory is the initial size in bytes of the memories it defines.

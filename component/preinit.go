@@ -8,7 +8,6 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/mur-go/mur/component/internal/coremod"
 )
@@ -155,44 +154,6 @@ func (c *Component) settle(k snapKey, snap *snapshot) bool {
 	c.snapBytes += n
 	e.state, e.snap = snapReady, snap
 	return true
-}
-
-// startless returns the compiled modules for a store restored from a
-// snapshot: those with a start section recompiled without it (once per
-// table cap, then from the compilation cache).
-func (c *Component) startless(ctx context.Context, maxElems uint32) ([]wazero.CompiledModule, error) {
-	mods, err := c.modules(ctx, maxElems)
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if m, ok := c.nostart[maxElems]; ok {
-		return m, nil
-	}
-	out := append([]wazero.CompiledModule(nil), mods...)
-	for i, ci := range c.plan.coreInsts {
-		if !ci.state.Start {
-			continue
-		}
-		b := ci.bytes
-		if maxElems > 0 {
-			if b, err = coremod.CapTables(b, maxElems); err != nil {
-				return nil, err
-			}
-		}
-		if b, err = coremod.WithoutStart(b); err != nil {
-			return nil, err
-		}
-		if out[i], err = c.engine.rt.CompileModule(experimental.WithCompilationWorkers(ctx, c.engine.workers), b); err != nil {
-			return nil, fmt.Errorf("compiling core instance %d without its start function: %w", i, err)
-		}
-	}
-	if c.nostart == nil {
-		c.nostart = map[uint32][]wazero.CompiledModule{}
-	}
-	c.nostart[maxElems] = out
-	return out, nil
 }
 
 // snapshottable reports why the plan cannot be snapshotted at all, or "".
@@ -343,11 +304,7 @@ func (l *Linker) instantiatePreinit(ctx context.Context, c *Component, li *linke
 		if m := s.Limits.MaxMemoryBytes; m > 0 && snap.memory > m {
 			return &LimitError{Limit: LimitMemory, Desired: snap.memory, Max: m}
 		}
-		nostart, err := c.startless(ctx, s.Limits.MaxTableElements)
-		if err != nil {
-			return err
-		}
-		return s.instantiate(ctx, c, li, nostart, true, snap)
+		return s.instantiate(ctx, c, li, mods, true, snap)
 	}
 	if !first {
 		return s.instantiate(ctx, c, li, mods, false, nil)
@@ -371,7 +328,7 @@ func (l *Linker) instantiatePreinit(ctx context.Context, c *Component, li *linke
 		c.settle(k, nil)
 		return nil
 	}
-	snap, err := l.snapshot(ctx, c, li, s)
+	snap, err := l.snapshot(ctx, c, li, s, mods)
 	if err != nil {
 		slog.DebugContext(ctx, "component: instantiating without a snapshot", "reason", err.Error())
 	}
@@ -388,13 +345,9 @@ func (l *Linker) instantiatePreinit(ctx context.Context, c *Component, li *linke
 
 // snapshot captures s, just initialised, against a store of the same
 // component that ran no start function.
-func (l *Linker) snapshot(ctx context.Context, c *Component, li *linkedImports, s *Store) (*snapshot, error) {
-	nostart, err := c.startless(ctx, s.Limits.MaxTableElements)
-	if err != nil {
-		return nil, err
-	}
+func (l *Linker) snapshot(ctx context.Context, c *Component, li *linkedImports, s *Store, mods []wazero.CompiledModule) (*snapshot, error) {
 	base := &Store{Limits: s.Limits, Data: s.Data}
-	if err := base.instantiate(ctx, c, li, nostart, true, nil); err != nil {
+	if err := base.instantiate(ctx, c, li, mods, true, nil); err != nil {
 		return nil, fmt.Errorf("instantiating the uninitialised base: %w", err)
 	}
 	defer base.closeAll(context.WithoutCancel(ctx))

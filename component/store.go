@@ -177,9 +177,15 @@ func (s *Store) instantiateSteps(ctx context.Context, mods []wazero.CompiledModu
 				s.closeAll(context.WithoutCancel(ctx))
 				return s.classify(ctx, fmt.Sprintf("core instance %d", st.core), fmt.Errorf("instantiating core instance %d: %w", st.core, err))
 			}
-			if p.coreInsts[st.core].interruptible {
+			ci := p.coreInsts[st.core]
+			if ci.interruptible {
 				if g, ok := m.ExportedGlobal(coremod.FuelGlobal).(api.MutableGlobal); ok {
 					s.addFuel(g)
+				}
+			}
+			if ci.state.Start && !skipStart {
+				if err := s.runCoreStart(ctx, st.core, m); err != nil {
+					return err
 				}
 			}
 		case stepStart:
@@ -197,6 +203,28 @@ func (s *Store) instantiateSteps(ctx context.Context, mods []wazero.CompiledModu
 			s.closeAll(context.WithoutCancel(ctx))
 			return err
 		}
+	}
+	return nil
+}
+
+// runCoreStart runs a core instance's start function, which the plan
+// moved to an export (coremod.ExportStart): as the start section would
+// have, it runs before the next instance is made, and its failure is the
+// instance's. On failure it closes the store's instances.
+func (s *Store) runCoreStart(ctx context.Context, i int, m api.Module) error {
+	f := m.ExportedFunction(coremod.StartExport)
+	if f == nil {
+		s.closeAll(context.WithoutCancel(ctx))
+		return fmt.Errorf("core instance %d: start export missing", i)
+	}
+	_, err := f.Call(ctx)
+	if s.abandoned() {
+		s.closeAll(context.WithoutCancel(ctx))
+		return errAbandoned
+	}
+	if err != nil {
+		s.closeAll(context.WithoutCancel(ctx))
+		return s.classify(ctx, fmt.Sprintf("core instance %d", i), fmt.Errorf("instantiating core instance %d: start function: %w", i, err))
 	}
 	return nil
 }

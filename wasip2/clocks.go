@@ -8,13 +8,19 @@ import (
 	"github.com/mur-go/mur/wit"
 )
 
-// The monotonic clock counts nanoseconds from the Ctx's creation; Go's
-// time.Time carries a monotonic reading, so wall-clock jumps don't leak in.
-func (c *Ctx) monoNow() uint64 { return uint64(time.Since(c.start)) }
+// monoClock is the monotonic clock of every store whose WASI functions one
+// Register defined: nanoseconds from one origin, taken at Register. An
+// origin per Ctx would let a store restored from a snapshot read a time
+// below the one its initialisation read and baked in (the snapshot's
+// store began earlier), so time would step back. Go's time.Time carries a
+// monotonic reading, so wall-clock jumps don't leak in.
+type monoClock struct{ origin time.Time }
 
-// monoTime converts an instant back to a time.Time usable with timers.
-func (c *Ctx) monoTime(instant uint64) time.Time {
-	return c.start.Add(time.Duration(min(instant, math.MaxInt64)))
+func (m monoClock) now() uint64 { return uint64(time.Since(m.origin)) }
+
+// at converts an instant back to a time.Time usable with timers.
+func (m monoClock) at(instant uint64) time.Time {
+	return m.origin.Add(time.Duration(min(instant, math.MaxInt64)))
 }
 
 func datetime(t time.Time) []any {
@@ -25,22 +31,22 @@ func datetime(t time.Time) []any {
 }
 
 func (h *host) registerClocks() {
-	t := h.t
+	t, clock := h.t, h.clock
 	const mono = "wasi:clocks/monotonic-clock"
 	h.uses(mono, t.pollable)
 	h.fn(mono, "now", fn(wit.U64), func(ctx context.Context, c *Ctx, a []any) (any, error) {
-		return c.monoNow(), nil
+		return clock.now(), nil
 	})
 	h.fn(mono, "resolution", fn(wit.U64), func(ctx context.Context, c *Ctx, a []any) (any, error) {
 		return uint64(1), nil
 	})
 	h.fn(mono, "subscribe-instant", fn(own(t.pollable), param("when", wit.U64)), func(ctx context.Context, c *Ctx, a []any) (any, error) {
 		when, _ := a[0].(uint64)
-		return c.subscribe(t, timerSource{at: c.monoTime(when)}), nil
+		return c.subscribe(t, timerSource{at: clock.at(when)}), nil
 	})
 	h.fn(mono, "subscribe-duration", fn(own(t.pollable), param("when", wit.U64)), func(ctx context.Context, c *Ctx, a []any) (any, error) {
 		d, _ := a[0].(uint64)
-		return c.subscribe(t, timerSource{at: c.monoTime(c.monoNow() + min(d, math.MaxInt64/2))}), nil
+		return c.subscribe(t, timerSource{at: clock.at(clock.now() + min(d, math.MaxInt64/2))}), nil
 	})
 
 	const wall = "wasi:clocks/wall-clock"

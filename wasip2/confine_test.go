@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/wit"
@@ -15,7 +16,7 @@ import (
 // functions, so tests can call them the way a guest would.
 func testHost(t testing.TB) *host {
 	t.Helper()
-	h := &host{l: component.NewLinker(), get: func(*component.Store) *Ctx { return nil }, t: newTypes(), record: map[string]hostFn{}}
+	h := &host{l: component.NewLinker(), get: func(*component.Store) *Ctx { return nil }, t: newTypes(), clock: monoClock{origin: time.Now()}, record: map[string]hostFn{}}
 	h.registerIO()
 	h.registerClocks()
 	h.registerRandom()

@@ -40,7 +40,6 @@ func (e *ExitError) Error() string { return fmt.Sprintf("guest exited with statu
 type Ctx struct {
 	g      Grants
 	egress *Egress
-	start  time.Time // zero point of the monotonic clock
 	seed   [2]uint64 // insecure-seed: fixed for the store's lifetime
 
 	stdout, stderr *cappedWriter
@@ -64,7 +63,6 @@ func NewCtx(g Grants) (*Ctx, error) {
 	c := &Ctx{
 		g:      g,
 		egress: NewEgress(g.Net, g.Resolver, g.Log),
-		start:  time.Now(),
 		stdout: newCappedWriter(g.Stdout),
 		stderr: newCappedWriter(g.Stderr),
 		objs:   map[uint32]any{},
@@ -203,7 +201,7 @@ func Register(l *component.Linker, get func(*component.Store) *Ctx) error {
 	if l == nil || get == nil {
 		return errors.New("wasip2.Register: nil linker or context getter")
 	}
-	h := &host{l: l, get: get, t: newTypes()}
+	h := &host{l: l, get: get, t: newTypes(), clock: monoClock{origin: time.Now()}}
 	h.registerIO()
 	h.registerClocks()
 	h.registerRandom()
@@ -223,6 +221,8 @@ type host struct {
 	get func(*component.Store) *Ctx
 	t   *types
 	err error
+	// clock is shared by all the stores of these functions.
+	clock monoClock
 	// record, when set (tests), collects every function by
 	// "interface#name" so it can be called without a guest.
 	record map[string]hostFn

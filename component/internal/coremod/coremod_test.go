@@ -72,6 +72,39 @@ func TestRewriteImports(t *testing.T) {
 	}
 }
 
+func TestTables(t *testing.T) {
+	code := func(body ...byte) []byte {
+		fn := append([]byte{0}, body...) // no locals
+		return cat([]byte{10, 1}, uleb(uint64(len(fn))), fn)
+	}
+	funcSec := []byte{3, 1, 0}
+	for _, tc := range []struct {
+		name  string
+		in    []byte
+		min   uint64
+		grows bool
+	}{
+		{"no tables", module(typeSec, funcSec, code(0x0b)), 0, false},
+		{"largest initial size", module(typeSec, funcSec, tableSec, code(0x0b)), 3, false},
+		// (table.grow 0 (ref.null func) (i32.const 1)) (drop)
+		{"table.grow", module(typeSec, funcSec, tableSec, code(0xd0, 0x70, 0x41, 1, 0xfc, 15, 0, 0x1a, 0x0b)), 3, true},
+		// table.size is 0xfc 16: another sub-opcode of the same prefix.
+		{"table.size only", module(typeSec, funcSec, tableSec, code(0xfc, 16, 0, 0x1a, 0x0b)), 3, false},
+		// i32.const 15 must not read as the sub-opcode of table.grow.
+		{"immediate 15", module(typeSec, funcSec, code(0x41, 15, 0x1a, 0x0b)), 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			minElems, grows, err := Tables(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if minElems != tc.min || grows != tc.grows {
+				t.Fatalf("Tables = %d, %v; want %d, %v", minElems, grows, tc.min, tc.grows)
+			}
+		})
+	}
+}
+
 func TestCapTables(t *testing.T) {
 	tests := []struct {
 		name    string

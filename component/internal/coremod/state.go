@@ -3,6 +3,7 @@ package coremod
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -20,7 +21,8 @@ type State struct {
 	Memory bool
 	// Globals are the export names of its mutable numeric globals.
 	Globals []string
-	// Start: the module has a start section (WithoutStart drops it).
+	// Start: the module has a start section (ExportStart moves it to an
+	// export).
 	Start bool
 	// Unsafe, when not empty, says why a snapshot of an instance of this
 	// module cannot be trusted: state outside memory and globals (tables,
@@ -140,6 +142,24 @@ func mutableGlobals(r *reader, first uint32) (idx []uint32, unsafe string, err e
 // segments (data.drop, elem.drop). It is a static, conservative check: it
 // does not ask whether the start function can reach the instruction.
 func stateOutsideMemory(body []byte) (string, error) {
+	return scanCode(body, func(op byte, sub uint32) string {
+		if op == 0x26 {
+			return "code has table.set"
+		}
+		if op == 0xfc {
+			switch sub {
+			case 9, 12, 13, 14, 15, 17:
+				return fmt.Sprintf("code has instruction 0xfc %d (tables or dropped segments)", sub)
+			}
+		}
+		return ""
+	})
+}
+
+// scanCode walks every instruction of a code section body and returns the
+// first non-empty answer of match (sub is the sub-opcode of a 0xfc
+// instruction).
+func scanCode(body []byte, match func(op byte, sub uint32) string) (string, error) {
 	r := &reader{b: body}
 	n, err := r.u32()
 	if err != nil {
@@ -155,14 +175,14 @@ func stateOutsideMemory(body []byte) (string, error) {
 		}
 		fr := &reader{b: r.b[:r.off+int(size)], off: r.off}
 		r.off += int(size)
-		if why, err := fr.scanBody(); err != nil || why != "" {
+		if why, err := fr.scanBody(match); err != nil || why != "" {
 			return why, err
 		}
 	}
 	return "", nil
 }
 
-func (r *reader) scanBody() (string, error) {
+func (r *reader) scanBody(match func(op byte, sub uint32) string) (string, error) {
 	groups, err := r.u32()
 	if err != nil {
 		return "", err
@@ -180,20 +200,16 @@ func (r *reader) scanBody() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if op == 0x26 {
-			return "code has table.set", nil
-		}
+		var sub uint32
 		if op == 0xfc {
 			at := r.off
-			sub, err := r.u32()
-			if err != nil {
+			if sub, err = r.u32(); err != nil {
 				return "", err
 			}
-			switch sub {
-			case 9, 12, 13, 14, 15, 17:
-				return fmt.Sprintf("code has instruction 0xfc %d (tables or dropped segments)", sub), nil
-			}
 			r.off = at
+		}
+		if why := match(op, sub); why != "" {
+			return why, nil
 		}
 		if err := r.skipImmediates(op); err != nil {
 			return "", err
@@ -229,19 +245,41 @@ func withExports(module []byte, secs []section, count int, entries []byte) []byt
 	return out
 }
 
-// WithoutStart returns a copy of module without its start section: an
-// instance restored from a snapshot must not run initialisation again.
-func WithoutStart(module []byte) ([]byte, error) {
+// StartExport is the export name ExportStart gives a module's start
+// function.
+const StartExport = "mur:start"
+
+// ExportStart returns a copy of module whose start function is exported
+// as StartExport instead of being named by a start section. The engine
+// calls it right after instantiating, or not at all for an instance
+// restored from a snapshot, so both kinds of store instantiate the one
+// compiled module. A module without a start section is returned unchanged.
+func ExportStart(module []byte) ([]byte, error) {
 	secs, err := sections(module)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, len(module))
-	out = append(out, module[:8]...)
+	if !slices.ContainsFunc(secs, func(s section) bool { return s.id == startSectionID }) {
+		return module, nil
+	}
+	var entry []byte
+	stripped := make([]byte, 0, len(module))
+	stripped = append(stripped, module[:8]...)
 	for _, s := range secs {
 		if s.id != startSectionID {
-			out = append(out, module[s.start:s.end]...)
+			stripped = append(stripped, module[s.start:s.end]...)
+			continue
 		}
+		r := &reader{b: module[:s.end], off: s.body}
+		idx, err := r.u32()
+		if err != nil {
+			return nil, fmt.Errorf("core module: start section: %w", err)
+		}
+		entry = append(append(name(StartExport), byte(KindFunc)), uleb(uint64(idx))...)
 	}
-	return out, nil
+	secs, err = sections(stripped)
+	if err != nil {
+		return nil, err
+	}
+	return withExports(stripped, secs, 1, entry), nil
 }

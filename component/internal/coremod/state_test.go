@@ -59,13 +59,39 @@ func TestAddStateExports(t *testing.T) {
 	}
 }
 
-func TestWithoutStart(t *testing.T) {
-	in := module(typeSec, []byte{3, 1, 0}, []byte{8, 0}, []byte{10, 1, 2, 0, 0x0b})
-	out, err := WithoutStart(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := module(typeSec, []byte{3, 1, 0}, []byte{10, 1, 2, 0, 0x0b}); string(out) != string(want) {
-		t.Fatalf("got % x\nwant % x", out, want)
+func TestExportStart(t *testing.T) {
+	funcSec, codeSec := []byte{3, 1, 0}, []byte{10, 1, 2, 0, 0x0b}
+	exportRun := cat([]byte{7, 1}, name("run"), []byte{0x00, 0})
+	for _, tc := range []struct {
+		name    string
+		in      []byte
+		want    []byte
+		exports []Export
+	}{
+		{"joins the export section", module(typeSec, funcSec, exportRun, []byte{8, 0}, codeSec),
+			module(typeSec, funcSec, cat([]byte{7, 2}, name("run"), []byte{0x00, 0}, name(StartExport), []byte{0x00, 0}), codeSec),
+			[]Export{{"run", KindFunc}, {StartExport, KindFunc}}},
+		{"creates the export section", module(typeSec, funcSec, []byte{8, 0}, codeSec),
+			module(typeSec, funcSec, cat([]byte{7, 1}, name(StartExport), []byte{0x00, 0}), codeSec),
+			[]Export{{StartExport, KindFunc}}},
+		{"no start section", module(typeSec, funcSec, exportRun, codeSec),
+			module(typeSec, funcSec, exportRun, codeSec), []Export{{"run", KindFunc}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := ExportStart(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != string(tc.want) {
+				t.Fatalf("got % x\nwant % x", out, tc.want)
+			}
+			exps, err := Exports(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(exps, tc.exports) {
+				t.Fatalf("exports %+v, want %+v", exps, tc.exports)
+			}
+		})
 	}
 }

@@ -42,6 +42,70 @@ func CapTables(module []byte, maxElems uint32) ([]byte, error) {
 	return module, nil
 }
 
+// Tables reports how large a module's tables can be: the largest initial
+// size of the tables it defines, and whether its code has table.grow, the
+// one way a table changes size after instantiation (the host API has
+// none). Tables that never grow need no cap compiled in: a check of their
+// initial size against the cap is the whole limit.
+func Tables(module []byte) (minElems uint64, grows bool, err error) {
+	secs, err := sections(module)
+	if err != nil {
+		return 0, false, err
+	}
+	for _, sec := range secs {
+		r := &reader{b: module[:sec.end], off: sec.body}
+		switch sec.id {
+		case tableSectionID:
+			if minElems, err = largestTable(r); err != nil {
+				return 0, false, err
+			}
+		case codeSectionID:
+			why, err := scanCode(module[sec.body:sec.end], func(op byte, sub uint32) string {
+				if op == 0xfc && sub == 15 {
+					return "table.grow"
+				}
+				return ""
+			})
+			if err != nil {
+				return 0, false, err
+			}
+			grows = why != ""
+		}
+	}
+	return minElems, grows, nil
+}
+
+func largestTable(r *reader) (uint64, error) {
+	n, err := r.u32()
+	if err != nil {
+		return 0, err
+	}
+	var largest uint64
+	for range n {
+		if err := r.skipRefType(); err != nil {
+			return 0, fmt.Errorf("core module: table section: %w", err)
+		}
+		flags, err := r.byte()
+		if err != nil {
+			return 0, err
+		}
+		if flags > 1 {
+			return 0, fmt.Errorf("core module: table limits flags %#x are not supported", flags)
+		}
+		minElems, err := r.uleb(32)
+		if err != nil {
+			return 0, err
+		}
+		if flags == 1 {
+			if _, err := r.uleb(32); err != nil {
+				return 0, err
+			}
+		}
+		largest = max(largest, minElems)
+	}
+	return largest, nil
+}
+
 func capTableSection(r *reader, maxElems uint64) ([]byte, error) {
 	n, err := r.u32()
 	if err != nil {
