@@ -22,23 +22,30 @@ import (
 // translation, wasi:http) against a provider answering at once, beside a
 // plain Go client sending a request of the same size in the same run.
 // "component" starts each call's store from a snapshot of the driver's
-// initialisation (the default); "component-init" runs it every call.
+// initialisation (the default); "component-init" runs it every call;
+// "anthropic" is "component" with the anthropic driver.
 func BenchmarkDriverCall64KiB(b *testing.B) {
 	srv := mockprovider.New(b)
 	srv.SetFallback(mockprovider.OpenAI("ok"))
+	anth := mockprovider.New(b)
+	anth.SetFallback(mockprovider.Anthropic("", "ok"))
 	text := strings.Repeat("a", 64<<10)
 	req := `{"max_tokens":64,"messages":[{"content":[{"text":"` + text + `","type":"text"}],"role":"user"}],"model":"m","params":{},"system":"s","tools":[]}`
 	for _, mode := range []struct {
 		name       string
+		driver     string
+		srv        *mockprovider.Server
 		normalInit bool
-	}{{"component", false}, {"component-init", true}} {
+	}{{"component", testguest.DriverOpenAIGo, srv, false}, {"component-init", testguest.DriverOpenAIGo, srv, true},
+		{"anthropic", testguest.DriverAnthropicGo, anth, false}} {
 		b.Run(mode.name, func(b *testing.B) {
+			srv := mode.srv
 			rules, _ := policy.ParseNetRules([]string{srv.URL})
 			linker, err := host.NewToolLinker()
 			if err != nil {
 				b.Fatal(err)
 			}
-			wt, err := tools.NewWasmTool(tools.WasmToolConfig{Name: "d", Component: guests.Compile(b, testguest.DriverOpenAIGo), Linker: linker,
+			wt, err := tools.NewWasmTool(tools.WasmToolConfig{Name: "d", Component: guests.Compile(b, mode.driver), Linker: linker,
 				Grants: wasip2.Grants{Env: [][2]string{{"MURMUR_INFERENCE_ENDPOINT", srv.URL}, {"MURMUR_INFERENCE_DRIVER_CONFIG", `{"stream":false}`}}, Net: rules},
 				Limits: stage.DefaultToolLimits(), NormalInit: mode.normalInit})
 			if err != nil {

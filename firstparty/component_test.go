@@ -164,6 +164,9 @@ func TestDriverComponentsAnswer(t *testing.T) {
 				{mockprovider.Error(500, "boom", nil), "server_error"},
 				{mockprovider.Error(401, "who are you", nil), "credential_rejected"},
 				{mockprovider.Reply{Body: "{not json"}, "malformed_response"},
+				// A hostile provider nesting a million arrays: the hand-written
+				// reader gives up at its depth bound, encoding/json at its own.
+				{mockprovider.Reply{Body: `{"content":[],"choices":[{"message":{"content":` + strings.Repeat("[", 1<<20)}, "malformed_response"},
 			} {
 				srv := mockprovider.New(t, tc.reply)
 				r, _ := call(t, p.guest, srv.URL, `{"stream":false}`, nil, srv.URL)

@@ -4,6 +4,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"github.com/mur-go/mur/guests/go/driverkit"
@@ -26,10 +27,36 @@ type config struct {
 	Thinking map[string]json.RawMessage `json:"thinking"`
 }
 
+// readConfig reads the driver config, by hand when it can (see
+// driverkit.ParseRequest for why).
+func readConfig(raw string) (config, error) {
+	var cfg config
+	base, ok := driverkit.ReadConfig(raw, []string{"anthropic_version", "beta", "thinking"}, func(r *driverkit.Reader, i int) {
+		switch i {
+		case 0:
+			cfg.Version = r.Str()
+		case 1:
+			cfg.Beta = r.Str()
+		case 2:
+			cfg.Thinking = map[string]json.RawMessage{}
+			if r.Peek() != '{' {
+				r.Fail()
+			}
+			r.Object(func(k string) { cfg.Thinking[k] = r.Raw() })
+		}
+	})
+	if ok {
+		cfg.Config = base
+		return cfg, nil
+	}
+	cfg = config{}
+	return cfg, driverkit.ParseConfig(raw, &cfg)
+}
+
 // Build is the POST to <endpoint>/v1/messages.
 func (Provider) Build(env driverkit.Env, req *driverkit.Request) (*wasihttp.Request, bool, error) {
-	var cfg config
-	if err := driverkit.ParseConfig(env.Config, &cfg); err != nil {
+	cfg, err := readConfig(env.Config)
+	if err != nil {
 		return nil, false, err
 	}
 	url, err := driverkit.Endpoint(env.Endpoint, "/v1/messages", "/messages")
@@ -41,32 +68,41 @@ func (Provider) Build(env driverkit.Env, req *driverkit.Request) (*wasihttp.Requ
 	if maxTokens == 0 {
 		maxTokens = 8192
 	}
-	body := map[string]any{"model": req.Model, "max_tokens": maxTokens}
+	// The body is written once into one buffer, members in key order as
+	// json.Marshal of the equivalent map wrote them.
+	var body driverkit.Object
+	body.Set("model", driverkit.String(req.Model))
+	body.Set("max_tokens", driverkit.Literal(strconv.FormatUint(uint64(maxTokens), 10)))
 	if req.System != "" {
-		body["system"] = req.System
+		body.Set("system", driverkit.String(req.System))
 	}
+	var thinking []byte
 	if len(cfg.Thinking) > 0 {
-		th := map[string]json.RawMessage{"type": json.RawMessage(`"enabled"`)}
+		th := driverkit.Object{{Key: "type", Value: driverkit.Literal(`"enabled"`)}}
 		for k, v := range cfg.Thinking {
-			th[k] = v
+			th.Set(k, driverkit.Raw(v))
 		}
-		body["thinking"] = th
+		thinking = th.Append(nil)
+		body.Set("thinking", driverkit.Literal(string(thinking)))
 	}
 	if len(req.Tools) > 0 {
-		body["tools"] = tools(req.Tools)
+		body.Set("tools", func(dst []byte) []byte { return appendTools(dst, req.Tools) })
 	}
 	if stream {
-		body["stream"] = true
+		body.Set("stream", driverkit.Literal("true"))
 	}
-	driverkit.Merge(body, req.Params)
+	for k, v := range req.Params {
+		body.Set(k, driverkit.Raw(v))
+	}
+	if v, ok := req.Params["thinking"]; ok {
+		thinking = v
+	}
 	if tc, ok := req.Params["tool_choice"]; ok {
-		body["tool_choice"] = toolChoice(tc)
+		body.Set("tool_choice", toolChoice(tc))
 	}
-	body["messages"] = messages(req.Messages, thinkingOn(body["thinking"]))
-	data, err := json.Marshal(body)
-	if err != nil {
-		return nil, false, err
-	}
+	turns := messages(req.Messages, thinkingOn(thinking))
+	body.Set("messages", func(dst []byte) []byte { return appendTurns(dst, turns) })
+	data := body.Append(make([]byte, 0, driverkit.RequestSize(req)))
 	version := DefaultVersion
 	if cfg.Version != "" {
 		version = cfg.Version
@@ -89,31 +125,42 @@ func (Provider) Build(env driverkit.Env, req *driverkit.Request) (*wasihttp.Requ
 
 // thinkingOn reports extended thinking enabled in the body's thinking
 // value (from the config or the params).
-func thinkingOn(v any) bool {
-	b, err := json.Marshal(v)
-	if err != nil || v == nil {
+func thinkingOn(v []byte) bool {
+	if v == nil {
 		return false
 	}
 	var th struct {
 		Type string `json:"type"`
 	}
-	return json.Unmarshal(b, &th) == nil && th.Type != "disabled" && th.Type != ""
+	return json.Unmarshal(v, &th) == nil && th.Type != "disabled" && th.Type != ""
 }
 
 // toolChoice maps the runtime's string spellings ("required", "auto",
 // "none") to Anthropic's objects; an object passes through.
-func toolChoice(raw json.RawMessage) any {
+func toolChoice(raw json.RawMessage) func([]byte) []byte {
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
-		return raw
+		return driverkit.Raw(raw)
 	}
 	switch s {
 	case "required", "any":
-		return map[string]string{"type": "any"}
+		return driverkit.Literal(`{"type":"any"}`)
 	case "none":
-		return map[string]string{"type": "none"}
+		return driverkit.Literal(`{"type":"none"}`)
 	}
-	return map[string]string{"type": "auto"}
+	return driverkit.Literal(`{"type":"auto"}`)
+}
+
+// part is one block of a turn: a tool message's result (tool set) or a
+// block of a message.
+type part struct {
+	tool  *driverkit.Message
+	block *driverkit.Block
+}
+
+type turn struct {
+	role  string
+	parts []part
 }
 
 // messages is the conversation in Anthropic's shape: tool calls become
@@ -121,97 +168,141 @@ func toolChoice(raw json.RawMessage) any {
 // consecutive turns of one role are merged, since the API wants them to
 // alternate. Thinking blocks go back only with thinking on, signature
 // and all.
-func messages(in []driverkit.Message, thinking bool) []any {
-	type turn struct {
-		role    string
-		content []any
-	}
-	var turns []*turn
-	add := func(role string, blocks []any) {
-		if len(blocks) == 0 {
+func messages(in []driverkit.Message, thinking bool) []turn {
+	var turns []turn
+	add := func(role string, parts []part) {
+		if len(parts) == 0 {
 			return
 		}
 		if n := len(turns); n > 0 && turns[n-1].role == role {
-			turns[n-1].content = append(turns[n-1].content, blocks...)
+			turns[n-1].parts = append(turns[n-1].parts, parts...)
 			return
 		}
-		turns = append(turns, &turn{role: role, content: blocks})
+		turns = append(turns, turn{role: role, parts: parts})
 	}
-	for _, m := range in {
+	for i := range in {
+		m := &in[i]
 		switch m.Role {
 		case "tool":
-			r := map[string]any{"type": "tool_result", "tool_use_id": m.ToolCallID,
-				"content": driverkit.Texts(m.Content, "\n")}
-			if m.IsError {
-				r["is_error"] = true
-			}
-			add("user", []any{r})
+			add("user", []part{{tool: m}})
 		case "assistant":
-			add("assistant", assistantBlocks(m.Content, thinking))
+			add("assistant", blocks(m.Content, func(b *driverkit.Block) bool {
+				switch b.Type {
+				case "text":
+					return b.Text != ""
+				case "tool_call":
+					return true
+				case "thinking":
+					return thinking && b.Signature != ""
+				case "redacted_thinking":
+					return thinking
+				}
+				return false
+			}))
 		default:
-			add("user", userBlocks(m.Content))
+			add("user", blocks(m.Content, func(b *driverkit.Block) bool {
+				return b.Type == "text" || (b.Type == "image" && b.Source != nil)
+			}))
 		}
 	}
-	out := make([]any, 0, len(turns))
-	for _, t := range turns {
-		out = append(out, map[string]any{"role": t.role, "content": t.content})
-	}
-	return out
+	return turns
 }
 
-func userBlocks(in []driverkit.Block) []any {
-	out := []any{}
-	for _, b := range in {
-		switch b.Type {
-		case "text":
-			out = append(out, map[string]any{"type": "text", "text": b.Text})
-		case "image":
-			if b.Source != nil {
-				out = append(out, map[string]any{"type": "image", "source": map[string]any{
-					"type": "base64", "media_type": b.Source.MediaType, "data": b.Source.Data}})
-			}
+func blocks(in []driverkit.Block, keep func(*driverkit.Block) bool) []part {
+	var out []part
+	for i := range in {
+		if keep(&in[i]) {
+			out = append(out, part{block: &in[i]})
 		}
 	}
 	return out
 }
 
-func assistantBlocks(in []driverkit.Block, thinking bool) []any {
-	out := []any{}
-	for _, b := range in {
-		switch b.Type {
-		case "text":
-			if b.Text != "" {
-				out = append(out, map[string]any{"type": "text", "text": b.Text})
-			}
-		case "tool_call":
-			input := b.Input
-			if len(strings.TrimSpace(string(input))) == 0 || string(input) == "null" {
-				input = json.RawMessage(`{}`)
-			}
-			out = append(out, map[string]any{"type": "tool_use", "id": b.ID, "name": b.Name, "input": input})
-		case "thinking":
-			if thinking && b.Signature != "" {
-				out = append(out, map[string]any{"type": "thinking", "thinking": b.Text, "signature": b.Signature})
-			}
-		case "redacted_thinking":
-			if thinking {
-				out = append(out, b.Raw)
-			}
+func appendTurns(dst []byte, turns []turn) []byte {
+	dst = append(dst, '[')
+	for i, t := range turns {
+		if i > 0 {
+			dst = append(dst, ',')
 		}
+		dst = append(dst, `{"content":[`...)
+		for j, p := range t.parts {
+			if j > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendPart(dst, p, t.role)
+		}
+		dst = append(dst, `],"role":`...)
+		dst = driverkit.AppendString(dst, t.role)
+		dst = append(dst, '}')
 	}
-	return out
+	return append(dst, ']')
 }
 
-func tools(in []driverkit.Tool) []any {
-	out := make([]any, 0, len(in))
-	for _, t := range in {
-		e := map[string]any{"name": t.Name, "input_schema": t.Schema()}
+// appendPart writes one block with its keys in sorted order.
+func appendPart(dst []byte, p part, role string) []byte {
+	if m := p.tool; m != nil {
+		dst = append(dst, `{"content":`...)
+		dst = driverkit.AppendTexts(dst, m.Content, "\n")
+		if m.IsError {
+			dst = append(dst, `,"is_error":true`...)
+		}
+		dst = append(dst, `,"tool_use_id":`...)
+		dst = driverkit.AppendString(dst, m.ToolCallID)
+		return append(dst, `,"type":"tool_result"}`...)
+	}
+	b := p.block
+	switch {
+	case b.Type == "text":
+		dst = append(dst, `{"text":`...)
+		dst = driverkit.AppendString(dst, b.Text)
+		return append(dst, `,"type":"text"}`...)
+	case b.Type == "image":
+		dst = append(dst, `{"source":{"data":`...)
+		dst = driverkit.AppendString(dst, b.Source.Data)
+		dst = append(dst, `,"media_type":`...)
+		dst = driverkit.AppendString(dst, b.Source.MediaType)
+		return append(dst, `,"type":"base64"},"type":"image"}`...)
+	case b.Type == "tool_call":
+		input := b.Input
+		if len(strings.TrimSpace(string(input))) == 0 || string(input) == "null" {
+			input = json.RawMessage(`{}`)
+		}
+		dst = append(dst, `{"id":`...)
+		dst = driverkit.AppendString(dst, b.ID)
+		dst = append(dst, `,"input":`...)
+		dst = driverkit.AppendRaw(dst, input)
+		dst = append(dst, `,"name":`...)
+		dst = driverkit.AppendString(dst, b.Name)
+		return append(dst, `,"type":"tool_use"}`...)
+	case b.Type == "thinking":
+		dst = append(dst, `{"signature":`...)
+		dst = driverkit.AppendString(dst, b.Signature)
+		dst = append(dst, `,"thinking":`...)
+		dst = driverkit.AppendString(dst, b.Text)
+		return append(dst, `,"type":"thinking"}`...)
+	}
+	return driverkit.AppendRaw(dst, b.Raw) // redacted_thinking, as received
+}
+
+func appendTools(dst []byte, in []driverkit.Tool) []byte {
+	dst = append(dst, '[')
+	for i, t := range in {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '{')
 		if t.Description != "" {
-			e["description"] = t.Description
+			dst = append(dst, `"description":`...)
+			dst = driverkit.AppendString(dst, t.Description)
+			dst = append(dst, ',')
 		}
-		out = append(out, e)
+		dst = append(dst, `"input_schema":`...)
+		dst = driverkit.AppendRaw(dst, t.Schema())
+		dst = append(dst, `,"name":`...)
+		dst = driverkit.AppendString(dst, t.Name)
+		dst = append(dst, '}')
 	}
-	return out
+	return append(dst, ']')
 }
 
 // ContextLength recognises "prompt is too long" and the like.

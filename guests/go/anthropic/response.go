@@ -62,9 +62,21 @@ func (u *usage) merge(v *usage) {
 }
 
 // Decode translates a whole message.
-func (Provider) Decode(body []byte) (*driverkit.Response, error) {
-	var m message
-	if err := json.Unmarshal(body, &m); err != nil {
+func (Provider) Decode(body []byte) (*driverkit.Response, error) { return decode(body, fastParser()) }
+
+// DecodeStd and DecodeStreamStd are Decode and DecodeStream reading the
+// provider's JSON with encoding/json alone: the reference the
+// hand-written reader is held to.
+func DecodeStd(body []byte) (*driverkit.Response, error) { return decode(body, stdParser()) }
+
+// DecodeStreamStd is DecodeStream reading with encoding/json alone.
+func DecodeStreamStd(body io.Reader, emit driverkit.Emitter) (*driverkit.Response, error) {
+	return decodeStream(body, emit, stdParser())
+}
+
+func decode(body []byte, p parser) (*driverkit.Response, error) {
+	m, err := p.message(body)
+	if err != nil {
 		return nil, err
 	}
 	if m.Type == "error" && m.Error != nil {
@@ -154,6 +166,10 @@ type pending struct {
 
 // DecodeStream reassembles a streamed message from its events.
 func (Provider) DecodeStream(body io.Reader, emit driverkit.Emitter) (*driverkit.Response, error) {
+	return decodeStream(body, emit, fastParser())
+}
+
+func decodeStream(body io.Reader, emit driverkit.Emitter, ps parser) (*driverkit.Response, error) {
 	blocks := map[int]*pending{}
 	var u usage
 	stop := ""
@@ -161,8 +177,8 @@ func (Provider) DecodeStream(body io.Reader, emit driverkit.Emitter) (*driverkit
 		if len(ev.Data) == 0 {
 			return nil
 		}
-		var e streamEvent
-		if err := json.Unmarshal(ev.Data, &e); err != nil {
+		e, err := ps.event(ev.Data)
+		if err != nil {
 			return fmt.Errorf("stream event %q: %w", ev.Name, err)
 		}
 		switch e.Type {
@@ -187,8 +203,8 @@ func (Provider) DecodeStream(body io.Reader, emit driverkit.Emitter) (*driverkit
 				p = &pending{}
 				blocks[e.Index] = p
 			}
-			var d delta
-			if err := json.Unmarshal(e.Delta, &d); err != nil {
+			d, err := ps.delta(e.Delta)
+			if err != nil {
 				return fmt.Errorf("content_block_delta: %w", err)
 			}
 			switch d.Type {
@@ -204,9 +220,9 @@ func (Provider) DecodeStream(body io.Reader, emit driverkit.Emitter) (*driverkit
 				p.json.WriteString(d.PartialJSON)
 			}
 		case "message_delta":
-			var d delta
+			d := &delta{}
 			if len(e.Delta) > 0 {
-				if err := json.Unmarshal(e.Delta, &d); err != nil {
+				if d, err = ps.delta(e.Delta); err != nil {
 					return fmt.Errorf("message_delta: %w", err)
 				}
 			}

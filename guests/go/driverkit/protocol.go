@@ -9,7 +9,6 @@ package driverkit
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 )
 
@@ -77,26 +76,6 @@ func (t Tool) Schema() json.RawMessage {
 		return json.RawMessage(`{"type":"object","properties":{}}`)
 	}
 	return t.Parameters
-}
-
-// ParseRequest decodes the runtime's request.
-func ParseRequest(data []byte) (*Request, error) {
-	var r Request
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("the runtime's request is not valid driver JSON: %w", err)
-	}
-	return &r, nil
-}
-
-// Texts joins a message's text blocks with sep.
-func Texts(blocks []Block, sep string) string {
-	var parts []string
-	for _, b := range blocks {
-		if b.Type == "text" {
-			parts = append(parts, b.Text)
-		}
-	}
-	return strings.Join(parts, sep)
 }
 
 // Response is the driver's answer (§1.3).

@@ -58,10 +58,9 @@ func (f *Failure) Error() string { return f.Msg }
 // {"error","stop_reason":"error"}, and the reserved transient key with
 // the class, provider status and Retry-After as metadata.
 func (f *Failure) Result() Result {
-	data, err := Encode(map[string]string{"error": f.Msg, "stop_reason": "error"})
-	if err != nil {
-		data = `{"error":"driver failure","stop_reason":"error"}`
-	}
+	// Encode's bytes for the map {"error", "stop_reason"}, by hand (see
+	// EncodeResponse).
+	data := string(append(appendEncoded([]byte(`{"error":`), f.Msg), `,"stop_reason":"error"}`...))
 	md := [][2]string{{"transient", strconv.FormatBool(f.Transient)}, {"error_class", f.Class}}
 	if f.Status != 0 {
 		md = append(md, [2]string{"provider_status", strconv.Itoa(f.Status)})

@@ -54,6 +54,36 @@ func ParseConfig(raw string, v any) error {
 	return nil
 }
 
+// ReadConfig reads a driver config with Reader: the keys of Config and
+// the provider's own, extra, whose values field reads (i indexes extra).
+// ok is false for a config to leave to ParseConfig.
+func ReadConfig(raw string, extra []string, field func(r *Reader, i int)) (cfg Config, ok bool) {
+	if strings.TrimSpace(raw) == "" {
+		return cfg, true
+	}
+	r := NewReader([]byte(raw))
+	keys := NewKeys(append([]string{"stream", "headers"}, extra...)...)
+	r.Object(func(key string) {
+		switch i := keys.Take(r, key); i {
+		case -1:
+			r.Skip()
+		case 0:
+			b := r.Bool()
+			cfg.Stream = &b
+		case 1:
+			cfg.Headers = map[string]string{}
+			if r.Peek() != '{' {
+				r.Fail()
+			}
+			r.Object(func(k string) { cfg.Headers[k] = r.Str() })
+		default:
+			field(r, i-2)
+		}
+	})
+	r.End()
+	return cfg, r.OK()
+}
+
 // Emitter receives streamed text (murmur:text/chunks).
 type Emitter interface {
 	Chunk(text string)
@@ -104,7 +134,7 @@ func Run(p Provider, env Env, d wasihttp.Doer, emit Emitter, data []byte) (res R
 	if resp.Content == nil {
 		resp.Content = []any{}
 	}
-	out, err := Encode(resp)
+	out, err := EncodeResponse(resp)
 	if err != nil {
 		return (&Failure{Msg: "encoding the response: " + err.Error(), Class: ClassMalformed}).Result()
 	}
@@ -172,12 +202,4 @@ func Endpoint(endpoint, def, suffix string) (string, error) {
 		return e + def, nil
 	}
 	return e + suffix, nil
-}
-
-// Merge sets each params entry on body, params winning, so a capsule's
-// temperature, top_p or tool_choice reach the provider as given.
-func Merge(body map[string]any, params map[string]json.RawMessage) {
-	for k, v := range params {
-		body[k] = v
-	}
 }

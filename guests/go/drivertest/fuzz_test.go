@@ -52,6 +52,7 @@ func fuzzDecode(f *testing.F, p driverkit.Provider, seeds ...mockprovider.Reply)
 			if _, err := driverkit.Encode(r); err != nil {
 				t.Fatalf("encode: %v", err)
 			}
+			checkEncode(t, r)
 		}
 		check(p.Decode(body))
 		check(p.DecodeStream(bytes.NewReader(body), driverkit.NoEmitter{}))

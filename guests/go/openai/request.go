@@ -4,7 +4,7 @@
 package openai
 
 import (
-	"encoding/json"
+	"strconv"
 	"strings"
 
 	"github.com/mur-go/mur/guests/go/driverkit"
@@ -25,10 +25,31 @@ type config struct {
 	StreamUsage *bool `json:"stream_usage"`
 }
 
+// readConfig reads the driver config, by hand when it can (see
+// driverkit.ParseRequest for why).
+func readConfig(raw string) (config, error) {
+	var cfg config
+	base, ok := driverkit.ReadConfig(raw, []string{"max_tokens_field", "stream_usage"}, func(r *driverkit.Reader, i int) {
+		switch i {
+		case 0:
+			cfg.MaxTokensField = r.Str()
+		case 1:
+			b := r.Bool()
+			cfg.StreamUsage = &b
+		}
+	})
+	if ok {
+		cfg.Config = base
+		return cfg, nil
+	}
+	cfg = config{}
+	return cfg, driverkit.ParseConfig(raw, &cfg)
+}
+
 // Build is the POST to <endpoint>/chat/completions.
 func (Provider) Build(env driverkit.Env, req *driverkit.Request) (*wasihttp.Request, bool, error) {
-	var cfg config
-	if err := driverkit.ParseConfig(env.Config, &cfg); err != nil {
+	cfg, err := readConfig(env.Config)
+	if err != nil {
 		return nil, false, err
 	}
 	url, err := driverkit.Endpoint(env.Endpoint, "/v1/chat/completions", "/chat/completions")
@@ -36,28 +57,31 @@ func (Provider) Build(env driverkit.Env, req *driverkit.Request) (*wasihttp.Requ
 		return nil, false, err
 	}
 	stream := cfg.Streaming()
-	body := map[string]any{"model": req.Model, "messages": messages(req)}
+	// The body is written once into one buffer, members in key order as
+	// json.Marshal of the equivalent map wrote them.
+	var body driverkit.Object
+	body.Set("model", driverkit.String(req.Model))
+	body.Set("messages", func(dst []byte) []byte { return appendMessages(dst, req) })
 	field := "max_tokens"
 	if cfg.MaxTokensField != "" {
 		field = cfg.MaxTokensField
 	}
 	if req.MaxTokens > 0 {
-		body[field] = req.MaxTokens
+		body.Set(field, driverkit.Literal(strconv.FormatUint(uint64(req.MaxTokens), 10)))
 	}
 	if len(req.Tools) > 0 {
-		body["tools"] = tools(req.Tools)
+		body.Set("tools", func(dst []byte) []byte { return appendTools(dst, req.Tools) })
 	}
 	if stream {
-		body["stream"] = true
+		body.Set("stream", driverkit.Literal("true"))
 		if cfg.StreamUsage == nil || *cfg.StreamUsage {
-			body["stream_options"] = map[string]any{"include_usage": true}
+			body.Set("stream_options", driverkit.Literal(`{"include_usage":true}`))
 		}
 	}
-	driverkit.Merge(body, req.Params)
-	data, err := json.Marshal(body)
-	if err != nil {
-		return nil, false, err
+	for k, v := range req.Params {
+		body.Set(k, driverkit.Raw(v))
 	}
+	data := body.Append(make([]byte, 0, driverkit.RequestSize(req)))
 	h := [][2]string{{"content-type", "application/json"}}
 	if stream {
 		h = append(h, [2]string{"accept", "text/event-stream"})
@@ -71,82 +95,147 @@ func (Provider) Build(env driverkit.Env, req *driverkit.Request) (*wasihttp.Requ
 	return &wasihttp.Request{Method: "POST", URL: url, Header: h, Body: data}, stream, nil
 }
 
-// messages is the system prompt followed by the conversation: tool calls
-// become an assistant's tool_calls, a tool message a role tool message,
-// and thinking blocks stay behind (Chat Completions takes none back).
-func messages(req *driverkit.Request) []any {
-	out := []any{}
+// appendMessages writes the system prompt followed by the conversation:
+// tool calls become an assistant's tool_calls, a tool message a role
+// tool message, and thinking blocks stay behind (Chat Completions takes
+// none back). Keys are in sorted order.
+func appendMessages(dst []byte, req *driverkit.Request) []byte {
+	dst = append(dst, '[')
+	first := true
+	next := func() {
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+	}
 	if req.System != "" {
-		out = append(out, map[string]any{"role": "system", "content": req.System})
+		next()
+		dst = append(dst, `{"content":`...)
+		dst = driverkit.AppendString(dst, req.System)
+		dst = append(dst, `,"role":"system"}`...)
 	}
 	for _, m := range req.Messages {
+		next()
 		switch m.Role {
 		case "assistant":
-			msg := map[string]any{"role": "assistant"}
-			text := driverkit.Texts(m.Content, "")
-			var calls []any
-			for _, b := range m.Content {
-				if b.Type == "tool_call" {
-					args := string(b.Input)
-					if strings.TrimSpace(args) == "" {
-						args = "{}"
-					}
-					calls = append(calls, map[string]any{"id": b.ID, "type": "function",
-						"function": map[string]any{"name": b.Name, "arguments": args}})
-				}
-			}
-			if text != "" || len(calls) == 0 {
-				msg["content"] = text
-			} else {
-				msg["content"] = nil
-			}
-			if len(calls) > 0 {
-				msg["tool_calls"] = calls
-			}
-			out = append(out, msg)
+			dst = appendAssistant(dst, m.Content)
 		case "tool":
-			out = append(out, map[string]any{"role": "tool", "tool_call_id": m.ToolCallID,
-				"content": driverkit.Texts(m.Content, "\n")})
+			dst = append(dst, `{"content":`...)
+			dst = driverkit.AppendTexts(dst, m.Content, "\n")
+			dst = append(dst, `,"role":"tool","tool_call_id":`...)
+			dst = driverkit.AppendString(dst, m.ToolCallID)
+			dst = append(dst, '}')
 		default:
-			out = append(out, map[string]any{"role": m.Role, "content": userContent(m.Content)})
+			dst = append(dst, `{"content":`...)
+			dst = appendUserContent(dst, m.Content)
+			dst = append(dst, `,"role":`...)
+			dst = driverkit.AppendString(dst, m.Role)
+			dst = append(dst, '}')
 		}
 	}
-	return out
+	return append(dst, ']')
 }
 
-// userContent is plain text when every block is text (what every server
-// accepts), else content parts with images as data URLs.
-func userContent(blocks []driverkit.Block) any {
+func appendAssistant(dst []byte, blocks []driverkit.Block) []byte {
+	calls, text := 0, false
+	for _, b := range blocks {
+		switch {
+		case b.Type == "tool_call":
+			calls++
+		case b.Type == "text" && b.Text != "":
+			text = true
+		}
+	}
+	dst = append(dst, `{"content":`...)
+	if text || calls == 0 {
+		dst = driverkit.AppendTexts(dst, blocks, "")
+	} else {
+		dst = append(dst, "null"...)
+	}
+	dst = append(dst, `,"role":"assistant"`...)
+	if calls > 0 {
+		dst = append(dst, `,"tool_calls":[`...)
+		n := 0
+		for _, b := range blocks {
+			if b.Type != "tool_call" {
+				continue
+			}
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			n++
+			args := string(b.Input)
+			if strings.TrimSpace(args) == "" {
+				args = "{}"
+			}
+			dst = append(dst, `{"function":{"arguments":`...)
+			dst = driverkit.AppendString(dst, args)
+			dst = append(dst, `,"name":`...)
+			dst = driverkit.AppendString(dst, b.Name)
+			dst = append(dst, `},"id":`...)
+			dst = driverkit.AppendString(dst, b.ID)
+			dst = append(dst, `,"type":"function"}`...)
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}')
+}
+
+// appendUserContent is plain text when every block is text (what every
+// server accepts), else content parts with images as data URLs.
+func appendUserContent(dst []byte, blocks []driverkit.Block) []byte {
 	images := false
 	for _, b := range blocks {
 		images = images || (b.Type == "image" && b.Source != nil)
 	}
 	if !images {
-		return driverkit.Texts(blocks, "\n")
+		return driverkit.AppendTexts(dst, blocks, "\n")
 	}
-	parts := []any{}
+	dst = append(dst, '[')
+	n := 0
 	for _, b := range blocks {
 		switch {
 		case b.Type == "text":
-			parts = append(parts, map[string]any{"type": "text", "text": b.Text})
 		case b.Type == "image" && b.Source != nil:
-			parts = append(parts, map[string]any{"type": "image_url", "image_url": map[string]any{
-				"url": "data:" + b.Source.MediaType + ";base64," + b.Source.Data}})
+		default:
+			continue
 		}
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		n++
+		if b.Type == "text" {
+			dst = append(dst, `{"text":`...)
+			dst = driverkit.AppendString(dst, b.Text)
+			dst = append(dst, `,"type":"text"}`...)
+			continue
+		}
+		dst = append(dst, `{"image_url":{"url":`...)
+		dst = driverkit.AppendString(dst, "data:"+b.Source.MediaType+";base64,"+b.Source.Data)
+		dst = append(dst, `},"type":"image_url"}`...)
 	}
-	return parts
+	return append(dst, ']')
 }
 
-func tools(in []driverkit.Tool) []any {
-	out := make([]any, 0, len(in))
-	for _, t := range in {
-		fn := map[string]any{"name": t.Name, "parameters": t.Schema()}
-		if t.Description != "" {
-			fn["description"] = t.Description
+func appendTools(dst []byte, in []driverkit.Tool) []byte {
+	dst = append(dst, '[')
+	for i, t := range in {
+		if i > 0 {
+			dst = append(dst, ',')
 		}
-		out = append(out, map[string]any{"type": "function", "function": fn})
+		dst = append(dst, `{"function":{`...)
+		if t.Description != "" {
+			dst = append(dst, `"description":`...)
+			dst = driverkit.AppendString(dst, t.Description)
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `"name":`...)
+		dst = driverkit.AppendString(dst, t.Name)
+		dst = append(dst, `,"parameters":`...)
+		dst = driverkit.AppendRaw(dst, t.Schema())
+		dst = append(dst, `},"type":"function"}`...)
 	}
-	return out
+	return append(dst, ']')
 }
 
 // ContextLength recognises the context-length errors of OpenAI

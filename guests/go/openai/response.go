@@ -73,8 +73,22 @@ func (u *usage) mapped() *driverkit.Usage {
 
 // Decode translates a whole completion.
 func (Provider) Decode(body []byte) (*driverkit.Response, error) {
-	var c completion
-	if err := json.Unmarshal(body, &c); err != nil {
+	return decode(body, parseCompletion)
+}
+
+// DecodeStd and DecodeStreamStd are Decode and DecodeStream reading the
+// provider's JSON with encoding/json alone: the reference the
+// hand-written reader is held to.
+func DecodeStd(body []byte) (*driverkit.Response, error) { return decode(body, unmarshalCompletion) }
+
+// DecodeStreamStd is DecodeStream reading with encoding/json alone.
+func DecodeStreamStd(body io.Reader, emit driverkit.Emitter) (*driverkit.Response, error) {
+	return decodeStream(body, emit, unmarshalCompletion)
+}
+
+func decode(body []byte, parse func([]byte) (*completion, error)) (*driverkit.Response, error) {
+	c, err := parse(body)
+	if err != nil {
 		return nil, err
 	}
 	if c.Error != nil {
@@ -118,6 +132,10 @@ func contentText(raw json.RawMessage) string {
 // DecodeStream reassembles a streamed completion: text deltas are
 // emitted as they come, tool-call deltas joined by index.
 func (Provider) DecodeStream(body io.Reader, emit driverkit.Emitter) (*driverkit.Response, error) {
+	return decodeStream(body, emit, parseCompletion)
+}
+
+func decodeStream(body io.Reader, emit driverkit.Emitter, parse func([]byte) (*completion, error)) (*driverkit.Response, error) {
 	var a assembly
 	finish := ""
 	var u *usage
@@ -131,8 +149,8 @@ func (Provider) DecodeStream(body io.Reader, emit driverkit.Emitter) (*driverkit
 			done = true
 			return nil
 		}
-		var c completion
-		if err := json.Unmarshal(ev.Data, &c); err != nil {
+		c, err := parse(ev.Data)
+		if err != nil {
 			return fmt.Errorf("stream event: %w", err)
 		}
 		if c.Error != nil {

@@ -88,8 +88,17 @@ func pollableBlock(self uint32)
 //go:wasmimport wasi:io/poll@0.2.12 [resource-drop]pollable
 func pollableDrop(self uint32)
 
-//go:wasmimport wasi:io/streams@0.2.12 [method]output-stream.blocking-write-and-flush
+//go:wasmimport wasi:io/streams@0.2.12 [method]output-stream.check-write
+func outStreamCheckWrite(self uint32, ret unsafe.Pointer)
+
+//go:wasmimport wasi:io/streams@0.2.12 [method]output-stream.write
 func outStreamWrite(self uint32, p unsafe.Pointer, n uint32, ret unsafe.Pointer)
+
+//go:wasmimport wasi:io/streams@0.2.12 [method]output-stream.blocking-flush
+func outStreamBlockingFlush(self uint32, ret unsafe.Pointer)
+
+//go:wasmimport wasi:io/streams@0.2.12 [method]output-stream.subscribe
+func outStreamSubscribe(self uint32) uint32
 
 //go:wasmimport wasi:io/streams@0.2.12 [resource-drop]output-stream
 func outStreamDrop(self uint32)

@@ -27,6 +27,9 @@ func (r *retArea) u8(off uintptr) uint8 { return *(*uint8)(unsafe.Add(r.ptr(), o
 func (r *retArea) u32(off uintptr) uint32 {
 	return *(*uint32)(unsafe.Add(r.ptr(), off))
 }
+func (r *retArea) u64(off uintptr) uint64 {
+	return *(*uint64)(unsafe.Add(r.ptr(), off))
+}
 
 // guestBytes copies n bytes the host wrote at p (memory it allocated
 // through cabi_realloc, pinned until the call ends).
@@ -141,17 +144,35 @@ func setRequest(r uint32, method string, u *url.URL) error {
 	return nil
 }
 
-// writeAll writes b in pieces of 4096 bytes, the most blocking-write-and-
-// flush is guaranteed to accept.
+// writeAll writes b in as few calls as the stream allows: as much as
+// check-write permits per write (the host's body pipe takes 256 KiB at
+// once), waiting on the stream's pollable when it has no room, then one
+// blocking-flush. blocking-write-and-flush would be one call per 4096
+// bytes, the most WASI lets it take.
 func writeAll(stream uint32, b []byte, ret *retArea) error {
 	for len(b) > 0 {
-		n := min(len(b), 4096)
+		// result<u64, stream-error>: the count or the error at 8.
+		outStreamCheckWrite(stream, ret.ptr())
+		if ret.u8(0) != 0 {
+			return streamError(ret, 8)
+		}
+		n := int(min(ret.u64(8), uint64(len(b))))
+		if n == 0 {
+			p := outStreamSubscribe(stream)
+			pollableBlock(p)
+			pollableDrop(p)
+			continue
+		}
 		outStreamWrite(stream, unsafe.Pointer(unsafe.SliceData(b)), uint32(n), ret.ptr())
 		runtime.KeepAlive(b)
 		if ret.u8(0) != 0 {
 			return streamError(ret, 4)
 		}
 		b = b[n:]
+	}
+	outStreamBlockingFlush(stream, ret.ptr())
+	if ret.u8(0) != 0 {
+		return streamError(ret, 4)
 	}
 	return nil
 }
