@@ -84,7 +84,7 @@ func (l *launch) attempt(ctx context.Context, tr *taskRun) (attemptEnd, error) {
 		a.msgs = l.loadHistory(tr.t.ContextID)
 	}
 	a.msgs = append(a.msgs, userMessage(task))
-	if err := logInventory(l.s, l.inv); err != nil {
+	if err := l.logInventory(); err != nil {
 		l.log.Warn("writing the tool inventory to logs/bootstrap.log", "err", err)
 	}
 	if err := l.tr.Write(trace.TypeSessionStart, l.sessionStart(remaining)); err != nil {

@@ -9,16 +9,23 @@ import (
 	"github.com/mur-go/mur/stage"
 )
 
-// logInventory appends the pretty-printed inventory to logs/bootstrap.log
-// at the attempt's start (session.md §2.3).
-func logInventory(s *stage.Session, inv []any) error {
+// inventoryLog is the pretty-printed inventory logs/bootstrap.log gets at
+// every attempt's start (session.md §2.3), encoded once: the inventory is
+// the session's, and a served capsule starts an attempt for every task.
+func inventoryLog(inv []any) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("Installed tools (JSON):\n")
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(inv); err != nil {
-		return err
+		return nil, err
 	}
-	return s.WriteSessionFile(filepath.Join(s.LogsDir, stage.BootstrapLog), b.Bytes(), os.O_CREATE|os.O_APPEND)
+	return b.Bytes(), nil
+}
+
+// logInventory appends the inventory log to logs/bootstrap.log at the
+// attempt's start.
+func (l *launch) logInventory() error {
+	return l.s.WriteSessionFile(filepath.Join(l.s.LogsDir, stage.BootstrapLog), l.invLog, os.O_CREATE|os.O_APPEND)
 }

@@ -87,6 +87,7 @@ type launch struct {
 	prompt           prompt
 	inv              []any
 	invJSON          string
+	invLog           []byte
 	// reqHead and reqTail are the request JSON around the messages,
 	// the same every turn (see payloads).
 	reqHead, reqTail string
@@ -185,6 +186,9 @@ func newLaunch(o SessionOptions) (*launch, error) {
 		return nil, failure(KindIO, err, "building the tool inventory: %v", err)
 	}
 	if l.invJSON, err = encode(l.inv); err != nil {
+		return nil, failure(KindIO, err, "encoding the tool inventory: %v", err)
+	}
+	if l.invLog, err = inventoryLog(l.inv); err != nil {
 		return nil, failure(KindIO, err, "encoding the tool inventory: %v", err)
 	}
 	l.d = &dispatcher{session: l.s, tools: o.Tools, allowlist: o.Allowlist, shell: o.Shell}

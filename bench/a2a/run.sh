@@ -9,7 +9,9 @@
 # compiled code and the mapped binary).
 # Usage: bench/a2a/run.sh [TASKS [CLIENTS]] (MUR_TASKS: the mur run
 # capsule's tasks, at most 5,000 unless set: at ~75 tasks/s 10,000 alone
-# take over two minutes).
+# take over two minutes). MUR_CPUPROFILE=PATH in the environment makes the
+# mur run capsule write a CPU profile of its whole run to PATH, start-up
+# included (go tool pprof -top PATH).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 tasks="${1:-10000}" clients="${2:-16}"

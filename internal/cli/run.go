@@ -96,6 +96,7 @@ then "status:  ok", "status:  failed", "status:  trapped" or
 {"name","pid","session_id","url","version","workdir"} (an agent capsule's
 when its URL is known, a script's after the run) and nothing else on
 stdout (the capsule's output goes to stderr). A failed run always exits 1.
+MUR_CPUPROFILE=PATH writes a Go CPU profile of the run to PATH.
 
 Interrupting a run (Ctrl-C, SIGINT) or terminating it (SIGTERM) stops the
 capsule and its tool calls: the run ends "cancelled", out/result.txt in
@@ -172,6 +173,15 @@ func (r *runner) run(ctx context.Context) error {
 	if r.opts.explain {
 		return r.explainScope(ctx, self)
 	}
+	stopProfile, err := startCPUProfile()
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if perr := stopProfile(); perr != nil {
+			fmt.Fprintln(r.stderr, "warning:", perr)
+		}
+	}()
 	capsuleOut := r.stdout
 	if r.opts.json {
 		capsuleOut = r.stderr // nothing but the launch line on stdout

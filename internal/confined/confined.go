@@ -55,12 +55,25 @@ func OpenFile(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File,
 // WriteFile writes data to name, opened with os.O_WRONLY|flag; pass
 // os.O_CREATE|os.O_EXCL for a file that must be new, os.O_CREATE|
 // os.O_TRUNC to replace the contents, os.O_CREATE|os.O_APPEND to append.
+//
+// A replacement is written over the old contents and then cut to length,
+// rather than opened with O_TRUNC: ext4 takes a file truncated to zero and
+// rewritten for a replace-via-truncate and starts its writeback when it is
+// closed, which made every such write ~1.5 ms (out/result.txt once a
+// task) instead of ~20 µs. The contents once WriteFile returns are the same.
 func WriteFile(root *os.Root, name string, data []byte, perm fs.FileMode, flag int) error {
+	replace := flag&os.O_TRUNC != 0 && flag&os.O_APPEND == 0
+	if replace {
+		flag &^= os.O_TRUNC
+	}
 	f, err := OpenFile(root, name, os.O_WRONLY|flag, perm)
 	if err != nil {
 		return err
 	}
 	_, err = f.Write(data)
+	if err == nil && replace {
+		err = f.Truncate(int64(len(data)))
+	}
 	return errors.Join(err, f.Close())
 }
 

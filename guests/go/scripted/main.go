@@ -22,7 +22,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 )
 
@@ -97,10 +96,10 @@ type block struct {
 // answer is the driver's reply to one request: status, summary, data and
 // metadata.
 func answer(raw []byte) (uint8, string, string, [][2]string) {
-	var s script
-	if err := json.Unmarshal([]byte(os.Getenv("MURMUR_INFERENCE_DRIVER_CONFIG")), &s); err != nil {
-		return fail("MURMUR_INFERENCE_DRIVER_CONFIG is not a script: " + err.Error())
+	if loaded.err != nil {
+		return fail("MURMUR_INFERENCE_DRIVER_CONFIG is not a script: " + loaded.err.Error())
 	}
+	s := loaded.script
 	req, err := check(raw)
 	if err != nil {
 		return fail(err.Error())
