@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/internal/testguest"
-	"github.com/mur-go/mur/policy"
+	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/tools"
 	"github.com/mur-go/mur/wasip2"
 )
@@ -29,7 +29,7 @@ func TestScriptedDriverConfigParsedAtInit(t *testing.T) {
 		for _, normalInit := range []bool{false, true} {
 			g := wasip2.Grants{Env: [][2]string{{"MURMUR_INFERENCE_DRIVER_CONFIG", tc.config}}}
 			tool, err := tools.NewWasmTool(tools.WasmToolConfig{Name: "scripted", Component: e.Compile(t, testguest.ScriptedGo),
-				Linker: e.linker, Grants: g, Limits: policy.DefaultToolLimits(), NormalInit: normalInit})
+				Linker: e.linker, Grants: g, Limits: stage.DefaultToolLimits(), NormalInit: normalInit})
 			if err != nil {
 				t.Fatal(err)
 			}
