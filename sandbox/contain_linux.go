@@ -14,7 +14,8 @@ import (
 
 // contain applies p in §9.4's order, after the rlimits and the cgroup
 // join: the network namespace (created by Wrap's clone flags) checked and
-// its loopback raised, the sealed root composed, descriptors from 3 up
+// its loopback raised, the sealed root composed (or, at scoped, the
+// workdir remounted noexec), descriptors from 3 up
 // marked close-on-exec, capabilities dropped and no_new_privs set,
 // seccomp, Landlock. The caller has locked its OS thread: capabilities,
 // seccomp and Landlock are per thread, and the one that execs is the one
@@ -34,6 +35,9 @@ func contain(p *Plan) error {
 		}
 	}
 	if err := buildSealedRoot(p.Sealed); err != nil {
+		return err
+	}
+	if err := noexecWorkdir(p.NoexecWorkdir); err != nil {
 		return err
 	}
 	if err := cloexecFrom3(p.KeepFDs); err != nil {

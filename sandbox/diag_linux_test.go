@@ -21,7 +21,7 @@ func TestSetupFailureIsReported(t *testing.T) {
 	j := newJail(t)
 	abi, netns := escapeHost(t, true)
 	scope := func(sealed bool, staged ...string) *Plan {
-		return Scope{LandlockABI: abi, NetNS: netns, Seccomp: true, Sealed: sealed, Workdir: j.workdir,
+		return Scope{LandlockABI: abi, NetNS: netns, Seccomp: true, Sealed: sealed, MountNS: true, Workdir: j.workdir,
 			PathEnv: os.Getenv("PATH"), Binaries: []string{"sh"}, StagedRuntime: staged}.Plan(HostNetNS())
 	}
 	marker := filepath.Join(j.workdir, "ran")
@@ -43,6 +43,8 @@ func TestSetupFailureIsReported(t *testing.T) {
 			"joining the session's cgroup scope: bad file descriptor", false},
 		{"the egress hand-over", func() *Plan { p := scope(false); p.EgressFD, p.KeepFDs = 99, []int{99}; return p }, nil, "/bin/sh",
 			"network namespace: handing the listeners to the runtime: bad file descriptor", false},
+		{"a scoped workdir that cannot be remounted noexec", func() *Plan { p := scope(false); p.NoexecWorkdir = filepath.Join(j.workdir, "gone"); return p }, nil, "/bin/sh",
+			"mounting the workdir noexec: open " + filepath.Join(j.workdir, "gone") + ": no such file or directory", false},
 		{"a staged_runtime source that is missing", func() *Plan { return scope(true, "/nonexistent/runtime") }, nil, "/bin/sh",
 			"sealed-root: staged_runtime source /nonexistent/runtime: a required bind is missing: open /nonexistent/runtime: no such file or directory", true},
 		{"a workdir that cannot be bound", func() *Plan { p := scope(true); p.Sealed.Workdir = filepath.Join(j.workdir, "gone"); return p }, nil, "/bin/sh",
@@ -124,7 +126,7 @@ func TestDiagnosticPipeDoesNotReachTheTool(t *testing.T) {
 		plan *Plan
 	}{
 		{"rlimits only", nil},
-		{"scoped", Scope{LandlockABI: abi, NetNS: netns, Seccomp: true, Workdir: j.workdir, Binaries: []string{j.attacker}}.Plan(HostNetNS())},
+		{"scoped", Scope{LandlockABI: abi, NetNS: netns, Seccomp: true, MountNS: true, Workdir: j.workdir, Binaries: []string{j.attacker}}.Plan(HostNetNS())},
 		{"sealed", Scope{LandlockABI: abi, NetNS: netns, Seccomp: true, Sealed: true, Workdir: j.workdir, Binaries: []string{j.attacker}}.Plan(HostNetNS())},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -16,7 +16,10 @@
 // cloned with open_tree and attached with move_mount into a tmpfs, the
 // synthetic passwd and group written to the workdir's .mur-etc, /tmp
 // bound from its .mur-tmp, a private /dev, /proc, then pivot_root and the
-// old root detached); every fd from 3 up but the kept ones marked
+// old root detached), or at scoped, where the host's sealed probe passed
+// and workdir_exec is not granted, the workdir bound onto itself noexec
+// in a private mount namespace (the same clone flags and bind), so the
+// allowlisted ELF loader cannot map a binary the capsule wrote; every fd from 3 up but the kept ones marked
 // close-on-exec; capabilities dropped and no_new_privs set; the seccomp
 // filter (go-seccomp-bpf); Landlock (go-landlock) with the Plan's rules.
 // Start gives the trampoline the write end of a close-on-exec pipe: EOF

@@ -26,6 +26,13 @@ import (
 // host lacks is skipped with the reason (none is, where CI runs).
 func escapeHost(t *testing.T, sealed bool) (ll int, netns bool) {
 	t.Helper()
+	s := escapeSupport(t, sealed)
+	return s.LandlockABI, s.NetNS
+}
+
+// escapeSupport is escapeHost's probe result, whole.
+func escapeSupport(t *testing.T, sealed bool) policy.HostSupport {
+	t.Helper()
 	s := NewProber(os.Args[0]).Probe(context.Background())
 	if s.LandlockABI == 0 || !s.Seccomp || !s.NetNS {
 		t.Skipf("this host cannot enforce the scoped tier: %+v", s)
@@ -33,7 +40,7 @@ func escapeHost(t *testing.T, sealed bool) (ll int, netns bool) {
 	if sealed && s.Tier() < policy.TierKernelSealed {
 		t.Skipf("this host cannot enforce the sealed tier: %s", s.Gaps()[policy.Sealed])
 	}
-	return s.LandlockABI, s.NetNS
+	return s
 }
 
 // jail is a workdir, a secret outside it, and the attacker binary copied
@@ -96,8 +103,9 @@ func (j jail) run(t *testing.T, sc Scope, attrs *syscall.SysProcAttr, argv ...st
 // runLimited is run with max_processes procs.
 func (j jail) runLimited(t *testing.T, sc Scope, attrs *syscall.SysProcAttr, procs uint64, argv ...string) string {
 	t.Helper()
-	abi, netns := escapeHost(t, j.sealed)
-	sc.LandlockABI, sc.NetNS, sc.Seccomp, sc.Workdir, sc.PathEnv, sc.Sealed = abi, netns, true, j.workdir, os.Getenv("PATH"), j.sealed
+	s := escapeSupport(t, j.sealed)
+	sc.LandlockABI, sc.NetNS, sc.Seccomp, sc.Workdir, sc.PathEnv, sc.Sealed = s.LandlockABI, s.NetNS, true, j.workdir, os.Getenv("PATH"), j.sealed
+	sc.MountNS = s.Sealed
 	sc.Binaries = append(sc.Binaries, j.attacker, "sh")
 	l := Rlimits{ExtraProcesses: procs, OpenFiles: 256, FileSizeBytes: 1 << 30, CPUSeconds: 60, MemoryBytes: 4 << 30}
 	cmd := exec.Command(argv[0], argv[1:]...)

@@ -42,6 +42,10 @@ type Plan struct {
 	// into after the network namespace step (§9.4); it needs the mount
 	// namespace Wrap adds for it.
 	Sealed *SealedRoot `json:"sealed,omitempty"`
+	// NoexecWorkdir, at scoped, is the workdir the child binds onto
+	// itself noexec in a mount namespace of its own (which Wrap adds for
+	// it), so the ELF loader cannot map a binary the capsule wrote there.
+	NoexecWorkdir string `json:"noexec_workdir,omitempty"`
 }
 
 // PathRule grants Access beneath Path (or on the file Path).

@@ -22,6 +22,11 @@ type Scope struct {
 	// Sealed composes the subprocess's root in a private mount namespace
 	// (the sealed class, §10.3); it needs NetNS and Landlock.
 	Sealed bool
+	// MountNS is true when the host's sealed probe showed a child can
+	// mount in a user + mount namespace of its own: then, with NetNS and
+	// Landlock, a scoped plan mounts the workdir noexec unless
+	// WorkdirExec.
+	MountNS bool
 	// Workdir is the accessible workdir; WorkdirExec grants Execute in it
 	// (capabilities.filesystem.workdir_exec).
 	Workdir     string
@@ -134,6 +139,9 @@ func (s Scope) Plan(hostNetNS string) *Plan {
 		for _, r := range sealedRules(WorkdirAccess(s.WorkdirExec)) {
 			add(r.Path, r.Access)
 		}
+	}
+	if !s.Sealed && s.MountNS && s.NetNS && !s.WorkdirExec && err == nil {
+		p.NoexecWorkdir = workdir
 	}
 	for _, d := range nodes {
 		if fileOrDevice(d.Path) {

@@ -47,8 +47,8 @@ func composeRoot(r *SealedRoot) error {
 	if err := CheckSealedHome(r.Home); err != nil {
 		return err
 	}
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("making the mount namespace private: %w", err)
+	if err := privateMounts(); err != nil {
+		return err
 	}
 	steps, err := rootSteps(r)
 	defer func() {

@@ -19,7 +19,7 @@ var benchSelf = flag.String("trampoline", "", "the binary BenchmarkSpawn starts 
 
 // BenchmarkSpawn measures the cost of containment: `true` started
 // plainly, through the rlimit-only trampoline, contained at scoped
-// (namespaces, seccomp, Landlock) and at sealed (plus the composed root)
+// (namespaces, seccomp, Landlock, the workdir remounted noexec) and at sealed (plus the composed root)
 // as a shell command would be.
 func BenchmarkSpawn(b *testing.B) {
 	self := os.Args[0]
@@ -34,7 +34,7 @@ func BenchmarkSpawn(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sc := Scope{LandlockABI: s.LandlockABI, NetNS: s.NetNS, Seccomp: true, Workdir: b.TempDir(), Binaries: []string{"true"}, PathEnv: os.Getenv("PATH")}
+	sc := Scope{LandlockABI: s.LandlockABI, NetNS: s.NetNS, Seccomp: true, MountNS: s.Sealed, Workdir: b.TempDir(), Binaries: []string{"true"}, PathEnv: os.Getenv("PATH")}
 	sealed := sc
 	sealed.Sealed = true
 	l := RlimitsFor(policy.SubprocessLimits(nil)) // as a session takes them, once

@@ -51,7 +51,7 @@ func (t Trampoline) Wrap(cmd *exec.Cmd) {
 }
 
 // namespaces adds the clone flags and id maps a NetNS plan needs, and a
-// mount namespace for a sealed one.
+// mount namespace for a sealed one or one with a NoexecWorkdir.
 func (t Trampoline) namespaces(cmd *exec.Cmd) {
 	if t.Plan == nil || !t.Plan.NetNS && t.Plan.Sealed == nil {
 		return
@@ -75,9 +75,10 @@ func (t Trampoline) namespaces(cmd *exec.Cmd) {
 	if !slices.Contains(a.AmbientCaps, capNetAdmin) {
 		a.AmbientCaps = append(a.AmbientCaps, capNetAdmin)
 	}
-	// A sealed plan composes its root in a mount namespace of its own,
-	// which takes CAP_SYS_ADMIN there (dropped the same way).
-	if t.Plan.Sealed != nil {
+	// A sealed plan composes its root, a scoped one remounts its workdir
+	// noexec, in a mount namespace of its own, which takes CAP_SYS_ADMIN
+	// there (dropped the same way).
+	if t.Plan.Sealed != nil || t.Plan.NoexecWorkdir != "" {
 		a.Cloneflags |= syscall.CLONE_NEWNS
 		if !slices.Contains(a.AmbientCaps, capSysAdmin) {
 			a.AmbientCaps = append(a.AmbientCaps, capSysAdmin)

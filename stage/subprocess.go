@@ -46,6 +46,7 @@ func (s *Session) SubprocessScope(pathEnv string, libraries []string, keepFDs ..
 	}
 	sc.NetNS = sc.Seccomp && h.Support.NetNS
 	sc.Sealed = h.Tier == policy.TierKernelSealed
+	sc.MountNS = h.Support.Sealed
 	return sc
 }
 
