@@ -87,8 +87,8 @@ func (t *NativeTool) Invoke(ctx context.Context, in ToolInput) (ToolResult, erro
 	}
 	defer bin.Close()
 	stdout, stderr := &capBuffer{max: max}, &capBuffer{max: max}
-	sp := subprocess{Path: bin.Path, Args: []string{t.Path}, // argv[0] as staged, whatever is executed
-		Dir: t.Dir, Env: t.Env, Stdin: bytes.NewReader(input), Stdout: stdout, Stderr: stderr, Sandbox: t.Sandbox}
+	sp := subprocess{Process: Process{Path: bin.Path, Args: []string{t.Path}, // argv[0] as staged, whatever is executed
+		Dir: t.Dir, Env: t.Env, Stdin: bytes.NewReader(input), Stdout: stdout, Stderr: stderr, Sandbox: t.Sandbox}}
 	if bin.File != nil {
 		// fd 3 stays open in the tool so that a #! script can be read by
 		// its interpreter through /proc/self/fd/3.

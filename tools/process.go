@@ -23,8 +23,8 @@ type Process struct {
 	// Stdin, Stdout and Stderr are the child's stdio (nil: /dev/null).
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	// Sandbox applies capabilities.resources before exec; nil runs the
-	// child with mur's own limits.
+	// Sandbox applies capabilities.resources and the kernel containment
+	// plan before exec; nil runs the child with mur's own limits.
 	Sandbox *sandbox.Trampoline
 }
 
@@ -32,8 +32,7 @@ type Process struct {
 // Wait on; a *sandbox.SetupError means the trampoline could not apply
 // the limits and p never ran.
 func (p Process) Start(ctx context.Context) (*exec.Cmd, error) {
-	return subprocess{Path: p.Path, Args: p.Args, Dir: p.Dir, Env: p.Env,
-		Stdin: p.Stdin, Stdout: p.Stdout, Stderr: p.Stderr, Sandbox: p.Sandbox}.start(ctx)
+	return subprocess{Process: p}.start(ctx)
 }
 
 // LookPath finds binary in pathList (a PATH value) as shell commands are

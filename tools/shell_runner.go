@@ -130,8 +130,8 @@ func (s *Shell) run(ctx context.Context, binary, command string) (ShellOutcome, 
 	}
 	before := cg.Counters()
 	start := time.Now()
-	sp := subprocess{Path: exe, Args: args, Dir: s.cfg.Workdir, Env: env,
-		Stdout: stdout, Stderr: stderr, Sandbox: s.cfg.Sandbox}
+	sp := subprocess{Process: Process{Path: exe, Args: args, Dir: s.cfg.Workdir, Env: env,
+		Stdout: stdout, Stderr: stderr, Sandbox: s.cfg.Sandbox}}
 	cmd, err := sp.start(ctx)
 	if err != nil {
 		var setup *sandbox.SetupError

@@ -2,12 +2,9 @@ package tools
 
 import (
 	"context"
-	"io"
 	"os"
 	"os/exec"
 	"time"
-
-	"github.com/mur-go/mur/sandbox"
 )
 
 // spawnWaitDelay bounds how long a finished or cancelled subprocess's
@@ -19,20 +16,9 @@ const spawnWaitDelay = 2 * time.Second
 // one is set, in its own process group that cancellation kills whole,
 // with exactly Env as its environment.
 type subprocess struct {
-	// Path is what to exec; Args its argv, argv[0] included.
-	Path string
-	Args []string
-	// Dir is the working directory; Env the whole environment.
-	Dir string
-	Env []string
-	// Stdin, Stdout and Stderr are the child's stdio (nil: /dev/null).
-	Stdin          io.Reader
-	Stdout, Stderr io.Writer
+	Process
 	// ExtraFiles are passed from fd 3 on.
 	ExtraFiles []*os.File
-	// Sandbox applies capabilities.resources and the kernel containment
-	// plan before exec; nil runs the child with mur's own limits.
-	Sandbox *sandbox.Trampoline
 }
 
 // start starts p under ctx and returns its command, for the caller to
