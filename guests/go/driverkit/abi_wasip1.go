@@ -36,9 +36,12 @@ type list struct{ ptr, len uint32 }
 // returns the lowered tool-result. The driver's cabi_post export calls
 // cabi.Unpin.
 func Export(p Provider, dataSome uint32, dataPtr unsafe.Pointer, dataLen uint32) unsafe.Pointer {
+	// The request is read where the host lowered it, not copied: this
+	// slice keeps the block alive once Unpin lets go of it, and the host
+	// writes a block only before the call.
 	var req []byte
 	if dataSome != 0 {
-		req = append([]byte(nil), unsafe.Slice((*byte)(dataPtr), dataLen)...)
+		req = unsafe.Slice((*byte)(dataPtr), dataLen)
 	}
 	cabi.Unpin()
 	r := Run(p, EnvFrom(os.Getenv), wasihttp.New(), chunks{}, req)

@@ -13,11 +13,8 @@ import "unsafe"
 // embedded at componentize time (guests/go/driver.wit), which turns these
 // core imports into component imports.
 
-//go:wasmimport wasi:http/types@0.2.12 [constructor]fields
-func fieldsNew() uint32
-
-//go:wasmimport wasi:http/types@0.2.12 [method]fields.append
-func fieldsAppend(self uint32, name unsafe.Pointer, nameLen uint32, val unsafe.Pointer, valLen uint32, ret unsafe.Pointer)
+//go:wasmimport wasi:http/types@0.2.12 [static]fields.from-list
+func fieldsFromList(entries unsafe.Pointer, n uint32, ret unsafe.Pointer)
 
 //go:wasmimport wasi:http/types@0.2.12 [method]fields.entries
 func fieldsEntries(self uint32, ret unsafe.Pointer)

@@ -31,13 +31,15 @@ func (r *retArea) u64(off uintptr) uint64 {
 	return *(*uint64)(unsafe.Add(r.ptr(), off))
 }
 
-// guestBytes copies n bytes the host wrote at p (memory it allocated
-// through cabi_realloc, pinned until the call ends).
+// guestBytes is the n bytes the host wrote at p, not copied: the host
+// allocated them through cabi_realloc, which pins every block until the
+// export returns, and never writes a block twice, so they are the
+// caller's for the rest of the call (and longer, while referenced).
 func guestBytes(p, n uint32) []byte {
 	if n == 0 {
 		return nil
 	}
-	return append([]byte(nil), unsafe.Slice((*byte)(addr(p)), n)...)
+	return unsafe.Slice((*byte)(addr(p)), n)
 }
 
 // addr is guest address p as a pointer: in wasm, linear-memory offsets
@@ -55,19 +57,9 @@ func (client) Do(req *Request) (*Response, error) {
 		return nil, fmt.Errorf("request URL %q: scheme must be http or https", req.URL)
 	}
 	ret := new(retArea)
-	hdr := fieldsNew()
-	headers := append([][2]string(nil), req.Header...)
-	headers = append(headers, [2]string{"content-length", strconv.Itoa(len(req.Body))})
-	for _, kv := range headers {
-		name, val := kv[0], kv[1]
-		fieldsAppend(hdr, unsafe.Pointer(unsafe.StringData(name)), uint32(len(name)),
-			unsafe.Pointer(unsafe.StringData(val)), uint32(len(val)), ret.ptr())
-		runtime.KeepAlive(name)
-		runtime.KeepAlive(val)
-		if ret.u8(0) != 0 {
-			fieldsDrop(hdr)
-			return nil, fmt.Errorf("the host refused request header %q", name)
-		}
+	hdr, err := newFields(req.Header, [2]string{"content-length", strconv.Itoa(len(req.Body))}, ret)
+	if err != nil {
+		return nil, err
 	}
 	r := outRequestNew(hdr)
 	if err := setRequest(r, req.Method, u); err != nil {
@@ -111,6 +103,31 @@ func (client) Do(req *Request) (*Response, error) {
 	}
 	return readResponse(resp, ret)
 }
+
+// newFields is the request's headers as one fields resource, made by a
+// single from-list call rather than one append per header: each host
+// call costs microseconds of canonical-ABI work in the engine.
+func newFields(header [][2]string, last [2]string, ret *retArea) (uint32, error) {
+	// list<tuple<field-name, field-value>>: each element the name's and
+	// the value's (pointer, length), four u32.
+	all := append(header[:len(header):len(header)], last)
+	entries := make([][4]uint32, len(all))
+	for i, kv := range all {
+		entries[i] = [4]uint32{uint32(uintptr(unsafe.Pointer(unsafe.StringData(kv[0])))), uint32(len(kv[0])),
+			uint32(uintptr(unsafe.Pointer(unsafe.StringData(kv[1])))), uint32(len(kv[1]))}
+	}
+	fieldsFromList(unsafe.Pointer(unsafe.SliceData(entries)), uint32(len(entries)), ret.ptr())
+	runtime.KeepAlive(all)
+	runtime.KeepAlive(entries)
+	// result<fields, header-error>: the handle, or the error case, at 4.
+	if ret.u8(0) != 0 {
+		return 0, fmt.Errorf("the host refused the request headers (%s)", headerErrors[min(int(ret.u8(4)), len(headerErrors)-1)])
+	}
+	return ret.u32(4), nil
+}
+
+// headerErrors are wasi:http's header-error cases, in order.
+var headerErrors = []string{"invalid-syntax", "forbidden", "immutable", "unknown header-error"}
 
 func setRequest(r uint32, method string, u *url.URL) error {
 	m := strings.ToUpper(method)
