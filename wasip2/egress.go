@@ -69,6 +69,21 @@ func (e *Egress) Allows(scheme, host string, port uint16) bool {
 	return e.policy != nil && e.policy.AllowRequest(strings.ToLower(scheme), strings.ToLower(host), port)
 }
 
+// AdmitsDial reports whether the policy admits a connection to host:port
+// by name, as DialContext asks before it resolves anything; host is
+// lower-cased, IPv6 in brackets.
+func (e *Egress) AdmitsDial(host string, port uint16) bool {
+	_, ok := e.admitDial(host, port)
+	return ok
+}
+
+func (e *Egress) admitDial(host string, port uint16) (string, bool) {
+	if e.policy == nil {
+		return "", false
+	}
+	return e.policy.AdmitDial(host, port)
+}
+
 // Transport returns an HTTP transport that connects only through e: no
 // proxy from the environment (that would route around the rules), HTTP/2
 // when offered. tlsConf may be nil for the system roots; TLS verifies the
@@ -100,11 +115,7 @@ func (e *Egress) DialContext(ctx context.Context, network, addr string) (net.Con
 	if strings.Contains(ruleHost, ":") {
 		ruleHost = "[" + ruleHost + "]"
 	}
-	var rule string
-	ok := false
-	if e.policy != nil {
-		rule, ok = e.policy.AdmitDial(ruleHost, uint16(port))
-	}
+	rule, ok := e.admitDial(ruleHost, uint16(port))
 	if !ok {
 		return nil, &EgressDeniedError{Host: host, Port: uint16(port)}
 	}

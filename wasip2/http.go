@@ -341,7 +341,7 @@ func (h *host) registerHTTP() {
 				return nil, err
 			}
 		}
-		f, errVal := c.startRequest(r, opts)
+		f, errVal := c.startRequest(r, opts, h.pools.transport(c))
 		if f == nil {
 			return wit.Err(errVal), nil
 		}
@@ -387,7 +387,7 @@ func httpErr(code uint32, payload any) wit.VariantValue {
 // startRequest checks the request against the network rules and, if
 // allowed, starts it on a goroutine. A nil future comes with the error-code
 // value to return.
-func (c *Ctx) startRequest(r *outRequest, o *reqOptions) (*futureResponse, any) {
+func (c *Ctx) startRequest(r *outRequest, o *reqOptions, tr *http.Transport) (*futureResponse, any) {
 	r.headers.immutable = true
 	scheme := "http"
 	if r.scheme.Some {
@@ -425,8 +425,9 @@ func (c *Ctx) startRequest(r *outRequest, o *reqOptions) (*futureResponse, any) 
 		host = "[" + host + "]"
 	}
 	// The rule check comes first: a denied request never resolves a name
-	// or opens a connection.
-	if !c.egress.Allows(scheme, host, port) {
+	// or opens a connection. The dial's check by name is made here too,
+	// for every request, since a pooled connection is not dialled again.
+	if !c.egress.Allows(scheme, host, port) || !c.egress.AdmitsDial(host, port) {
 		return nil, httpErr(httpRequestDenied, nil)
 	}
 	method := "GET"
@@ -446,7 +447,7 @@ func (c *Ctx) startRequest(r *outRequest, o *reqOptions) (*futureResponse, any) 
 	if err != nil {
 		return nil, httpErr(httpRequestURIInvalid, nil)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), storeEgressKey{}, c.egress))
 	if d, ok := o.connect.Value.(uint64); o.connect.Some && ok {
 		ctx = context.WithValue(ctx, connectTimeoutKey{}, time.Duration(d))
 	}
@@ -475,19 +476,19 @@ func (c *Ctx) startRequest(r *outRequest, o *reqOptions) (*futureResponse, any) 
 	}
 	f := &futureResponse{cancel: cancel}
 	c.trackCancel(cancel)
-	go c.runRequest(ctx, cancel, req, o, f)
+	go c.runRequest(ctx, cancel, tr, req, o, f)
 	return f, nil
 }
 
 type connectTimeoutKey struct{}
 
-func (c *Ctx) runRequest(ctx context.Context, cancel context.CancelFunc, req *http.Request, o *reqOptions, f *futureResponse) {
+func (c *Ctx) runRequest(ctx context.Context, cancel context.CancelFunc, tr *http.Transport, req *http.Request, o *reqOptions, f *futureResponse) {
 	var firstByte *time.Timer
 	timedOut := make(chan uint32, 1)
 	if d, ok := o.firstByte.Value.(uint64); o.firstByte.Some && ok {
 		firstByte = time.AfterFunc(time.Duration(d), func() { timedOut <- httpResponseTimeout; cancel() })
 	}
-	resp, err := c.transport().RoundTrip(req)
+	resp, err := tr.RoundTrip(req)
 	if firstByte != nil {
 		firstByte.Stop()
 	}
@@ -604,25 +605,6 @@ func httpErrValue(err error) (any, bool) {
 		return nil, false
 	}
 	return httpErr(httpInternalError, wit.Some(err.Error())), true
-}
-
-// transport is the store's HTTP client: its own connection pool, every
-// connection made by the store's egress, with the guest's connect timeout.
-func (c *Ctx) transport() *http.Transport {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.tr == nil {
-		c.tr = c.egress.Transport(nil)
-		c.tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-			if t, ok := ctx.Value(connectTimeoutKey{}).(time.Duration); ok {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, t)
-				defer cancel()
-			}
-			return c.egress.DialContext(ctx, network, addr)
-		}
-	}
-	return c.tr
 }
 
 func (c *Ctx) trackCancel(cancel context.CancelFunc) {

@@ -53,7 +53,7 @@ type Ctx struct {
 	mu      sync.Mutex
 	objs    map[uint32]any // resource rep → host object
 	next    uint32
-	tr      *http.Transport      // created on the first HTTP request
+	tr      *http.Transport      // a pool of its own (httpPools.transport)
 	cancels []context.CancelFunc // of HTTP requests, stopped by Close
 }
 
@@ -223,6 +223,8 @@ type host struct {
 	err error
 	// clock is shared by all the stores of these functions.
 	clock monoClock
+	// pools are the HTTP connection pools their stores share.
+	pools httpPools
 	// record, when set (tests), collects every function by
 	// "interface#name" so it can be called without a guest.
 	record map[string]hostFn
