@@ -6,6 +6,7 @@
 package main
 
 import (
+	"os"
 	"unsafe"
 
 	"github.com/mur-go/mur/guests/go/cabi"
@@ -15,6 +16,10 @@ import (
 
 // main is required of package main even in c-shared mode, where it never runs.
 func main() {}
+
+// init warms the translation once, before the runtime snapshots the
+// initialised instance (driverkit.Warm).
+func init() { driverkit.Warm(openai.Provider{}, driverkit.EnvFrom(os.Getenv), openai.Samples) }
 
 //go:wasmexport murmur:tool/run@0.2.0#run
 func run(dataSome uint32, dataPtr unsafe.Pointer, dataLen uint32,
