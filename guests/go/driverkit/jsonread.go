@@ -2,6 +2,7 @@ package driverkit
 
 import (
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Reader is a strict JSON reader for the drivers' fast paths. It accepts
@@ -16,8 +17,19 @@ type Reader struct {
 	ok bool
 }
 
-// NewReader reads b.
+// NewReader reads b. The strings it returns may share b's memory, so b
+// must not change while they are in use: a plain string is b's own bytes
+// (a 64 KiB message is not copied again), the others are built once.
 func NewReader(b []byte) *Reader { return &Reader{b: b, ok: true} }
+
+// bytesString is b as a string, sharing its memory: b is either the
+// Reader's input or a buffer only the string will see.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
 
 // OK reports that everything read so far was within the subset.
 func (r *Reader) OK() bool { return r.ok }
@@ -140,7 +152,7 @@ func (r *Reader) Str() string {
 		return ""
 	case rest[n] == '"':
 		r.i++
-		return string(rest[:n])
+		return bytesString(rest[:n])
 	case rest[n] < ' ':
 		r.Fail()
 		return ""
@@ -167,7 +179,7 @@ func (r *Reader) strSlow(start int) string {
 		switch {
 		case c == '"':
 			r.i++
-			return string(out)
+			return bytesString(out)
 		case c < ' ':
 			r.Fail()
 			return ""
