@@ -281,6 +281,9 @@ func (h *host) registerIO() {
 			return nil, &budgetError{n: len(b), budget: s.budget}
 		}
 		s.budget -= len(b)
+		if g, ok := s.s.(interface{ give([]byte) error }); ok {
+			return okUnit, g.give(b) // b is this call's copy of the guest's bytes
+		}
 		return okUnit, s.s.write(b)
 	}))
 	h.method(iface, "output-stream", "blocking-write-and-flush", fn(unitRes, outSelf, param("contents", list(wit.U8))), out(func(ctx context.Context, c *Ctx, s *outputStream, a []any) (any, error) {
