@@ -15,8 +15,8 @@ import (
 // keeps whole neighbourhoods of each touched page mapped; a task needs
 // about half of them again. They are the page cache's copy of the file,
 // so nothing is lost: a page the next task needs comes back by a minor
-// fault (the whole binary refaults in well under a millisecond). It
-// returns the bytes unmapped.
+// fault (the first task after a release takes about 150 more of them, a
+// millisecond or less). It returns the bytes unmapped.
 func releaseBinaryPages() (uint64, error) {
 	exe, err := exeID()
 	if err != nil {
