@@ -2,7 +2,7 @@ package session
 
 import (
 	"context"
-	"runtime/debug"
+	"log/slog"
 	"time"
 
 	"github.com/mur-go/mur/agent"
@@ -13,17 +13,18 @@ import (
 const idleRelease = 2 * time.Second
 
 // idleSource is the loop's task source: once a wait for the next task has
-// lasted after, release runs (debug.FreeOSMemory), so a served capsule that
+// lasted after, release runs (releaseMemory), so a served capsule that
 // went idle after a burst of tasks gives back what the burst's garbage
-// grew. A task that arrives sooner costs nothing.
+// grew and the binary pages it touched. A task that arrives sooner costs
+// nothing.
 type idleSource struct {
 	agent.TaskSource
 	after   time.Duration
 	release func()
 }
 
-func newIdleSource(src agent.TaskSource) idleSource {
-	return idleSource{TaskSource: src, after: idleRelease, release: debug.FreeOSMemory}
+func newIdleSource(src agent.TaskSource, log *slog.Logger) idleSource {
+	return idleSource{TaskSource: src, after: idleRelease, release: func() { releaseMemory(log) }}
 }
 
 func (s idleSource) Next(ctx context.Context) (agent.Task, bool, error) {

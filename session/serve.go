@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"runtime/debug"
 
 	"github.com/mur-go/mur/a2a/server"
 	"github.com/mur-go/mur/agent"
@@ -44,10 +43,11 @@ func serve(ctx context.Context, lo launch.Options, o Options, run func(context.C
 				lo.Log.Warn("rewriting MURMUR.md with the capsule URL", "err", err)
 			}
 			// Staging and compiling left tens of MB of garbage the runtime
-			// would hand back to the OS only slowly; a capsule that now
-			// waits for tasks should not sit on it. Before the URL is
-			// announced, so whoever waits for it sees the capsule as it idles.
-			debug.FreeOSMemory()
+			// would hand back to the OS only slowly, and mapped most of the
+			// binary; a capsule that now waits for tasks should not sit on
+			// either. Before the URL is announced, so whoever waits for it
+			// sees the capsule as it idles.
+			releaseMemory(lo.Log)
 			if o.Serve.OnURL != nil {
 				o.Serve.OnURL(url)
 			}
