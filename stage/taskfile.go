@@ -23,6 +23,21 @@ func (s *Session) WriteTaskFile(text string) error {
 	return confined.WriteFile(root, TaskFile, []byte(text), 0o644, os.O_CREATE|os.O_TRUNC)
 }
 
+// ReplaceTaskFile replaces the task.md the last queued task left with
+// text: the same as deleting it and writing a new one (whatever the task
+// planted there, a link, a FIFO, a second name of another file, is
+// removed, never written through or waited on), but a plain file of its
+// own is written over in place, which ext4 makes far cheaper than a new
+// file right after a delete (confined.Replace).
+func (s *Session) ReplaceTaskFile(text string) error {
+	root, err := os.OpenRoot(s.AccessibleDir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	return confined.Replace(root, TaskFile, []byte(text), 0o644)
+}
+
 // RemoveTaskFile deletes the accessible task.md between queued tasks; a
 // missing file is not an error. Remove unlinks a planted link itself, never
 // its target.

@@ -177,8 +177,9 @@ func (g *registry) evict() {
 }
 
 // next waits for the next queued task for at most wait (negative: no
-// bound). ok is false on timeout.
-func (g *registry) next(ctx context.Context, wait time.Duration) (*record, bool, error) {
+// bound). ok is false on timeout. idle runs, unlocked, each time the queue
+// is found empty, before the wait.
+func (g *registry) next(ctx context.Context, wait time.Duration, idle func()) (*record, bool, error) {
 	var timeout <-chan time.Time
 	if wait >= 0 {
 		t := time.NewTimer(wait)
@@ -199,6 +200,7 @@ func (g *registry) next(ctx context.Context, wait time.Duration) (*record, bool,
 			return rec, true, nil
 		}
 		g.mu.Unlock()
+		idle()
 		select {
 		case <-ctx.Done():
 			return nil, false, ctx.Err()
@@ -207,6 +209,13 @@ func (g *registry) next(ctx context.Context, wait time.Duration) (*record, bool,
 		case <-g.queued:
 		}
 	}
+}
+
+// pending reports whether a task is queued.
+func (g *registry) pending() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.queue) > 0
 }
 
 // finish ends rec (first finish wins) and clears the running slot.

@@ -172,6 +172,7 @@ func Serve(ctx context.Context, o ServerOptions) error {
 
 	runErr := o.Run(ctx, src)
 
+	src.close()
 	reg.close()
 	watch.close()
 	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
