@@ -97,7 +97,7 @@ func (g *registry) submit(msg *a2a.Message, traceparent string) (submission, err
 			return submission{}, err
 		}
 	}
-	rec := &record{id: a2a.TaskID(id), contextID: ctxID, messageID: msg.ID, trace: traceparent, text: text, wake: make(chan struct{})}
+	rec := &record{id: a2a.TaskID(id), contextID: ctxID, messageID: msg.ID, trace: traceparent, text: text}
 	now := time.Now().UTC()
 	if g.closed || !g.canAccept() {
 		why := busyMessage
@@ -218,11 +218,14 @@ func (g *registry) pending() bool {
 	return len(g.queue) > 0
 }
 
-// finish ends rec (first finish wins) and clears the running slot.
+// finish ends rec with ev (first finish wins; nil for one already
+// ended) and clears the running slot.
 func (g *registry) finish(rec *record, ev *a2a.TaskStatusUpdateEvent, response *string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.finishLocked(rec, ev, response)
+	if ev != nil {
+		g.finishLocked(rec, ev, response)
+	}
 	if g.running == rec {
 		g.running = nil
 	}
@@ -277,7 +280,7 @@ func (g *registry) cancelTask(ctx context.Context, id a2a.TaskID) (*a2a.Task, er
 		rec.cancel()
 	}
 	for !rec.terminal() {
-		wake := rec.wake
+		wake := rec.nextFinal()
 		g.mu.Unlock()
 		select {
 		case <-ctx.Done():

@@ -202,9 +202,11 @@ func (s *Source) finishA2A(t agent.Task, r agent.TaskResult) {
 	}
 	rec := run.rec
 	s.g.mu.Lock()
-	cancelled, failure := rec.cancelReq, rec.failure
+	cancelled, failure, ended := rec.cancelReq, rec.failure, rec.terminal()
 	s.g.mu.Unlock()
 	switch {
+	case ended: // the loop's completed status (or a cancel of a queued task) ended it
+		s.g.finish(rec, nil, nil)
 	case cancelled:
 		s.g.finish(rec, rec.statusEvent(a2a.TaskStateCanceled, "canceled"), nil)
 	case failure != "" || r.Err != nil || r.ExitStatus != "ok":
