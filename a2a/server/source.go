@@ -33,7 +33,7 @@ const (
 // when one attempt with no task runs before the capsule exits.
 type Source struct {
 	g       *registry
-	sess    *stage.Session
+	task    *stage.TaskFiles
 	lc      manifest.Lifecycle
 	getenv  func(string) string
 	log     *slog.Logger
@@ -68,7 +68,7 @@ func (s *Source) Next(ctx context.Context) (agent.Task, bool, error) {
 	}
 	if !s.started {
 		s.started = true
-		if size, ok := s.sess.TaskFileSize(); ok {
+		if size, ok := s.task.Size(); ok {
 			return s.taskMD(uint64(size))
 		}
 		if s.lc.TaskAcceptance == AcceptNone {
@@ -92,9 +92,9 @@ func (s *Source) Next(ctx context.Context) (agent.Task, bool, error) {
 			s.idle = true
 			return agent.Task{Source: SourceA2A}, true, nil
 		}
-		write := s.sess.WriteTaskFile
+		write := s.task.Write
 		if s.stale {
-			write = s.sess.ReplaceTaskFile
+			write = s.task.Replace
 		}
 		s.stale = false
 		if err := write(rec.text); err != nil {
@@ -181,7 +181,7 @@ func (s *Source) removeStale() {
 		return
 	}
 	s.stale = false
-	if err := s.sess.RemoveTaskFile(); err != nil {
+	if err := s.task.Remove(); err != nil {
 		s.log.Warn("could not delete task.md between tasks", "error", err)
 	}
 }
@@ -192,6 +192,9 @@ func (s *Source) close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.removeStale()
+	if err := s.task.Close(); err != nil {
+		s.log.Warn("closing the workdir", "error", err)
+	}
 }
 
 // finishA2A ends the registry's task if the loop's events did not already.
