@@ -37,30 +37,37 @@ func (e *SymlinkError) Unwrap() error { return ErrSymlink }
 // O_CREATE|O_EXCL gets exactly perm (no umask); otherwise an existing
 // file keeps its mode.
 func OpenFile(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, _, err := openFile(root, name, flag, perm)
+	return f, err
+}
+
+// openFile is OpenFile that also returns the opened file's FileInfo.
+func openFile(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
 	dir, err := root.Open(filepath.Dir(name))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer dir.Close()
 	path := filepath.Join(root.Name(), name)
 	f, err := openat(dir, filepath.Base(name), flag, perm)
 	if errors.Is(err, ErrSymlink) {
-		return nil, &SymlinkError{Path: path}
+		return nil, nil, &SymlinkError{Path: path}
 	}
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: path, Err: errors.Join(ErrNotRegular, err)}
+		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: errors.Join(ErrNotRegular, err)}
 	}
 	if flag&(os.O_CREATE|os.O_EXCL) == os.O_CREATE|os.O_EXCL {
 		if err := f.Chmod(perm); err != nil {
 			f.Close()
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return f, nil
+	return f, fi, nil
 }
 
 // WriteFile writes data to name, opened with os.O_WRONLY|flag; pass
@@ -106,10 +113,9 @@ func ReadFile(root *os.Root, name string) ([]byte, error) {
 // removed and a new file created in its place, so the write reaches no
 // other file and nothing planted makes it fail or wait.
 func Replace(root *os.Root, name string, data []byte, perm fs.FileMode) error {
-	f, err := OpenFile(root, name, os.O_WRONLY, 0)
+	f, fi, err := openFile(root, name, os.O_WRONLY, 0)
 	if err == nil {
-		fi, serr := f.Stat()
-		if serr == nil && soleLink(fi) {
+		if soleLink(fi) {
 			_, err = f.Write(data)
 			if err == nil {
 				err = f.Truncate(int64(len(data)))
