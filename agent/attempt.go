@@ -60,7 +60,7 @@ func (l *launch) beginAttempt(ctx context.Context, tr *taskRun) (remaining uint3
 	if err := cancelled(ctx); err != nil {
 		return 0, "", err
 	}
-	task, err = readTask(l.s)
+	task, err = l.f.readTask()
 	if err != nil {
 		return 0, "", &Error{Kind: KindTask, Code: CodeRun, Err: err, Msg: fmt.Sprintf("reading the task: %v", err)}
 	}
@@ -84,7 +84,7 @@ func (l *launch) attempt(ctx context.Context, tr *taskRun) (attemptEnd, error) {
 		a.msgs = l.loadHistory(tr.t.ContextID)
 	}
 	a.msgs = append(a.msgs, userMessage(task))
-	if err := l.logInventory(); err != nil {
+	if err := l.f.appendBootstrap(l.invLog); err != nil {
 		l.log.Warn("writing the tool inventory to logs/bootstrap.log", "err", err)
 	}
 	if err := l.tr.Write(trace.TypeSessionStart, l.sessionStart(remaining)); err != nil {
@@ -237,7 +237,7 @@ func (l *launch) writeHookInferences(a *attemptRun, turn uint32) {
 // in out/result.txt, session_end with status, a final failed event.
 func (l *launch) endFailed(a *attemptRun, e *Error, status string) (attemptEnd, error) {
 	text := "error: " + e.Msg
-	if err := l.s.WriteResult(text); err != nil {
+	if err := l.f.writeResult(text); err != nil {
 		l.log.Warn("recording the failure in out/result.txt", "err", err)
 	}
 	if err := l.writeSessionEnd(status); err != nil {
@@ -251,7 +251,7 @@ func (l *launch) endFailed(a *attemptRun, e *Error, status string) (attemptEnd, 
 // session_end ok, the completion events.
 func (l *launch) endOK(a *attemptRun, r response) (attemptEnd, error) {
 	text := r.text()
-	if err := l.s.WriteResult(text); err != nil {
+	if err := l.f.writeResult(text); err != nil {
 		return attemptEnd{}, failure(KindIO, err, "writing out/result.txt: %v", err)
 	}
 	if l.threaded() {

@@ -3,10 +3,6 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
-
-	"github.com/mur-go/mur/stage"
 )
 
 // inventoryLog is the pretty-printed inventory logs/bootstrap.log gets at
@@ -22,10 +18,4 @@ func inventoryLog(inv []any) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-// logInventory appends the inventory log to logs/bootstrap.log at the
-// attempt's start.
-func (l *launch) logInventory() error {
-	return l.s.WriteSessionFile(filepath.Join(l.s.LogsDir, stage.BootstrapLog), l.invLog, os.O_CREATE|os.O_APPEND)
 }

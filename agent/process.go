@@ -47,7 +47,7 @@ func (l *launch) processAttempt(ctx context.Context, tr *taskRun) (attemptEnd, e
 	if err != nil {
 		return attemptEnd{}, failure(KindIO, err, "building the bridge's tool list: %v", err)
 	}
-	if err := l.logInventory(); err != nil {
+	if err := l.f.appendBootstrap(l.invLog); err != nil {
 		l.log.Warn("writing the tool inventory to logs/bootstrap.log", "err", err)
 	}
 	if err := l.tr.Write(trace.TypeSessionStart, l.sessionStart(remaining)); err != nil {

@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/mur-go/mur/inference"
@@ -71,6 +69,7 @@ type launch struct {
 	o      SessionOptions
 	s      *stage.Session
 	tr     *trace.Writer
+	f      *files
 	hooks  Hooks
 	tok    *tokens.Counter
 	log    *slog.Logger
@@ -119,6 +118,10 @@ func RunSession(ctx context.Context, o SessionOptions) (SessionResult, error) {
 	if l.tr, err = trace.Open(l.s.SessionDir, l.s.ID, l.now); err != nil {
 		return SessionResult{}, failure(KindIO, err, "%v", err)
 	}
+	if l.f, err = openFiles(l.s); err != nil {
+		l.tr.Close()
+		return SessionResult{}, failure(KindIO, err, "%v", err)
+	}
 	l.opened = l.now()
 	res, runErr := l.run(ctx)
 	cleanup := context.WithoutCancel(ctx)
@@ -135,6 +138,9 @@ func RunSession(ctx context.Context, o SessionOptions) (SessionResult, error) {
 		if err := l.writeSessionEnd("failed"); err != nil {
 			l.log.Warn("writing the fallback session_end", "err", err)
 		}
+	}
+	if err := l.f.close(); err != nil {
+		l.log.Warn("closing the session files", "err", err)
 	}
 	if err := l.tr.Close(); err != nil && runErr == nil {
 		runErr = failure(KindIO, err, "%v", err)
@@ -266,7 +272,7 @@ func (l *launch) flushFaults() {
 
 // bootstrapLog appends one line to logs/bootstrap.log (failures logged).
 func (l *launch) bootstrapLog(line string) {
-	if err := l.s.WriteSessionFile(filepath.Join(l.s.LogsDir, stage.BootstrapLog), []byte(line+"\n"), os.O_CREATE|os.O_APPEND); err != nil {
+	if err := l.f.appendBootstrap([]byte(line + "\n")); err != nil {
 		l.log.Warn("writing logs/bootstrap.log", "err", err)
 	}
 }

@@ -3,12 +3,8 @@ package agent
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/mur-go/mur/internal/confined"
-	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/trace"
 )
 
@@ -59,7 +55,7 @@ func (l *launch) runTask(ctx context.Context, t Task) TaskResult {
 			e := asError(err)
 			// Murmur leaves out/result.txt alone here; mur-go records the
 			// reason, so a failed run never leaves a stale success behind.
-			if werr := l.s.WriteResult("error: " + e.Msg); werr != nil {
+			if werr := l.f.writeResult("error: " + e.Msg); werr != nil {
 				l.log.Warn("recording the failure in out/result.txt", "err", werr)
 			}
 			end = attemptEnd{text: "error: " + e.Msg, fail: e}
@@ -110,7 +106,7 @@ const reopenInstruction = "A lifecycle hook reopened this task; address the feed
 // then every reopen so far with its hook and reason (session.md §3.5).
 func (l *launch) rewriteTask(tr *taskRun) error {
 	if tr.original == nil {
-		text, err := readTask(l.s)
+		text, err := l.f.readTask()
 		if err != nil {
 			return err
 		}
@@ -122,12 +118,7 @@ func (l *launch) rewriteTask(tr *taskRun) error {
 	for i, r := range tr.reopens {
 		fmt.Fprintf(&b, "\n## Reopen %d — from hook `%s`\n\n%s\n", i+1, r.Hook, strings.TrimSpace(r.Reason))
 	}
-	root, err := os.OpenRoot(l.s.AccessibleDir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	return confined.WriteFile(root, taskFile, []byte(b.String()), 0o644, os.O_CREATE|os.O_TRUNC)
+	return l.f.writeTask(b.String())
 }
 
 // Task input files in the accessible workdir.
@@ -135,25 +126,3 @@ const (
 	taskFile  = "task.md"
 	inputFile = "input.txt"
 )
-
-// readTask is the attempt's task text: task.md, else input.txt, else
-// empty (session.md §3.8). Links are not followed: the workdir is the
-// guests'.
-func readTask(s *stage.Session) (string, error) {
-	dir := s.AccessibleDir
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return "", err
-	}
-	defer root.Close()
-	for _, name := range []string{taskFile, inputFile} {
-		b, err := confined.ReadFile(root, name)
-		if err == nil {
-			return string(b), nil
-		}
-		if !os.IsNotExist(err) {
-			return "", fmt.Errorf("reading %s: %w", filepath.Join(dir, name), err)
-		}
-	}
-	return "", nil
-}

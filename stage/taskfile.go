@@ -2,6 +2,7 @@ package stage
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 
@@ -11,42 +12,56 @@ import (
 // TaskFile is task.md's name in the accessible workdir.
 const TaskFile = "task.md"
 
-// WriteTaskFile replaces the accessible task.md with text, as an A2A task
-// starts. Guests and tools write the accessible dir, so the write stays
-// inside it and fails on a link planted at task.md instead of following it.
-func (s *Session) WriteTaskFile(text string) error {
-	root, err := os.OpenRoot(s.AccessibleDir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	return confined.WriteFile(root, TaskFile, []byte(text), 0o644, os.O_CREATE|os.O_TRUNC)
+// TaskFiles is the accessible task.md as a served session's task source
+// hands tasks over through it, the workdir opened once: a queue capsule
+// writes, replaces or deletes task.md at every task. Guests and tools
+// write the accessible dir, so every access stays inside it and follows
+// no planted link.
+type TaskFiles struct {
+	root *os.Root
 }
 
-// RemoveTaskFile deletes the accessible task.md between queued tasks; a
-// missing file is not an error. Remove unlinks a planted link itself, never
-// its target.
-func (s *Session) RemoveTaskFile() error {
+// OpenTaskFiles opens the accessible workdir for its task.md.
+func (s *Session) OpenTaskFiles() (*TaskFiles, error) {
 	root, err := os.OpenRoot(s.AccessibleDir)
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("opening the workdir for task.md: %w", err)
 	}
-	defer root.Close()
-	if err := root.Remove(TaskFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	return &TaskFiles{root: root}, nil
+}
+
+// Close releases the workdir.
+func (t *TaskFiles) Close() error { return t.root.Close() }
+
+// Write writes text to task.md, as an A2A task starts; it fails on a
+// link planted at task.md instead of following it.
+func (t *TaskFiles) Write(text string) error {
+	return confined.WriteFile(t.root, TaskFile, []byte(text), 0o644, os.O_CREATE|os.O_TRUNC)
+}
+
+// Replace replaces the task.md the last queued task left with text: the
+// same as deleting it and writing a new one (whatever the task planted
+// there, a link, a FIFO, a second name of another file, is removed, never
+// written through or waited on), but a plain file of its own is written
+// over in place, which ext4 makes far cheaper than a new file right after
+// a delete (confined.Replace).
+func (t *TaskFiles) Replace(text string) error {
+	return confined.Replace(t.root, TaskFile, []byte(text), 0o644)
+}
+
+// Remove deletes task.md between queued tasks; a missing file is not an
+// error. Remove unlinks a planted link itself, never its target.
+func (t *TaskFiles) Remove() error {
+	if err := t.root.Remove(TaskFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil
 }
 
-// TaskFileSize is the accessible task.md's size; ok is false when there is
-// no regular task.md (absent, or a planted link, which is never read).
-func (s *Session) TaskFileSize() (size int64, ok bool) {
-	root, err := os.OpenRoot(s.AccessibleDir)
-	if err != nil {
-		return 0, false
-	}
-	defer root.Close()
-	fi, err := root.Lstat(TaskFile)
+// Size is task.md's size; ok is false when there is no regular task.md
+// (absent, or a planted link, which is never read).
+func (t *TaskFiles) Size() (size int64, ok bool) {
+	fi, err := t.root.Lstat(TaskFile)
 	if err != nil || !fi.Mode().IsRegular() {
 		return 0, false
 	}

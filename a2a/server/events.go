@@ -18,7 +18,10 @@ func (g *registry) events(ctx context.Context, rec *record, from int) iter.Seq2[
 			batch := rec.log[min(next, len(rec.log)):]
 			next = len(rec.log)
 			done := rec.terminal()
-			wake := rec.wake
+			var wake <-chan struct{}
+			if !done {
+				wake = rec.nextEvent()
+			}
 			g.mu.Unlock()
 			for _, ev := range batch {
 				if !yield(ev, nil) {
@@ -35,6 +38,33 @@ func (g *registry) events(ctx context.Context, rec *record, from int) iter.Seq2[
 			case <-wake:
 			}
 		}
+	}
+}
+
+// await waits until rec logs a final event at or after index from (the
+// task ended or needs input) or ends, or ctx ends: what a blocking send
+// waits for, woken by nothing else.
+func (g *registry) await(ctx context.Context, rec *record, from int) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for {
+		for ; from < len(rec.log); from++ {
+			if final(rec.log[from]) {
+				return nil
+			}
+		}
+		if rec.terminal() {
+			return nil
+		}
+		wake := rec.nextFinal()
+		g.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			g.mu.Lock()
+			return ctx.Err()
+		case <-wake:
+		}
+		g.mu.Lock()
 	}
 }
 

@@ -84,13 +84,8 @@ func (h *handler) SendMessage(ctx context.Context, req *a2a.SendMessageRequest) 
 	if req.Config != nil && req.Config.ReturnImmediately {
 		return h.g.get(sub.rec.id, historyLen(req))
 	}
-	for ev, err := range h.g.events(ctx, sub.rec, sub.from) {
-		if err != nil {
-			return nil, err
-		}
-		if final(ev) {
-			break
-		}
+	if err := h.g.await(ctx, sub.rec, sub.from); err != nil {
+		return nil, err
 	}
 	return h.g.get(sub.rec.id, historyLen(req))
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/mur-go/mur/agent"
 	"github.com/mur-go/mur/manifest"
+	"github.com/mur-go/mur/stage"
 )
 
 func v1(t *testing.T, s *served) *a2aclient.Client {
@@ -80,7 +82,7 @@ func TestLifecycle(t *testing.T) {
 					}
 				}
 				waitRan(t, s, 3)
-				if _, ok := s.sess.TaskFileSize(); ok {
+				if _, err := os.Lstat(filepath.Join(s.sess.AccessibleDir, stage.TaskFile)); !errors.Is(err, fs.ErrNotExist) {
 					t.Error("task.md is still there after the task ended in queue+sleep")
 				}
 			}, wantRan: []string{SourceA2A, SourceA2A, SourceA2A}, wantIDs: true, stillRun: true},

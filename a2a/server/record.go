@@ -30,8 +30,10 @@ type record struct {
 	// streams read it with their own cursor, so a slow reader never holds
 	// up the loop and a resubscribe loses nothing.
 	log []a2a.Event
-	// wake is closed (and replaced) whenever log grows or state changes.
-	wake chan struct{}
+	// changed is closed at the next event, settled at the next final one
+	// (what a blocking send waits for); each is made only when someone
+	// waits, so an event nobody waits for wakes no goroutine.
+	changed, settled chan struct{}
 
 	// cancel stops the task's context while it runs; cancelReq marks a
 	// CancelTask so the end is reported as canceled.
@@ -49,10 +51,32 @@ type record struct {
 
 func (r *record) terminal() bool { return r.status.State.Terminal() }
 
-// notify wakes every reader of r; called with the registry lock held.
-func (r *record) notify() {
-	close(r.wake)
-	r.wake = make(chan struct{})
+// nextEvent is closed when r logs its next event; called locked.
+func (r *record) nextEvent() <-chan struct{} {
+	if r.changed == nil {
+		r.changed = make(chan struct{})
+	}
+	return r.changed
+}
+
+// nextFinal is closed when r logs its next final event; called locked.
+func (r *record) nextFinal() <-chan struct{} {
+	if r.settled == nil {
+		r.settled = make(chan struct{})
+	}
+	return r.settled
+}
+
+// notify wakes the readers waiting for ev; called locked.
+func (r *record) notify(ev a2a.Event) {
+	if r.changed != nil {
+		close(r.changed)
+		r.changed = nil
+	}
+	if r.settled != nil && final(ev) {
+		close(r.settled)
+		r.settled = nil
+	}
 }
 
 // snapshot is the public Task as it stands now.
@@ -94,7 +118,7 @@ func (r *record) apply(ev a2a.Event) bool {
 		r.mergeArtifact(e)
 	}
 	r.log = append(r.log, ev)
-	r.notify()
+	r.notify(ev)
 	return true
 }
 

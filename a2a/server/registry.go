@@ -97,7 +97,7 @@ func (g *registry) submit(msg *a2a.Message, traceparent string) (submission, err
 			return submission{}, err
 		}
 	}
-	rec := &record{id: a2a.TaskID(id), contextID: ctxID, messageID: msg.ID, trace: traceparent, text: text, wake: make(chan struct{})}
+	rec := &record{id: a2a.TaskID(id), contextID: ctxID, messageID: msg.ID, trace: traceparent, text: text}
 	now := time.Now().UTC()
 	if g.closed || !g.canAccept() {
 		why := busyMessage
@@ -177,8 +177,9 @@ func (g *registry) evict() {
 }
 
 // next waits for the next queued task for at most wait (negative: no
-// bound). ok is false on timeout.
-func (g *registry) next(ctx context.Context, wait time.Duration) (*record, bool, error) {
+// bound). ok is false on timeout. idle runs, unlocked, each time the queue
+// is found empty, before the wait.
+func (g *registry) next(ctx context.Context, wait time.Duration, idle func()) (*record, bool, error) {
 	var timeout <-chan time.Time
 	if wait >= 0 {
 		t := time.NewTimer(wait)
@@ -199,6 +200,7 @@ func (g *registry) next(ctx context.Context, wait time.Duration) (*record, bool,
 			return rec, true, nil
 		}
 		g.mu.Unlock()
+		idle()
 		select {
 		case <-ctx.Done():
 			return nil, false, ctx.Err()
@@ -209,11 +211,21 @@ func (g *registry) next(ctx context.Context, wait time.Duration) (*record, bool,
 	}
 }
 
-// finish ends rec (first finish wins) and clears the running slot.
+// pending reports whether a task is queued.
+func (g *registry) pending() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.queue) > 0
+}
+
+// finish ends rec with ev (first finish wins; nil for one already
+// ended) and clears the running slot.
 func (g *registry) finish(rec *record, ev *a2a.TaskStatusUpdateEvent, response *string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.finishLocked(rec, ev, response)
+	if ev != nil {
+		g.finishLocked(rec, ev, response)
+	}
 	if g.running == rec {
 		g.running = nil
 	}
@@ -268,7 +280,7 @@ func (g *registry) cancelTask(ctx context.Context, id a2a.TaskID) (*a2a.Task, er
 		rec.cancel()
 	}
 	for !rec.terminal() {
-		wake := rec.wake
+		wake := rec.nextFinal()
 		g.mu.Unlock()
 		select {
 		case <-ctx.Done():

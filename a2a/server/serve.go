@@ -138,8 +138,6 @@ func Serve(ctx context.Context, o ServerOptions) error {
 		d := time.Duration(*s) * time.Second
 		timeout = &d
 	}
-	src := &Source{g: reg, sess: o.Session, lc: o.Lifecycle, getenv: getenv, log: log, timeout: timeout}
-
 	m, err := newMux(ctx, o, reg, watch, "http://"+url)
 	if err != nil {
 		ln.Close()
@@ -149,6 +147,12 @@ func Serve(ctx context.Context, o ServerOptions) error {
 		ln.Close()
 		return err
 	}
+	task, err := o.Session.OpenTaskFiles()
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	src := &Source{g: reg, task: task, lc: o.Lifecycle, getenv: getenv, log: log, timeout: timeout}
 	m.log = log
 	conns := &connTracker{fresh: map[net.Conn]struct{}{}}
 	srv := &http.Server{Handler: m, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10,
@@ -172,6 +176,7 @@ func Serve(ctx context.Context, o ServerOptions) error {
 
 	runErr := o.Run(ctx, src)
 
+	src.close()
 	reg.close()
 	watch.close()
 	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)

@@ -11,10 +11,13 @@ import (
 // replayFrames is how many frames stream/watch can replay (a2a-cli.md §2.9).
 const replayFrames = 512
 
-// frame is one named SSE event of Murmur's stream (session.md §11.1).
+// frame is one named SSE event of Murmur's stream (session.md §11.1): its
+// payload v is encoded into data when a watcher first reads it, so a
+// capsule nobody watches encodes nothing.
 type frame struct {
 	id    uint64
 	event string
+	v     any
 	data  []byte
 }
 
@@ -24,10 +27,13 @@ type frame struct {
 // missed, or a gap frame when the ring already dropped it. Writers never
 // wait for readers.
 type watchHub struct {
-	mu     sync.Mutex
+	mu sync.Mutex
+	// ring holds the last replayFrames frames, the oldest at head once
+	// it is full: a new frame overwrites the oldest in place.
 	ring   []frame
+	head   int
 	next   uint64
-	wake   chan struct{}
+	wake   chan struct{} // nil until a watcher waits
 	closed bool
 	mode   string
 }
@@ -36,26 +42,27 @@ func newWatchHub(conversation string) *watchHub {
 	if conversation == "" {
 		conversation = "stateless"
 	}
-	return &watchHub{next: 1, wake: make(chan struct{}), mode: conversation}
+	return &watchHub{next: 1, mode: conversation}
 }
 
 func (h *watchHub) emit(event string, v any) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return // only our own plain structs are marshalled
-	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
 		return
 	}
-	h.ring = append(h.ring, frame{id: h.next, event: event, data: data})
+	f := frame{id: h.next, event: event, v: v}
 	h.next++
-	if len(h.ring) > replayFrames {
-		h.ring = append(h.ring[:0], h.ring[len(h.ring)-replayFrames:]...)
+	if len(h.ring) < replayFrames {
+		h.ring = append(h.ring, f)
+	} else {
+		h.ring[h.head] = f
+		h.head = (h.head + 1) % replayFrames
 	}
-	close(h.wake)
-	h.wake = make(chan struct{})
+	if h.wake != nil {
+		close(h.wake)
+		h.wake = nil
+	}
 }
 
 type watchStatus struct {
@@ -106,7 +113,9 @@ func (h *watchHub) close() {
 	defer h.mu.Unlock()
 	if !h.closed {
 		h.closed = true
-		close(h.wake)
+		if h.wake != nil {
+			close(h.wake)
+		}
 	}
 }
 
@@ -116,18 +125,31 @@ func (h *watchHub) close() {
 func (h *watchHub) since(last uint64) (out []frame, gap bool, first uint64, wake <-chan struct{}, closed bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if len(h.ring) > 0 {
-		oldest := h.ring[0].id
+	if n := len(h.ring); n > 0 {
+		oldest := h.ring[h.head].id
 		if last+1 < oldest {
 			gap, first = true, oldest
 		}
-		for _, f := range h.ring {
-			if f.id > last {
-				out = append(out, f)
+		for i := range n {
+			f := &h.ring[(h.head+i)%n]
+			if f.id <= last {
+				continue
 			}
+			if f.data == nil {
+				// Only this file's plain structs of strings and bools
+				// are encoded, which cannot fail.
+				f.data, _ = json.Marshal(f.v)
+			}
+			out = append(out, *f)
 		}
 	}
-	return out, gap, first, h.wake, h.closed
+	if h.closed {
+		return out, gap, first, nil, true
+	}
+	if h.wake == nil {
+		h.wake = make(chan struct{})
+	}
+	return out, gap, first, h.wake, false
 }
 
 // watchState is Murmur's kebab-case name of a public task state.

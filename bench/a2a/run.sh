@@ -73,6 +73,8 @@ murrun="${BASH_REMATCH[1]}"
 murpid="$(cat "$bin/mur.pid")"
 
 rss() { awk '/^VmRSS/{print $2, $3}' "/proc/$1/status"; }
+# cpu PID: the user+system CPU time a process has used, in clock ticks.
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # breakdown PID: where a process's resident memory is, from its mappings:
 # anonymous read-write (the Go heap, stacks, guests' linear memories),
 # anonymous executable (wazero's compiled code), and the mapped binary.
@@ -83,7 +85,9 @@ breakdown() {
 		"compiled code", kb["compiled code"]/1024, "binary and files", kb["binary and files"]/1024 }' "/proc/$1/smaps"
 }
 echo "idle RSS: mur run capsule $(rss "$murpid") ($(breakdown "$murpid")), stand-in capsule $(rss "$(cat "$bin/echocapsule.pid")")"
+cpu0="$(cpu "$murpid")"
 "$bin/load" -tasks "$murtasks" -clients "$clients" "mur-run=$murrun=bench answer"
+echo "mur run capsule CPU per task: $(awk -v t="$(( $(cpu "$murpid") - cpu0 ))" -v n="$murtasks" -v hz="$(getconf CLK_TCK)" 'BEGIN{printf "%.2f ms", t * 1000 / hz / n}')"
 echo "RSS right after its load: mur run capsule $(rss "$murpid") ($(breakdown "$murpid"))"
 "$bin/load" -tasks "$tasks" -clients "$clients" "stand-in=$capsule" "a2a-go-sdk=$sdk"
 echo "RSS after the load: stand-in capsule $(rss "$(cat "$bin/echocapsule.pid")")"
