@@ -64,3 +64,30 @@ func TestConfinedRefusesPlantedLinks(t *testing.T) {
 		t.Fatalf("new file: %v %v", fi, err)
 	}
 }
+
+// A replacing write refuses a file a guest hard-linked to another one in
+// the root, which writing in place would change too; an append to it is
+// an append to that file either way and is not the replacement's concern.
+func TestWriteFileRefusesHardLink(t *testing.T) {
+	dir := t.TempDir()
+	precious := filepath.Join(dir, "precious")
+	if err := os.WriteFile(precious, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(precious, filepath.Join(dir, "result.txt")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, flag := range []int{os.O_CREATE | os.O_TRUNC, os.O_TRUNC} {
+		if err := WriteFile(root, "result.txt", []byte("overwritten"), 0o644, flag); !errors.Is(err, ErrLinked) {
+			t.Errorf("flag %#x: %v, want ErrLinked", flag, err)
+		}
+	}
+	if b, _ := os.ReadFile(precious); string(b) != "precious" {
+		t.Fatalf("the other name now holds %q", b)
+	}
+}
