@@ -49,3 +49,11 @@ func HeldModuleBytes(c *Component) int {
 	}
 	return n
 }
+
+// ReusedMappings counts the memory mappings e handed out again from its
+// pool.
+func ReusedMappings(e *Engine) uint64 {
+	e.pool.mu.Lock()
+	defer e.pool.mu.Unlock()
+	return e.pool.reused
+}

@@ -129,7 +129,7 @@ func (s *Store) instantiate(ctx context.Context, c *Component, li *linkedImports
 	s.active = make([]bool, p.compInsts)
 	s.lifted = make([]*liftedRT, len(p.funcs))
 	s.lowers = make([]*loweredRT, len(p.hostFuncs))
-	s.mem.max = s.Limits.MaxMemoryBytes
+	s.mem.max, s.mem.pool = s.Limits.MaxMemoryBytes, &c.engine.pool
 
 	ctx, cancel := s.callContext(ctx)
 	defer cancel()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/agent"
+	"github.com/mur-go/mur/component"
 )
 
 // idleRelease is how long the loop waits for its next task before the
@@ -13,17 +14,25 @@ import (
 const idleRelease = 2 * time.Second
 
 // idleSource is the loop's task source: once a wait for the next task has
-// lasted after, release runs (debug.FreeOSMemory), so a served capsule that
-// went idle after a burst of tasks gives back what the burst's garbage
-// grew. A task that arrives sooner costs nothing.
+// lasted after, release runs (the engine's idle mappings, then
+// debug.FreeOSMemory), so a served capsule that went idle after a burst of
+// tasks gives back what the burst grew. A task that arrives sooner costs
+// nothing.
 type idleSource struct {
 	agent.TaskSource
 	after   time.Duration
 	release func()
 }
 
-func newIdleSource(src agent.TaskSource) idleSource {
-	return idleSource{TaskSource: src, after: idleRelease, release: debug.FreeOSMemory}
+func newIdleSource(src agent.TaskSource, engine *component.Engine) idleSource {
+	release := debug.FreeOSMemory
+	if engine != nil {
+		release = func() {
+			engine.ReleaseIdle()
+			debug.FreeOSMemory()
+		}
+	}
+	return idleSource{TaskSource: src, after: idleRelease, release: release}
 }
 
 func (s idleSource) Next(ctx context.Context) (agent.Task, bool, error) {
