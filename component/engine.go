@@ -43,6 +43,8 @@ type Engine struct {
 	workers int
 	// pool keeps closed stores' memory mappings for the next stores.
 	pool memPool
+	// modConfig configures every module instance (modconfig.go).
+	modConfig wazero.ModuleConfig
 }
 
 // NewEngine creates an engine backed by one wazero runtime.
@@ -71,7 +73,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	return &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers}, nil
+	return &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig()}, nil
 }
 
 // Close releases everything the engine compiled or instantiated.

@@ -137,7 +137,7 @@ func (s *Store) instantiate(ctx context.Context, c *Component, li *linkedImports
 	ctx = experimental.WithImportResolver(ctx, s.resolve)
 
 	var err error
-	if s.host, err = c.engine.rt.InstantiateModule(ctx, c.host, wazero.NewModuleConfig().WithName("").WithStartFunctions()); err != nil {
+	if s.host, err = c.engine.rt.InstantiateModule(ctx, c.host, c.engine.modConfig); err != nil {
 		return fmt.Errorf("instantiating host functions: %w", err)
 	}
 	// Start functions are guest code and may call host functions that get
@@ -164,8 +164,7 @@ func (s *Store) instantiateSteps(ctx context.Context, mods []wazero.CompiledModu
 		}
 		switch st.kind {
 		case stepCoreInstance:
-			cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions()
-			m, err := rt.InstantiateModule(ctx, mods[st.core], cfg)
+			m, err := rt.InstantiateModule(ctx, mods[st.core], s.comp.engine.modConfig)
 			if m != nil {
 				s.core[st.core] = m
 			}
