@@ -57,3 +57,10 @@ func ReusedMappings(e *Engine) uint64 {
 	defer e.pool.mu.Unlock()
 	return e.pool.reused
 }
+
+// ReusedStores counts the stores e made from a closed store's instances.
+func ReusedStores(e *Engine) uint64 {
+	e.stores.mu.Lock()
+	defer e.stores.mu.Unlock()
+	return e.stores.reused
+}

@@ -14,15 +14,16 @@ const (
 )
 
 // reuseStore is one store of engine-store-reuse, made and closed by the
-// test.
+// test. Snapshots belong to a linker: stores meant to share one are made
+// with the same linker.
 type reuseStore struct {
 	t    *testing.T
 	inst *component.Instance
 }
 
-func newReuseStore(t *testing.T, c *component.Component, s *component.Store) *reuseStore {
+func newReuseStore(t *testing.T, l *component.Linker, c *component.Component, s *component.Store) *reuseStore {
 	t.Helper()
-	inst, err := component.NewLinker().Instantiate(context.Background(), c, s)
+	inst, err := l.Instantiate(context.Background(), c, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,8 +60,8 @@ func TestReusedMappingHoldsNothingOfTheLastStore(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEngine(t)
-			c := compile(t, e, storeReuse)
-			a := newReuseStore(t, c, &component.Store{})
+			c, l := compile(t, e, storeReuse), component.NewLinker()
+			a := newReuseStore(t, l, c, &component.Store{})
 			for _, fn := range tt.attack {
 				a.call(fn, plantedSecret)
 			}
@@ -70,7 +71,7 @@ func TestReusedMappingHoldsNothingOfTheLastStore(t *testing.T) {
 			a.close()
 
 			reused := component.ReusedMappings(e)
-			b := newReuseStore(t, c, &component.Store{})
+			b := newReuseStore(t, l, c, &component.Store{})
 			defer b.close()
 			if component.ReusedMappings(e) == reused {
 				t.Fatal("the second store did not reuse the released mapping: the test proves nothing")
@@ -94,15 +95,15 @@ func TestReusedMappingHoldsNothingOfTheLastStore(t *testing.T) {
 // still has readable.
 func TestReusedMappingKeepsTheMemoryCap(t *testing.T) {
 	e := newEngine(t)
-	c := compile(t, e, storeReuse)
-	a := newReuseStore(t, c, &component.Store{})
+	c, l := compile(t, e, storeReuse), component.NewLinker()
+	a := newReuseStore(t, l, c, &component.Store{})
 	if got := a.call("grow", uint32(4)).(int32); got != 1 {
 		t.Fatalf("grow answered %d, want 1", got)
 	}
 	a.close()
 
 	reused := component.ReusedMappings(e)
-	b := newReuseStore(t, c, &component.Store{Limits: component.Limits{MaxMemoryBytes: 2 << 16}})
+	b := newReuseStore(t, l, c, &component.Store{Limits: component.Limits{MaxMemoryBytes: 2 << 16}})
 	defer b.close()
 	if component.ReusedMappings(e) == reused {
 		t.Fatal("the capped store did not reuse the released mapping")
@@ -118,11 +119,11 @@ func TestReusedMappingKeepsTheMemoryCap(t *testing.T) {
 // and works.
 func TestReleaseIdleDropsPooledMappings(t *testing.T) {
 	e := newEngine(t)
-	c := compile(t, e, storeReuse)
-	newReuseStore(t, c, &component.Store{}).close()
-	e.ReleaseIdle()
+	c, l := compile(t, e, storeReuse), component.NewLinker()
+	newReuseStore(t, l, c, &component.Store{}).close()
+	e.ReleaseIdle(context.Background())
 	reused := component.ReusedMappings(e)
-	b := newReuseStore(t, c, &component.Store{})
+	b := newReuseStore(t, l, c, &component.Store{})
 	defer b.close()
 	if component.ReusedMappings(e) != reused {
 		t.Fatal("a store after ReleaseIdle reused a mapping the engine should have given back")

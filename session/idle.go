@@ -28,7 +28,7 @@ func newIdleSource(src agent.TaskSource, engine *component.Engine) idleSource {
 	release := debug.FreeOSMemory
 	if engine != nil {
 		release = func() {
-			engine.ReleaseIdle()
+			engine.ReleaseIdle(context.Background())
 			debug.FreeOSMemory()
 		}
 	}

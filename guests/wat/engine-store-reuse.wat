@@ -19,7 +19,8 @@
 ;;               1 the global holds it, 2 some word of memory holds it, 4
 ;;               memory is not 1 page, 8 the start's or the segment's state
 ;;               is not as a fresh store has it);
-;;             grow: func(pages: u32) -> s32 (memory.grow's answer) }
+;;             grow: func(pages: u32) -> s32 (memory.grow's answer);
+;;             plant-trap: func(secret: u32) (plant, then trap) }
 (component
   (core module $m
     (memory 1)
@@ -29,7 +30,7 @@
       (global.set $g (i32.const 7))
       (i32.store (i32.const 256) (i32.const 7)))
     (start $init)
-    (func (export "plant") (param $s i32)
+    (func $plant (export "plant") (param $s i32)
       (global.set $g (local.get $s))
       (i32.store (i32.const 256) (local.get $s))
       (i32.store (i32.const 512) (local.get $s))
@@ -66,15 +67,20 @@
         (then (local.set $r (i32.or (local.get $r) (i32.const 8)))))
       (local.get $r))
     (func (export "grow") (param $n i32) (result i32)
-      (memory.grow (local.get $n))))
+      (memory.grow (local.get $n)))
+    (func (export "plant-trap") (param $s i32)
+      (call $plant (local.get $s))
+      (unreachable)))
   (core instance $i (instantiate $m))
   (func $plant (param "secret" u32) (canon lift (core func $i "plant")))
   (func $plant-grown (param "secret" u32) (canon lift (core func $i "plant-grown")))
   (func $find (param "secret" u32) (result u32) (canon lift (core func $i "find")))
   (func $grow (param "pages" u32) (result s32) (canon lift (core func $i "grow")))
+  (func $plant-trap (param "secret" u32) (canon lift (core func $i "plant-trap")))
   (instance $api
     (export "plant" (func $plant))
     (export "plant-grown" (func $plant-grown))
     (export "find" (func $find))
-    (export "grow" (func $grow)))
+    (export "grow" (func $grow))
+    (export "plant-trap" (func $plant-trap)))
   (export "test:guest/reuse@0.1.0" (instance $api)))
