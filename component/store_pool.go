@@ -15,12 +15,13 @@ const (
 	// maxIdleStores bounds the idle stores an engine keeps.
 	maxIdleStores = 4
 	// maxIdleStoreBytes bounds their memories together.
-	maxIdleStoreBytes = 64 << 20
+	maxIdleStoreBytes = 32 << 20
 	// maxImageBytes bounds one snapshot's memory image; a snapshot whose
 	// memories are larger is never reused.
 	maxImageBytes = 16 << 20
-	// maxImagesBytes bounds the images an engine has made, together.
-	maxImagesBytes = 64 << 20
+	// maxImagesBytes bounds the images an engine has made, together: they
+	// are Go heap, held while the engine serves calls.
+	maxImagesBytes = 32 << 20
 )
 
 // idleStore is the wazero side of a closed store restored from snap, reset
@@ -63,23 +64,33 @@ type storePool struct {
 	reused uint64
 }
 
-// room reports whether an idle store of n bytes of memory would be kept.
+// room reports whether an idle store of n bytes of memory could be kept.
 func (p *storePool) room(n uint64) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return !p.closed && len(p.idle) < maxIdleStores && p.idleBytes+n <= maxIdleStoreBytes
+	return !p.closed && n <= maxIdleStoreBytes
 }
 
-// put keeps is, or reports false (the caller closes it).
-func (p *storePool) put(is *idleStore) bool {
+// put keeps is, making room by taking out the longest idle stores, which
+// it returns for the caller to close (with is itself when it cannot be
+// kept). The stores of a configuration called often thus stay, whatever
+// was called once.
+func (p *storePool) put(is *idleStore) (evicted []*idleStore) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed || len(p.idle) >= maxIdleStores || p.idleBytes+is.snap.memory > maxIdleStoreBytes {
-		return false
+	n := is.snap.memory
+	if p.closed || n > maxIdleStoreBytes {
+		return []*idleStore{is}
+	}
+	for len(p.idle) > 0 && (len(p.idle) >= maxIdleStores || p.idleBytes+n > maxIdleStoreBytes) {
+		old := p.idle[0]
+		p.idle = p.idle[1:]
+		p.idleBytes -= old.snap.memory
+		evicted = append(evicted, old)
 	}
 	p.idle = append(p.idle, is)
-	p.idleBytes += is.snap.memory
-	return true
+	p.idleBytes += n
+	return evicted
 }
 
 // get takes an idle store of snap, or returns nil.

@@ -73,8 +73,8 @@ func (s *Store) park(ctx context.Context) bool {
 	is := &idleStore{snap: snap, core: s.core, host: s.host, fuel: fuel, mem: s.mem}
 	s.core, s.host = nil, nil
 	s.poisonWith(errors.New("instance is closed"))
-	if !pool.put(is) {
-		is.close(ctx)
+	for _, old := range pool.put(is) {
+		old.close(ctx)
 	}
 	return true
 }

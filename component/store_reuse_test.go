@@ -3,6 +3,7 @@ package component_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/mur-go/mur/component"
@@ -14,7 +15,13 @@ import (
 // its instances idle when they can be reset.
 func parkedStore(t *testing.T, l *component.Linker, c *component.Component, lim component.Limits, attack func(*reuseStore)) {
 	t.Helper()
-	pre := &component.Preinit{Key: "reuse", Allow: allowAll}
+	parkedStoreOf(t, l, c, "reuse", lim, attack)
+}
+
+// parkedStoreOf is parkedStore for the configuration of Preinit key.
+func parkedStoreOf(t *testing.T, l *component.Linker, c *component.Component, key string, lim component.Limits, attack func(*reuseStore)) {
+	t.Helper()
+	pre := &component.Preinit{Key: key, Allow: allowAll}
 	newReuseStore(t, l, c, &component.Store{Limits: lim, Preinit: pre}).close()
 	a := newReuseStore(t, l, c, &component.Store{Limits: lim, Preinit: pre})
 	attack(a)
@@ -131,5 +138,27 @@ func TestClosedStoreCannotReachItsSuccessor(t *testing.T) {
 	}
 	if got := b.call("find", plantedSecret).(uint32); got != 0 {
 		t.Fatalf("the successor finds traces %#x of a call into its closed predecessor", got)
+	}
+}
+
+// The engine keeps a few idle stores; a configuration closed last takes
+// the place of the one idle longest, so what is called often stays
+// reusable.
+func TestIdleStoresMakeRoomForTheLatest(t *testing.T) {
+	e := newEngine(t)
+	c, l := compile(t, e, storeReuse), component.NewLinker()
+	const configs = 5 // one more than the engine keeps
+	for i := range configs {
+		parkedStoreOf(t, l, c, fmt.Sprint("config ", i), component.Limits{}, func(*reuseStore) {})
+	}
+	for _, tt := range []struct {
+		config int
+		reused bool
+	}{{configs - 1, true}, {0, false}} {
+		reused := component.ReusedStores(e)
+		newReuseStore(t, l, c, &component.Store{Preinit: &component.Preinit{Key: fmt.Sprint("config ", tt.config), Allow: allowAll}}).close()
+		if got := component.ReusedStores(e) > reused; got != tt.reused {
+			t.Fatalf("config %d reused: %v, want %v", tt.config, got, tt.reused)
+		}
 	}
 }
