@@ -49,3 +49,18 @@ func HeldModuleBytes(c *Component) int {
 	}
 	return n
 }
+
+// ReusedMappings counts the memory mappings e handed out again from its
+// pool.
+func ReusedMappings(e *Engine) uint64 {
+	e.pool.mu.Lock()
+	defer e.pool.mu.Unlock()
+	return e.pool.reused
+}
+
+// ReusedStores counts the stores e made from a closed store's instances.
+func ReusedStores(e *Engine) uint64 {
+	e.stores.mu.Lock()
+	defer e.stores.mu.Unlock()
+	return e.stores.reused
+}

@@ -12,15 +12,18 @@ type memLimiter struct {
 	// desired is set to the total the store would have reached when a
 	// growth is refused; zero when no limit was hit.
 	desired uint64
+	// pool is the engine's, where released mappings wait for reuse.
+	pool *memPool
 }
 
 func (l *memLimiter) Allocate(capBytes, maxBytes uint64) experimental.LinearMemory {
-	return &limitedMemory{l: l, backing: newBacking(capBytes, maxBytes)}
+	return &limitedMemory{l: l, backing: newBacking(l.pool, capBytes, maxBytes)}
 }
 
 // backing holds the bytes of one linear memory. Where the OS allows it the
 // whole maximum is reserved up front and committed as the memory grows, so
-// growing never copies and fresh pages come zeroed from the kernel.
+// growing never copies; pages are zero when committed, whether fresh from
+// the kernel or cleared in the engine's pool (memory_pool.go).
 type backing interface {
 	// grow returns the memory resized to size bytes, or nil if it can't.
 	grow(size uint64) []byte

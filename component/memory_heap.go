@@ -2,6 +2,6 @@
 
 package component
 
-func newBacking(capBytes, maxBytes uint64) backing {
+func newBacking(_ *memPool, capBytes, maxBytes uint64) backing {
 	return &heapBacking{capHint: capBytes, maxBytes: maxBytes}
 }

@@ -11,39 +11,61 @@ const maxReserve = 4 << 30
 // mmapBacking reserves the memory's maximum as inaccessible address space
 // and makes pages readable and writable as the memory grows.
 type mmapBacking struct {
-	region    []byte // the whole reservation
-	committed uint64
+	region []byte // the whole reservation
+	commit uint64
+	// pool takes the mapping back when the memory is freed; nil unmaps.
+	pool *memPool
 }
 
-func newBacking(capBytes, maxBytes uint64) backing {
+func newBacking(pool *memPool, capBytes, maxBytes uint64) backing {
 	reserve := min(max(maxBytes, capBytes), maxReserve)
 	if reserve == 0 {
 		return &heapBacking{capHint: capBytes, maxBytes: maxBytes}
+	}
+	if pool != nil {
+		if m := pool.get(reserve); m != nil {
+			return m.(*mmapBacking)
+		}
 	}
 	region, err := syscall.Mmap(-1, 0, int(reserve), syscall.PROT_NONE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
 		// Address space is short (e.g. a ulimit): fall back to the heap.
 		return &heapBacking{capHint: capBytes, maxBytes: maxBytes}
 	}
-	return &mmapBacking{region: region}
+	return &mmapBacking{region: region, pool: pool}
 }
 
 func (m *mmapBacking) grow(size uint64) []byte {
 	if size > uint64(len(m.region)) {
 		return nil
 	}
-	if size > m.committed {
-		if err := syscall.Mprotect(m.region[m.committed:size], syscall.PROT_READ|syscall.PROT_WRITE); err != nil {
+	if size > m.commit {
+		if err := syscall.Mprotect(m.region[m.commit:size], syscall.PROT_READ|syscall.PROT_WRITE); err != nil {
 			return nil
 		}
-		m.committed = size
+		m.commit = size
 	}
 	return m.region[:size:size]
 }
 
 func (m *mmapBacking) free() {
-	if m.region != nil {
-		_ = syscall.Munmap(m.region)
-		m.region, m.committed = nil, 0
+	if m.region == nil {
+		return
 	}
+	if m.pool != nil && m.pool.put(m) {
+		return
+	}
+	m.unmap()
+}
+
+func (m *mmapBacking) reserved() uint64  { return uint64(len(m.region)) }
+func (m *mmapBacking) committed() uint64 { return m.commit }
+
+// zero clears the committed pages in place: they stay resident, so the
+// next memory neither unmaps nor faults them in again.
+func (m *mmapBacking) zero() { clear(m.region[:m.commit]) }
+
+func (m *mmapBacking) unmap() {
+	_ = syscall.Munmap(m.region)
+	m.region, m.commit = nil, 0
 }

@@ -74,6 +74,11 @@ type snapshot struct {
 	replay []replayCall
 	// memory is the total size of all memories, checked against the cap.
 	memory uint64
+	// image is every instance's whole memory as restored, which a closed
+	// store's instances are reset to for reuse; nil until a store is
+	// restored, and again once the engine drops it as idle. Guarded by
+	// the component's mu; never changed once set.
+	image [][]byte
 }
 
 type instState struct {
@@ -284,6 +289,11 @@ func (s *Store) restore(ctx context.Context, snap *snapshot) error {
 			mg.Set(g.v)
 		}
 	}
+	return s.replayAll(ctx, snap)
+}
+
+// replayAll remakes, from s's own host, the handles initialisation held.
+func (s *Store) replayAll(ctx context.Context, snap *snapshot) error {
 	for _, r := range snap.replay {
 		if err := s.replay(ctx, r); err != nil {
 			return fmt.Errorf("remaking the handles of the snapshot: %w", err)
@@ -304,7 +314,15 @@ func (l *Linker) instantiatePreinit(ctx context.Context, c *Component, li *linke
 		if m := s.Limits.MaxMemoryBytes; m > 0 && snap.memory > m {
 			return &LimitError{Limit: LimitMemory, Desired: snap.memory, Max: m}
 		}
-		return s.instantiate(ctx, c, li, mods, true, snap)
+		if reused, err := s.adopt(ctx, c, li, snap); reused {
+			return err
+		}
+		if err := s.instantiate(ctx, c, li, mods, true, snap); err != nil {
+			return err
+		}
+		s.restored = snap
+		c.keepImage(s, snap)
+		return nil
 	}
 	if !first {
 		return s.instantiate(ctx, c, li, mods, false, nil)

@@ -37,7 +37,9 @@ type Store struct {
 	handles handleCount
 	lifted  []*liftedRT
 	lowers  []*loweredRT
-	mem     memLimiter
+	// mem backs the store's memories; a reused store's instances keep the
+	// limiter they were made with (store_reuse.go).
+	mem *memLimiter
 	// poison is set when a guest trapped or ran out its deadline; every
 	// later call fails with it. An abandoned call's goroutine may read it.
 	poison atomic.Pointer[error]
@@ -53,6 +55,9 @@ type Store struct {
 	interrupted atomic.Bool
 	// initRec watches an initialisation that is to be snapshotted.
 	initRec *initRecord
+	// restored is the snapshot the store was restored from, which its
+	// instances may serve again once it is closed (store_reuse.go).
+	restored *snapshot
 }
 
 type storeKey struct{}
@@ -118,26 +123,17 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 // instantiate makes s an instance of c from mods. With skipStart no start
 // function runs; snap, when set, is then written into the fresh instances.
 func (s *Store) instantiate(ctx context.Context, c *Component, li *linkedImports, mods []wazero.CompiledModule, skipStart bool, snap *snapshot) error {
-	p := c.plan
-	s.comp, s.linked = c, li
-	s.core = make([]api.Module, len(p.coreInsts))
-	s.handles = handleCount{max: s.Limits.maxHandles()}
-	s.tables = make([]handleTable, p.compInsts)
-	for i := range s.tables {
-		s.tables[i].count = &s.handles
-	}
-	s.active = make([]bool, p.compInsts)
-	s.lifted = make([]*liftedRT, len(p.funcs))
-	s.lowers = make([]*loweredRT, len(p.hostFuncs))
-	s.mem.max = s.Limits.MaxMemoryBytes
+	s.prepare(c, li)
+	s.core = make([]api.Module, len(c.plan.coreInsts))
+	s.mem = &memLimiter{max: s.Limits.MaxMemoryBytes, pool: &c.engine.pool}
 
 	ctx, cancel := s.callContext(ctx)
 	defer cancel()
-	ctx = experimental.WithMemoryAllocator(ctx, &s.mem)
+	ctx = experimental.WithMemoryAllocator(ctx, s.mem)
 	ctx = experimental.WithImportResolver(ctx, s.resolve)
 
 	var err error
-	if s.host, err = c.engine.rt.InstantiateModule(ctx, c.host, wazero.NewModuleConfig().WithName("").WithStartFunctions()); err != nil {
+	if s.host, err = c.engine.rt.InstantiateModule(ctx, c.host, c.engine.modConfig); err != nil {
 		return fmt.Errorf("instantiating host functions: %w", err)
 	}
 	// Start functions are guest code and may call host functions that get
@@ -152,6 +148,21 @@ func (s *Store) instantiate(ctx context.Context, c *Component, li *linkedImports
 	return nil
 }
 
+// prepare sets up the host-side state of a store about to hold an
+// instance of c: handle tables, call state, per-function caches.
+func (s *Store) prepare(c *Component, li *linkedImports) {
+	p := c.plan
+	s.comp, s.linked = c, li
+	s.handles = handleCount{max: s.Limits.maxHandles()}
+	s.tables = make([]handleTable, p.compInsts)
+	for i := range s.tables {
+		s.tables[i].count = &s.handles
+	}
+	s.active = make([]bool, p.compInsts)
+	s.lifted = make([]*liftedRT, len(p.funcs))
+	s.lowers = make([]*loweredRT, len(p.hostFuncs))
+}
+
 // instantiateSteps instantiates the core instances and runs the start
 // functions of the plan, in order, or restores snap instead of running
 // them. On failure it closes what it made.
@@ -164,8 +175,7 @@ func (s *Store) instantiateSteps(ctx context.Context, mods []wazero.CompiledModu
 		}
 		switch st.kind {
 		case stepCoreInstance:
-			cfg := wazero.NewModuleConfig().WithName("").WithStartFunctions()
-			m, err := rt.InstantiateModule(ctx, mods[st.core], cfg)
+			m, err := rt.InstantiateModule(ctx, mods[st.core], s.comp.engine.modConfig)
 			if m != nil {
 				s.core[st.core] = m
 			}
@@ -300,6 +310,9 @@ func (s *Store) addFuel(g api.MutableGlobal) {
 func (i *Instance) Close(ctx context.Context) error {
 	i.s.closeWorker()
 	if i.s.closeAbandoned(ctx) {
+		return nil
+	}
+	if i.s.park(ctx) {
 		return nil
 	}
 	return i.s.closeAll(ctx)

@@ -67,7 +67,7 @@ func runAgent(ctx context.Context, lo launch.Options, o Options) error {
 	so.Retry, so.Meter = &policy, meter
 	so.WorkdirBreach = lo.Resources.Breach
 	err = serve(ctx, lo, o, func(ctx context.Context, src agent.TaskSource) error {
-		so.Tasks = newIdleSource(src, lo.Log)
+		so.Tasks = newIdleSource(src, lo.Engine, lo.Log)
 		_, err := agent.RunSession(ctx, so)
 		return err
 	})

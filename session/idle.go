@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/agent"
+	"github.com/mur-go/mur/component"
 )
 
 // idleRelease is how long the loop waits for its next task before the
@@ -15,7 +16,7 @@ const idleRelease = 2 * time.Second
 // idleSource is the loop's task source: once a wait for the next task has
 // lasted after, release runs (releaseMemory), so a served capsule that
 // went idle after a burst of tasks gives back what the burst's garbage
-// grew and the binary pages it touched. A task that arrives sooner costs
+// grew, the engine's idle mappings and the binary pages it touched. A task that arrives sooner costs
 // nothing.
 type idleSource struct {
 	agent.TaskSource
@@ -23,8 +24,8 @@ type idleSource struct {
 	release func()
 }
 
-func newIdleSource(src agent.TaskSource, log *slog.Logger) idleSource {
-	return idleSource{TaskSource: src, after: idleRelease, release: func() { releaseMemory(log) }}
+func newIdleSource(src agent.TaskSource, engine *component.Engine, log *slog.Logger) idleSource {
+	return idleSource{TaskSource: src, after: idleRelease, release: func() { releaseMemory(engine, log) }}
 }
 
 func (s idleSource) Next(ctx context.Context) (agent.Task, bool, error) {

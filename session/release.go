@@ -1,16 +1,23 @@
 package session
 
 import (
+	"context"
 	"log/slog"
 	"runtime/debug"
+
+	"github.com/mur-go/mur/component"
 )
 
 // releaseMemory gives back what a capsule waiting for its next task holds
-// without needing: the heap its work left free (debug.FreeOSMemory) and
-// the executable's read-only pages (releaseBinaryPages). Neither changes
+// without needing: the engine's pooled mappings and stores (a nil engine
+// has none), the heap its work left free (debug.FreeOSMemory) and the
+// executable's read-only pages (releaseBinaryPages). Neither changes
 // what the capsule does; a failure only leaves the memory where it was.
 // A nil log logs nothing.
-func releaseMemory(log *slog.Logger) {
+func releaseMemory(engine *component.Engine, log *slog.Logger) {
+	if engine != nil {
+		engine.ReleaseIdle(context.Background())
+	}
 	debug.FreeOSMemory()
 	n, err := releaseBinaryPages()
 	if log == nil {

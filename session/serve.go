@@ -47,7 +47,7 @@ func serve(ctx context.Context, lo launch.Options, o Options, run func(context.C
 			// binary; a capsule that now waits for tasks should not sit on
 			// either. Before the URL is announced, so whoever waits for it
 			// sees the capsule as it idles.
-			releaseMemory(lo.Log)
+			releaseMemory(lo.Engine, lo.Log)
 			if o.Serve.OnURL != nil {
 				o.Serve.OnURL(url)
 			}

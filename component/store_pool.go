@@ -1,0 +1,142 @@
+package component
+
+import (
+	"context"
+	"sync"
+
+	"github.com/tetratelabs/wazero/api"
+)
+
+// Bounds of what an engine keeps of closed restored stores for reuse
+// (store_reuse.go): their instances, and the memory images they are reset
+// to. A few idle stores serve calls made one after another or a couple at
+// a time; more would only hold memory.
+const (
+	// maxIdleStores bounds the idle stores an engine keeps.
+	maxIdleStores = 4
+	// maxIdleStoreBytes bounds their memories together.
+	maxIdleStoreBytes = 32 << 20
+	// maxImageBytes bounds one snapshot's memory image; a snapshot whose
+	// memories are larger is never reused.
+	maxImageBytes = 16 << 20
+	// maxImagesBytes bounds the images an engine has made, together: they
+	// are Go heap, held while the engine serves calls.
+	maxImagesBytes = 32 << 20
+)
+
+// idleStore is the wazero side of a closed store restored from snap, reset
+// to snap's state: its instances, the fuel counters in them, and the
+// limiter their memories were made with.
+type idleStore struct {
+	snap *snapshot
+	core []api.Module
+	host api.Module
+	fuel []api.MutableGlobal
+	mem  *memLimiter
+}
+
+func (is *idleStore) close(ctx context.Context) {
+	for i := len(is.core) - 1; i >= 0; i-- {
+		if is.core[i] != nil {
+			_ = is.core[i].Close(ctx) // nothing to report: the instance was idle
+		}
+	}
+	if is.host != nil {
+		_ = is.host.Close(ctx)
+	}
+}
+
+// imageOwner is a component whose snapshot holds an image.
+type imageOwner struct {
+	c    *Component
+	snap *snapshot
+}
+
+// storePool holds idle stores and accounts for the images they need.
+type storePool struct {
+	mu         sync.Mutex
+	idle       []*idleStore
+	idleBytes  uint64
+	images     []imageOwner
+	imageBytes uint64
+	closed     bool
+	// reused counts stores made from idle ones (tests assert the path).
+	reused uint64
+}
+
+// room reports whether an idle store of n bytes of memory could be kept.
+func (p *storePool) room(n uint64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !p.closed && n <= maxIdleStoreBytes
+}
+
+// put keeps is, making room by taking out the longest idle stores, which
+// it returns for the caller to close (with is itself when it cannot be
+// kept). The stores of a configuration called often thus stay, whatever
+// was called once.
+func (p *storePool) put(is *idleStore) (evicted []*idleStore) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := is.snap.memory
+	if p.closed || n > maxIdleStoreBytes {
+		return []*idleStore{is}
+	}
+	for len(p.idle) > 0 && (len(p.idle) >= maxIdleStores || p.idleBytes+n > maxIdleStoreBytes) {
+		old := p.idle[0]
+		p.idle = p.idle[1:]
+		p.idleBytes -= old.snap.memory
+		evicted = append(evicted, old)
+	}
+	p.idle = append(p.idle, is)
+	p.idleBytes += n
+	return evicted
+}
+
+// get takes an idle store of snap, or returns nil.
+func (p *storePool) get(snap *snapshot) *idleStore {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i := len(p.idle) - 1; i >= 0; i-- {
+		is := p.idle[i]
+		if is.snap != snap {
+			continue
+		}
+		p.idle = append(p.idle[:i], p.idle[i+1:]...)
+		p.idleBytes -= snap.memory
+		p.reused++
+		return is
+	}
+	return nil
+}
+
+// admitImage reports whether an image of n bytes for c's snap may be
+// made, and if so counts it.
+func (p *storePool) admitImage(c *Component, snap *snapshot, n uint64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || n > maxImageBytes || p.imageBytes+n > maxImagesBytes {
+		return false
+	}
+	p.images = append(p.images, imageOwner{c: c, snap: snap})
+	p.imageBytes += n
+	return true
+}
+
+// drain closes every idle store and drops every image; with closing set,
+// nothing is kept afterwards.
+func (p *storePool) drain(ctx context.Context, closing bool) {
+	p.mu.Lock()
+	idle, images := p.idle, p.images
+	p.idle, p.idleBytes, p.images, p.imageBytes = nil, 0, nil, 0
+	p.closed = p.closed || closing
+	p.mu.Unlock()
+	for _, is := range idle {
+		is.close(ctx)
+	}
+	for _, o := range images {
+		o.c.mu.Lock()
+		o.snap.image = nil
+		o.c.mu.Unlock()
+	}
+}

@@ -1,0 +1,135 @@
+package component
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tetratelabs/wazero/api"
+
+	"github.com/mur-go/mur/component/internal/coremod"
+)
+
+// A store restored from a snapshot is, on the wazero side, instances of
+// the configuration's modules holding the snapshot's memories and globals.
+// When such a store is closed after calls that ended cleanly, its
+// instances are reset to exactly that state and serve the next store of
+// the configuration, which then skips instantiation altogether (wazero's
+// data and element segments, module set-up, and unmapping at Close).
+//
+// The state a snapshot may differ in is memories and mutable globals
+// (preinit.go): plan.snapshottable refuses components whose code can
+// change tables or drop segments, so those are as the modules made them
+// in every instance. A reset writes back every mutable global and the
+// whole of every memory from the image of a freshly restored store, and
+// zeroes the fuel counters. A memory cannot shrink, so a store whose
+// memory grew is closed as usual; so is one that trapped, hit a deadline,
+// was abandoned or is poisoned for any reason.
+
+// park resets s's instances to its snapshot and hands them to the engine
+// for the next store of the configuration. It reports false, touching
+// nothing, when they cannot serve again; the caller then closes s.
+func (s *Store) park(ctx context.Context) bool {
+	snap := s.restored
+	if snap == nil || s.host == nil || s.poisoned() != nil || s.abandoned() || s.abandon.stuck != nil {
+		return false
+	}
+	pool := &s.comp.engine.stores
+	s.comp.mu.Lock()
+	image := snap.image
+	s.comp.mu.Unlock()
+	if image == nil || !pool.room(snap.memory) {
+		return false
+	}
+	mems := make([][]byte, len(s.core))
+	for i, m := range s.core {
+		if snap.insts[i].memSize == 0 {
+			continue
+		}
+		mem := m.ExportedMemory(coremod.StateMemory)
+		if mem == nil || uint64(mem.Size()) != snap.insts[i].memSize {
+			return false
+		}
+		mems[i], _ = mem.Read(0, mem.Size()) // a view of the memory itself
+	}
+	for i, m := range s.core {
+		copy(mems[i], image[i])
+		for _, g := range snap.insts[i].globals {
+			mg, ok := m.ExportedGlobal(g.name).(api.MutableGlobal)
+			if !ok {
+				return false
+			}
+			mg.Set(g.v)
+		}
+	}
+	s.fuelMu.Lock()
+	fuel := s.fuel
+	s.fuel = nil
+	for _, g := range fuel {
+		g.Set(0)
+	}
+	s.fuelMu.Unlock()
+	is := &idleStore{snap: snap, core: s.core, host: s.host, fuel: fuel, mem: s.mem}
+	s.core, s.host = nil, nil
+	s.poisonWith(errors.New("instance is closed"))
+	for _, old := range pool.put(is) {
+		old.close(ctx)
+	}
+	return true
+}
+
+// adopt makes s a store of c from an idle store of snap, if the engine has
+// one: it reports false when it has none, and otherwise whether the
+// store's own handles could be remade (on failure s is closed).
+func (s *Store) adopt(ctx context.Context, c *Component, li *linkedImports, snap *snapshot) (bool, error) {
+	is := c.engine.stores.get(snap)
+	if is == nil {
+		return false, nil
+	}
+	s.prepare(c, li)
+	s.core, s.host, s.fuel, s.mem = is.core, is.host, is.fuel, is.mem
+	s.mem.desired = 0
+	s.restored = snap
+	ctx, cancel := s.callContext(ctx)
+	defer cancel()
+	// The handles are remade by host calls, which may get stuck like any:
+	// they run as a call, abandoned like one.
+	err := s.run(ctx, false, func() error {
+		if err := s.replayAll(ctx, snap); err != nil {
+			s.closeAll(context.WithoutCancel(ctx))
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, errAbandoned) {
+			return true, s.classify(ctx, "instantiation", err)
+		}
+		return true, fmt.Errorf("reusing a restored store: %w", err)
+	}
+	return true, nil
+}
+
+// keepImage records, once per snapshot, the memories of s, a store just
+// restored from snap and not yet called: what a reused store is reset to.
+func (c *Component) keepImage(s *Store, snap *snapshot) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if snap.image != nil || !c.engine.stores.admitImage(c, snap, snap.memory) {
+		return
+	}
+	image := make([][]byte, len(s.core))
+	for i, m := range s.core {
+		if snap.insts[i].memSize == 0 {
+			continue
+		}
+		mem := m.ExportedMemory(coremod.StateMemory)
+		if mem == nil {
+			return
+		}
+		b, _ := mem.Read(0, mem.Size())
+		image[i] = bytes.Clone(b)
+	}
+	snap.image = image
+}
