@@ -45,6 +45,8 @@ type Engine struct {
 	// stores keeps closed restored stores' instances (store_reuse.go).
 	pool   memPool
 	stores storePool
+	// bg clears released mappings off the calls' path (background.go).
+	bg background
 	// modConfig configures every module instance (modconfig.go).
 	modConfig wazero.ModuleConfig
 }
@@ -75,11 +77,21 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	return &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig()}, nil
+	e := &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig()}
+	e.pool.bg, e.pool.cleared.L = &e.bg, &e.pool.mu
+	e.bg.step = e.backgroundStep
+	return e, nil
+}
+
+// backgroundStep is one piece of the worker's work.
+func (e *Engine) backgroundStep() bool {
+	return e.pool.clearNext()
 }
 
 // Close releases everything the engine compiled or instantiated.
 func (e *Engine) Close(ctx context.Context) error {
+	// The worker first: it may be instantiating on the runtime.
+	e.bg.close()
 	err := e.rt.Close(ctx)
 	// After the runtime: closing its modules frees their memories, which
 	// would otherwise wait in the pool.
@@ -89,8 +101,8 @@ func (e *Engine) Close(ctx context.Context) error {
 }
 
 // ReleaseIdle gives back to the OS what the engine keeps only to make the
-// next stores cheaper (closed stores' instances and the memory images they
-// are reset to, released memory mappings), for an embedder that has gone
+// next stores cheaper (closed stores' instances and the memory images they are reset to, released memory mappings, cleared or
+// not), for an embedder that has gone
 // idle. Stores made afterwards work as before, just without the head
 // start.
 func (e *Engine) ReleaseIdle(ctx context.Context) {

@@ -64,3 +64,16 @@ func ReusedStores(e *Engine) uint64 {
 	defer e.stores.mu.Unlock()
 	return e.stores.reused
 }
+
+// ClearedMappings counts the released mappings e's worker cleared.
+func ClearedMappings(e *Engine) uint64 {
+	e.pool.mu.Lock()
+	defer e.pool.mu.Unlock()
+	return e.pool.zeroed
+}
+
+// Settle waits until e's worker has cleared every mapping released so
+// far.
+func Settle(e *Engine) {
+	e.pool.settle()
+}

@@ -7,7 +7,10 @@ import "sync"
 // then faulting fresh pages in again (wazero copies a Go guest's 1.5 MB of
 // data segments into them) cost more than the instantiation around them,
 // so the engine keeps a few released mappings, cleared, for the next
-// store. Bounded in count and committed bytes: a burst of calls leaves no
+// store. Clearing is itself a large part of a call's fixed cost, so the
+// engine's background worker does it after the store is closed; only a
+// cleared mapping is ever handed out. Bounded in count and committed
+// bytes, those waiting to be cleared included: a burst of calls leaves no
 // more than that behind, and Engine.ReleaseIdle gives it all back.
 const (
 	// maxPooledMappings bounds the idle mappings an engine keeps.
@@ -32,43 +35,72 @@ type reusableMapping interface {
 	unmap()
 }
 
-// memPool holds idle mappings for an Engine.
+// memPool holds released mappings for an Engine: dirty ones wait for the
+// worker, which clears them one at a time and moves them to idle.
 type memPool struct {
-	mu     sync.Mutex
-	idle   []reusableMapping
+	// bg is the engine's worker, woken when a mapping is released.
+	bg *background
+
+	mu sync.Mutex
+	// cleared, on mu, is signalled when the worker has cleared a mapping.
+	cleared  sync.Cond
+	idle     []reusableMapping
+	dirty    []reusableMapping
+	clearing reusableMapping
+	// bytes are the committed bytes of idle, dirty and clearing.
 	bytes  uint64
 	closed bool
-	// reused counts mappings handed out again (tests assert the path).
-	reused uint64
+	// reused counts mappings handed out again, zeroed those the worker
+	// cleared (tests assert the path).
+	reused, zeroed uint64
 }
 
-// put keeps m for reuse, cleared, or reports false (the caller unmaps it).
+// put keeps m for the worker to clear, or reports false (the caller
+// unmaps it).
 func (p *memPool) put(m reusableMapping) bool {
 	n := m.committed()
-	if n > maxPooledMapping || !p.room(n) {
-		return false
-	}
-	// Cleared outside the lock: it is the costly part, and m is no one's.
-	m.zero()
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed || len(p.idle) >= maxPooledMappings || p.bytes+n > maxPooledBytes {
+	held := len(p.idle) + len(p.dirty)
+	if p.clearing != nil {
+		held++
+	}
+	if p.closed || n > maxPooledMapping || held >= maxPooledMappings || p.bytes+n > maxPooledBytes {
+		p.mu.Unlock()
 		return false
 	}
-	p.idle = append(p.idle, m)
+	p.dirty = append(p.dirty, m)
 	p.bytes += n
+	p.mu.Unlock()
+	p.bg.kick()
 	return true
 }
 
-func (p *memPool) room(n uint64) bool {
+// clearNext clears one dirty mapping, for the worker, and reports whether
+// there was one.
+func (p *memPool) clearNext() bool {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	return !p.closed && len(p.idle) < maxPooledMappings && p.bytes+n <= maxPooledBytes
+	if len(p.dirty) == 0 {
+		p.mu.Unlock()
+		return false
+	}
+	m := p.dirty[len(p.dirty)-1]
+	p.dirty = p.dirty[:len(p.dirty)-1]
+	p.clearing = m
+	p.mu.Unlock()
+	// Outside the lock: it is the costly part, and m is no one's.
+	m.zero()
+	p.mu.Lock()
+	p.clearing = nil
+	p.idle = append(p.idle, m)
+	p.zeroed++
+	p.cleared.Broadcast()
+	p.mu.Unlock()
+	return true
 }
 
-// get returns an idle mapping of exactly reserve bytes, or nil. The most
-// recently released one comes first: its pages are the likeliest to be
-// resident.
+// get returns a cleared mapping of exactly reserve bytes, or nil. The
+// most recently released one comes first: its pages are the likeliest to
+// be resident.
 func (p *memPool) get(reserve uint64) reusableMapping {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -85,14 +117,33 @@ func (p *memPool) get(reserve uint64) reusableMapping {
 	return nil
 }
 
-// drain unmaps every idle mapping; with closing set, later puts fail.
+// drain unmaps every mapping the pool holds, cleared or not, once the
+// worker is done with the one it may be clearing; with closing set, later
+// puts fail.
 func (p *memPool) drain(closing bool) {
 	p.mu.Lock()
-	idle := p.idle
-	p.idle, p.bytes = nil, 0
 	p.closed = p.closed || closing
+	p.waitClearing()
+	held := append(p.idle, p.dirty...)
+	p.idle, p.dirty, p.bytes = nil, nil, 0
 	p.mu.Unlock()
-	for _, m := range idle {
+	for _, m := range held {
 		m.unmap()
+	}
+}
+
+// waitClearing waits, with p.mu held, until no mapping is being cleared.
+func (p *memPool) waitClearing() {
+	for p.clearing != nil {
+		p.cleared.Wait()
+	}
+}
+
+// settle waits until the worker has cleared every released mapping.
+func (p *memPool) settle() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.dirty) > 0 || p.clearing != nil {
+		p.cleared.Wait()
 	}
 }

@@ -48,7 +48,8 @@ func (r *reuseStore) close() {
 
 // A store whose memory reuses a mapping another store released finds
 // none of what that store wrote: not in the pages it starts with, not in
-// pages it grows into that the earlier store had committed.
+// pages it grows into that the earlier store had committed. The mapping
+// takes the engine's path: cleared by its worker after the store closed.
 func TestReusedMappingHoldsNothingOfTheLastStore(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
@@ -68,7 +69,12 @@ func TestReusedMappingHoldsNothingOfTheLastStore(t *testing.T) {
 			if got := a.call("find", plantedSecret).(uint32); got&2 == 0 {
 				t.Fatalf("the attacker's own store finds %#x: the secret never reached memory", got)
 			}
+			cleared := component.ClearedMappings(e)
 			a.close()
+			component.Settle(e)
+			if component.ClearedMappings(e) == cleared {
+				t.Fatal("the worker cleared no mapping: the test proves nothing")
+			}
 
 			reused := component.ReusedMappings(e)
 			b := newReuseStore(t, l, c, &component.Store{})
@@ -101,6 +107,7 @@ func TestReusedMappingKeepsTheMemoryCap(t *testing.T) {
 		t.Fatalf("grow answered %d, want 1", got)
 	}
 	a.close()
+	component.Settle(e)
 
 	reused := component.ReusedMappings(e)
 	b := newReuseStore(t, l, c, &component.Store{Limits: component.Limits{MaxMemoryBytes: 2 << 16}})
