@@ -35,9 +35,9 @@ func TestPoolHandsOutOnlyClearedMappings(t *testing.T) {
 	}
 }
 
-// Engine.Close stops the worker and leaves nothing pooled, even with
-// work still queued.
-func TestCloseLeavesNothingPooled(t *testing.T) {
+// Engine.Close stops the worker and leaves nothing prepared or pooled,
+// even with work still queued.
+func TestCloseLeavesNothingPrepared(t *testing.T) {
 	ctx := context.Background()
 	e, err := NewEngine(ctx, Config{DisableCache: true})
 	if err != nil {
@@ -47,8 +47,9 @@ func TestCloseLeavesNothingPooled(t *testing.T) {
 	if err := e.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
+	e.stores.want(prepareJob{ctx: ctx, snap: &snapshot{}})
 	e.bg.kick()
-	if len(e.pool.idle) != 0 || len(e.pool.dirty) != 0 || !e.bg.closed {
-		t.Fatalf("after Close the engine holds mappings %d+%d", len(e.pool.idle), len(e.pool.dirty))
+	if len(e.stores.idle) != 0 || len(e.stores.wanted) != 0 || len(e.pool.idle) != 0 || len(e.pool.dirty) != 0 || !e.bg.closed {
+		t.Fatalf("after Close the engine holds idle %d, wanted %d, mappings %d+%d", len(e.stores.idle), len(e.stores.wanted), len(e.pool.idle), len(e.pool.dirty))
 	}
 }

@@ -45,7 +45,8 @@ type Engine struct {
 	// stores keeps closed restored stores' instances (store_reuse.go).
 	pool   memPool
 	stores storePool
-	// bg clears released mappings off the calls' path (background.go).
+	// bg clears released mappings and prepares restored stores, off the
+	// calls' path (background.go).
 	bg background
 	// modConfig configures every module instance (modconfig.go).
 	modConfig wazero.ModuleConfig
@@ -79,13 +80,15 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	e := &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig()}
 	e.pool.bg, e.pool.cleared.L = &e.bg, &e.pool.mu
+	e.stores.prepared.L = &e.stores.mu
 	e.bg.step = e.backgroundStep
 	return e, nil
 }
 
-// backgroundStep is one piece of the worker's work.
+// backgroundStep is one piece of the worker's work: mappings are cleared
+// first, since a store being prepared takes one.
 func (e *Engine) backgroundStep() bool {
-	return e.pool.clearNext()
+	return e.pool.clearNext() || e.stores.prepareNext()
 }
 
 // Close releases everything the engine compiled or instantiated.
@@ -101,7 +104,8 @@ func (e *Engine) Close(ctx context.Context) error {
 }
 
 // ReleaseIdle gives back to the OS what the engine keeps only to make the
-// next stores cheaper (closed stores' instances and the memory images they are reset to, released memory mappings, cleared or
+// next stores cheaper (closed and prepared stores' instances and the
+// memory images they are reset to, released memory mappings, cleared or
 // not), for an embedder that has gone
 // idle. Stores made afterwards work as before, just without the head
 // start.

@@ -65,6 +65,13 @@ func ReusedStores(e *Engine) uint64 {
 	return e.stores.reused
 }
 
+// AdoptedStores counts the stores e made from stores its worker prepared.
+func AdoptedStores(e *Engine) uint64 {
+	e.stores.mu.Lock()
+	defer e.stores.mu.Unlock()
+	return e.stores.adopted
+}
+
 // ClearedMappings counts the released mappings e's worker cleared.
 func ClearedMappings(e *Engine) uint64 {
 	e.pool.mu.Lock()
@@ -72,8 +79,9 @@ func ClearedMappings(e *Engine) uint64 {
 	return e.pool.zeroed
 }
 
-// Settle waits until e's worker has cleared every mapping released so
-// far.
+// Settle waits until e's worker has prepared every store and cleared
+// every mapping asked of it so far.
 func Settle(e *Engine) {
+	e.stores.settle()
 	e.pool.settle()
 }

@@ -263,6 +263,15 @@ func sameChunk(cur, old []byte) bool {
 // restore writes snap into s's fresh core instances and remakes the
 // handles initialisation held, from s's own host.
 func (s *Store) restore(ctx context.Context, snap *snapshot) error {
+	if err := s.restoreState(snap); err != nil {
+		return err
+	}
+	return s.replayAll(ctx, snap)
+}
+
+// restoreState writes snap's memories and globals into s's fresh core
+// instances.
+func (s *Store) restoreState(snap *snapshot) error {
 	for i, m := range s.core {
 		st := &snap.insts[i]
 		if st.memSize > 0 {
@@ -289,7 +298,7 @@ func (s *Store) restore(ctx context.Context, snap *snapshot) error {
 			mg.Set(g.v)
 		}
 	}
-	return s.replayAll(ctx, snap)
+	return nil
 }
 
 // replayAll remakes, from s's own host, the handles initialisation held.
@@ -315,13 +324,17 @@ func (l *Linker) instantiatePreinit(ctx context.Context, c *Component, li *linke
 			return &LimitError{Limit: LimitMemory, Desired: snap.memory, Max: m}
 		}
 		if reused, err := s.adopt(ctx, c, li, snap); reused {
-			return err
-		}
-		if err := s.instantiate(ctx, c, li, mods, true, snap); err != nil {
+			if err != nil {
+				return err
+			}
+		} else if err := s.instantiate(ctx, c, li, mods, true, snap); err != nil {
 			return err
 		}
 		s.restored = snap
+		// A no-op after a reused store (its reset needed the image); after
+		// a prepared one, as after a restore, memory is as restored.
 		c.keepImage(s, snap)
+		s.prep = &prepareJob{c: c, snap: snap, mods: mods, maxMem: k.maxMem}
 		return nil
 	}
 	if !first {

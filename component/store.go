@@ -58,6 +58,9 @@ type Store struct {
 	// restored is the snapshot the store was restored from, which its
 	// instances may serve again once it is closed (store_reuse.go).
 	restored *snapshot
+	// prep is the store of that snapshot the worker is to prepare once
+	// this one is closed (store_prepare.go).
+	prep *prepareJob
 }
 
 type storeKey struct{}
@@ -312,6 +315,7 @@ func (i *Instance) Close(ctx context.Context) error {
 	if i.s.closeAbandoned(ctx) {
 		return nil
 	}
+	defer i.s.wantPrepared(ctx)
 	if i.s.park(ctx) {
 		return nil
 	}

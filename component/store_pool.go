@@ -33,6 +33,9 @@ type idleStore struct {
 	host api.Module
 	fuel []api.MutableGlobal
 	mem  *memLimiter
+	// pristine says the worker prepared it and it was never called
+	// (store_prepare.go).
+	pristine bool
 }
 
 func (is *idleStore) close(ctx context.Context) {
@@ -52,7 +55,9 @@ type imageOwner struct {
 	snap *snapshot
 }
 
-// storePool holds idle stores and accounts for the images they need.
+// storePool holds idle stores and accounts for the images they need. It
+// also queues the stores the worker is to prepare: wanted, then one being
+// prepared.
 type storePool struct {
 	mu         sync.Mutex
 	idle       []*idleStore
@@ -60,8 +65,15 @@ type storePool struct {
 	images     []imageOwner
 	imageBytes uint64
 	closed     bool
-	// reused counts stores made from idle ones (tests assert the path).
-	reused uint64
+	wanted     []prepareJob
+	preparing  *snapshot
+	// prepared, on mu, is signalled when the worker ends a preparation.
+	prepared sync.Cond
+	// drains counts drains: a store prepared across one is dropped.
+	drains uint64
+	// reused counts stores made from closed ones, adopted those made from
+	// prepared ones (tests assert the path).
+	reused, adopted uint64
 }
 
 // room reports whether an idle store of n bytes of memory could be kept.
@@ -78,6 +90,10 @@ func (p *storePool) room(n uint64) bool {
 func (p *storePool) put(is *idleStore) (evicted []*idleStore) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.putLocked(is)
+}
+
+func (p *storePool) putLocked(is *idleStore) (evicted []*idleStore) {
 	n := is.snap.memory
 	if p.closed || n > maxIdleStoreBytes {
 		return []*idleStore{is}
@@ -104,7 +120,11 @@ func (p *storePool) get(snap *snapshot) *idleStore {
 		}
 		p.idle = append(p.idle[:i], p.idle[i+1:]...)
 		p.idleBytes -= snap.memory
-		p.reused++
+		if is.pristine {
+			p.adopted++
+		} else {
+			p.reused++
+		}
 		return is
 	}
 	return nil
@@ -123,10 +143,17 @@ func (p *storePool) admitImage(c *Component, snap *snapshot, n uint64) bool {
 	return true
 }
 
-// drain closes every idle store and drops every image; with closing set,
-// nothing is kept afterwards.
+// drain closes every idle store and drops every image and every wanted
+// store, once the worker is done with the one it may be preparing (which
+// it drops); with closing set, nothing is kept afterwards.
 func (p *storePool) drain(ctx context.Context, closing bool) {
 	p.mu.Lock()
+	p.closed = p.closed || closing
+	p.drains++
+	p.wanted = nil
+	for p.preparing != nil {
+		p.prepared.Wait()
+	}
 	idle, images := p.idle, p.images
 	p.idle, p.idleBytes, p.images, p.imageBytes = nil, 0, nil, 0
 	p.closed = p.closed || closing
