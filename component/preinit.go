@@ -323,18 +323,26 @@ func (l *Linker) instantiatePreinit(ctx context.Context, c *Component, li *linke
 		if m := s.Limits.MaxMemoryBytes; m > 0 && snap.memory > m {
 			return &LimitError{Limit: LimitMemory, Desired: snap.memory, Max: m}
 		}
-		if reused, err := s.adopt(ctx, c, li, snap); reused {
-			if err != nil {
+		is, err := s.adopt(ctx, c, li, snap)
+		if err != nil {
+			return err
+		}
+		if is == nil {
+			if err := s.instantiate(ctx, c, li, mods, true, snap); err != nil {
 				return err
 			}
-		} else if err := s.instantiate(ctx, c, li, mods, true, snap); err != nil {
-			return err
 		}
 		s.restored = snap
 		// A no-op after a reused store (its reset needed the image); after
 		// a prepared one, as after a restore, memory is as restored.
 		c.keepImage(s, snap)
 		s.prep = &prepareJob{c: c, snap: snap, mods: mods, maxMem: k.maxMem}
+		if is != nil && is.pristine {
+			// Calls that follow one another closely leave the worker no
+			// time between them: the next store is prepared during this
+			// one's call.
+			s.wantPrepared(ctx)
+		}
 		return nil
 	}
 	if !first {

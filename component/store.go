@@ -315,7 +315,10 @@ func (i *Instance) Close(ctx context.Context) error {
 	if i.s.closeAbandoned(ctx) {
 		return nil
 	}
-	defer i.s.wantPrepared(ctx)
+	defer func() {
+		i.s.wantPrepared(ctx)
+		i.s.prep = nil
+	}()
 	if i.s.park(ctx) {
 		return nil
 	}

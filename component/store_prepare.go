@@ -16,7 +16,9 @@ import (
 // store closes, whether its instances are reused or not, the engine's
 // worker makes one store of that snapshot ahead, pristine, and parks it
 // with the idle stores; the next store of the snapshot adopts it like a
-// reused one (store_reuse.go), without a reset since it was never called.
+// reused one (store_reuse.go), without a reset since it was never called,
+// and asks for the next one at once: calls that follow one another
+// leave no gap, so it is made during the call.
 // It is made from nothing any store ran: fresh instances of the modules
 // and the snapshot's own runs, with its own memory limiter set to the
 // snapshot's memory cap. One per snapshot at most, under the idle stores'
@@ -35,16 +37,15 @@ type prepareJob struct {
 }
 
 // wantPrepared asks the worker for a store of the snapshot s was restored
-// from, once s is closed.
+// from: when s adopted a prepared store, and when s is closed.
 func (s *Store) wantPrepared(ctx context.Context) {
-	j := s.prep
-	if j == nil {
+	if s.prep == nil {
 		return
 	}
-	s.prep = nil
+	j := *s.prep
 	j.ctx = context.WithoutCancel(ctx)
 	e := j.c.engine
-	if e.stores.want(*j) {
+	if e.stores.want(j) {
 		e.bg.kick()
 	}
 }

@@ -50,7 +50,8 @@ func TestPreparedStoreHoldsNothingOfTheLastStore(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name string
-		// during prepares the next store while the attacker runs.
+		// during prepares the next store while the attacker runs (its
+		// store adopted a prepared one), not after it closed.
 		during bool
 		attack func(*reuseStore)
 	}{
@@ -64,17 +65,19 @@ func TestPreparedStoreHoldsNothingOfTheLastStore(t *testing.T) {
 			c, l := compile(t, e, storeReuse), component.NewLinker()
 			pre := &component.Preinit{Key: "reuse", Allow: allowAll}
 			preparedFor(t, e, l, c, "reuse", component.Limits{})
+			if !tt.during {
+				// The attacker's store is restored afresh, so the worker
+				// prepares nothing until it closes.
+				e.ReleaseIdle(context.Background())
+			}
 			adopted := component.AdoptedStores(e)
 			a := newReuseStore(t, l, c, &component.Store{Preinit: pre})
-			if component.AdoptedStores(e) == adopted {
-				t.Fatal("the attacker's store did not adopt the prepared one: the test proves nothing")
+			if got := component.AdoptedStores(e) > adopted; got != tt.during {
+				t.Fatalf("the attacker's store adopted a prepared one: %v, want %v", got, tt.during)
 			}
-			if tt.during {
-				// Another store of the configuration closes while the
-				// attacker's is open: the worker prepares the next one now.
-				closeGrown(newReuseStore(t, l, c, &component.Store{Preinit: pre}))
-				component.Settle(e)
-			}
+			// With during, the store asked for the next one when it adopted
+			// its own: the worker prepares it while the attacker's is open.
+			component.Settle(e)
 			tt.attack(a)
 			if err := a.inst.Close(context.Background()); err != nil {
 				t.Fatal(err)

@@ -80,12 +80,13 @@ func (s *Store) park(ctx context.Context) bool {
 }
 
 // adopt makes s a store of c from an idle store of snap, if the engine has
-// one: it reports false when it has none, and otherwise whether the
-// store's own handles could be remade (on failure s is closed).
-func (s *Store) adopt(ctx context.Context, c *Component, li *linkedImports, snap *snapshot) (bool, error) {
+// one: it returns nil when it has none, and otherwise the idle store and
+// whether the store's own handles could be remade (on failure s is
+// closed).
+func (s *Store) adopt(ctx context.Context, c *Component, li *linkedImports, snap *snapshot) (*idleStore, error) {
 	is := c.engine.stores.get(snap)
 	if is == nil {
-		return false, nil
+		return nil, nil
 	}
 	s.prepare(c, li)
 	s.core, s.host, s.fuel, s.mem = is.core, is.host, is.fuel, is.mem
@@ -104,11 +105,11 @@ func (s *Store) adopt(ctx context.Context, c *Component, li *linkedImports, snap
 	})
 	if err != nil {
 		if errors.Is(err, errAbandoned) {
-			return true, s.classify(ctx, "instantiation", err)
+			return is, s.classify(ctx, "instantiation", err)
 		}
-		return true, fmt.Errorf("reusing a restored store: %w", err)
+		return is, fmt.Errorf("reusing a restored store: %w", err)
 	}
-	return true, nil
+	return is, nil
 }
 
 // keepImage records, once per snapshot, the memories of s, a store just
