@@ -106,9 +106,8 @@ func (e *Engine) Close(ctx context.Context) error {
 // ReleaseIdle gives back to the OS what the engine keeps only to make the
 // next stores cheaper (closed and prepared stores' instances and the
 // memory images they are reset to, released memory mappings, cleared or
-// not), for an embedder that has gone
-// idle. Stores made afterwards work as before, just without the head
-// start.
+// not), for an embedder that has gone idle. Stores made afterwards work
+// as before, just without the head start.
 func (e *Engine) ReleaseIdle(ctx context.Context) {
 	// Stores first: closing them releases their mappings into the pool.
 	e.stores.drain(ctx, false)

@@ -58,8 +58,9 @@ type Store struct {
 	// restored is the snapshot the store was restored from, which its
 	// instances may serve again once it is closed (store_reuse.go).
 	restored *snapshot
-	// prep is the store of that snapshot the worker is to prepare once
-	// this one is closed (store_prepare.go).
+	// prep is the store of that snapshot the worker is to prepare: when
+	// this one adopted a prepared one, and once it is closed
+	// (store_prepare.go).
 	prep *prepareJob
 }
 
