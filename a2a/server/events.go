@@ -84,7 +84,8 @@ func (g *registry) submitted(sub submission) (*a2a.Task, error) {
 }
 
 // resume is SubscribeToTask's start: the snapshot and the log index it
-// covers. A finished task has nothing to subscribe to.
+// covers, holding rec until the caller releases it. A finished task has
+// nothing to subscribe to (A2A v1.0: UnsupportedOperation).
 func (g *registry) resume(id a2a.TaskID) (*a2a.Task, *record, int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -95,5 +96,6 @@ func (g *registry) resume(id a2a.TaskID) (*a2a.Task, *record, int, error) {
 	if rec.terminal() {
 		return nil, nil, 0, fmt.Errorf("task %s already ended %s; fetch it with GetTask: %w", id, rec.status.State, a2a.ErrUnsupportedOperation)
 	}
+	rec.readers++
 	return rec.snapshot(nil), rec, len(rec.log), nil
 }

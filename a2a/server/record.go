@@ -47,9 +47,41 @@ type record struct {
 	// watch stream already got it (watched).
 	failure string
 	watched bool
+	// readers counts the requests that read the log or wait on the task
+	// (sends, streams, resubscribes); a finished task is compacted when
+	// the last one lets go, so none of them loses an event.
+	readers   int
+	compacted bool
 }
 
 func (r *record) terminal() bool { return r.status.State.Terminal() }
+
+// compact drops what only a running or attached task needs once r ended
+// and nobody reads it: the event log, the chunk builders (folded into
+// their artifacts), the cancel hook and the task's input. What is left is
+// the Task GetTask and ListTasks return. Called locked.
+func (r *record) compact() {
+	for i, a := range r.artifacts {
+		if b, ok := r.streamed[a.ID]; ok {
+			c := *a
+			c.Parts = a2a.ContentParts{a2a.NewTextPart(b.String())}
+			r.artifacts[i] = &c
+		}
+	}
+	r.artifacts = slices.Clip(r.artifacts)
+	r.history = slices.Clip(r.history)
+	r.streamed, r.log, r.cancel, r.answer = nil, nil, nil, nil
+	r.text, r.trace, r.messageID, r.failure = "", "", "", ""
+	r.compacted = true
+}
+
+// forget keeps of a finished task only what the registry must remember for
+// the life of the process (a2a-cli.md §2.5): its state and context id.
+// Called locked, on a compacted record nobody reads.
+func (r *record) forget() {
+	r.status = a2a.TaskStatus{State: r.status.State, Timestamp: r.status.Timestamp}
+	r.artifacts, r.history = nil, nil
+}
 
 // nextEvent is closed when r logs its next event; called locked.
 func (r *record) nextEvent() <-chan struct{} {
@@ -111,7 +143,10 @@ func (r *record) apply(ev a2a.Event) bool {
 	switch e := ev.(type) {
 	case *a2a.TaskStatusUpdateEvent:
 		r.status = e.Status
-		if e.Status.Message != nil {
+		// History is the conversation: the agent's questions and its
+		// final word, not its progress notes ("inference turn N"), which
+		// a finished task would otherwise keep for the life of the process.
+		if e.Status.Message != nil && final(e) {
 			r.history = append(r.history, e.Status.Message)
 		}
 	case *a2a.TaskArtifactUpdateEvent:

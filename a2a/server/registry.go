@@ -27,10 +27,14 @@ var errClosed = errors.New("the capsule is shutting down and takes no more tasks
 // registry holds every task the server accepted, the queue of those not yet
 // started and the acceptance rule (a2a-cli.md §2.5, §2.7).
 type registry struct {
-	mu      sync.Mutex
-	tasks   map[a2a.TaskID]*record
-	order   []a2a.TaskID // creation order: ListTasks and eviction
-	queue   []*record    // accepted, not started
+	mu    sync.Mutex
+	tasks map[a2a.TaskID]*record
+	order []a2a.TaskID // creation order: ListTasks
+	// replies are the compacted finished tasks that still carry their
+	// reply, oldest first; beyond keep the oldest is forgotten down to
+	// its state and context id.
+	replies []*record
+	queue   []*record // accepted, not started
 	queued  chan struct{}
 	running *record
 	taken   int // tasks ever accepted (single takes one per launch)
@@ -38,7 +42,7 @@ type registry struct {
 
 	acceptance string
 	depth      int
-	keep       int // terminal tasks kept for GetTask/ListTasks
+	keep       int // finished tasks that keep their reply
 	watch      *watchHub
 }
 
@@ -65,6 +69,31 @@ type submission struct {
 	rec      *record
 	rejected *a2a.Task // set when the capsule was busy
 	from     int       // log index to read the outcome from
+}
+
+// release ends a request's hold on rec (taken by submit or resume); the
+// last one out compacts a finished task.
+func (g *registry) release(rec *record) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	rec.readers--
+	g.settle(rec)
+}
+
+// settle compacts rec once it ended and nobody reads it, and forgets the
+// reply of the oldest finished task beyond keep; called locked.
+func (g *registry) settle(rec *record) {
+	if !rec.terminal() || rec.readers > 0 || rec.compacted {
+		return
+	}
+	rec.compact()
+	g.replies = append(g.replies, rec)
+	if over := len(g.replies) - g.keep; over > 0 {
+		for _, old := range g.replies[:over] {
+			old.forget()
+		}
+		g.replies = slices.Delete(g.replies, 0, over)
+	}
 }
 
 // submit takes a message: an answer to a task waiting for input, or a new
@@ -117,7 +146,7 @@ func (g *registry) submit(msg *a2a.Message, traceparent string) (submission, err
 	g.order = append(g.order, rec.id)
 	g.queue = append(g.queue, rec)
 	g.taken++
-	g.evict()
+	rec.readers++
 	select {
 	case g.queued <- struct{}{}:
 	default:
@@ -155,25 +184,8 @@ func (g *registry) deliver(rec *record, msg *a2a.Message, text string) (submissi
 	default:
 		return submission{}, fmt.Errorf("task %s already has an answer: %w", rec.id, a2a.ErrInvalidParams)
 	}
+	rec.readers++
 	return submission{rec: rec, from: from}, nil
-}
-
-// evict forgets the oldest finished tasks beyond keep; called locked.
-func (g *registry) evict() {
-	over := len(g.order) - g.keep
-	if over <= 0 {
-		return
-	}
-	kept := g.order[:0]
-	for _, id := range g.order {
-		if over > 0 && g.tasks[id].terminal() {
-			delete(g.tasks, id)
-			over--
-			continue
-		}
-		kept = append(kept, id)
-	}
-	g.order = kept
 }
 
 // next waits for the next queued task for at most wait (negative: no
@@ -240,6 +252,7 @@ func (g *registry) finishLocked(rec *record, ev *a2a.TaskStatusUpdateEvent, resp
 		rec.watched = true
 		g.watch.status(rec, watchState(ev.Status.State), msg, response, true)
 	}
+	g.settle(rec)
 }
 
 // close stops taking tasks and fails those that will never run.
