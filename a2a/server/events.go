@@ -89,7 +89,7 @@ func (g *registry) submitted(sub submission) (*a2a.Task, error) {
 func (g *registry) resume(id a2a.TaskID) (*a2a.Task, *record, int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	rec, ok := g.tasks[id]
+	rec, ok := g.lookup(id)
 	if !ok {
 		return nil, nil, 0, fmt.Errorf("task %s: %w", id, a2a.ErrTaskNotFound)
 	}

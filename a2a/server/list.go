@@ -40,7 +40,7 @@ func (g *registry) list(req *a2a.ListTasksRequest) (*a2a.ListTasksResponse, erro
 	defer g.mu.Unlock()
 	var match []*record
 	for i := len(g.order) - 1; i >= 0; i-- {
-		rec := g.tasks[g.order[i]]
+		rec, _ := g.lookup(g.order[i])
 		if req.ContextID != "" && rec.contextID != req.ContextID {
 			continue
 		}

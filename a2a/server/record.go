@@ -75,12 +75,22 @@ func (r *record) compact() {
 	r.compacted = true
 }
 
-// forget keeps of a finished task only what the registry must remember for
-// the life of the process (a2a-cli.md §2.5): its state and context id.
-// Called locked, on a compacted record nobody reads.
-func (r *record) forget() {
-	r.status = a2a.TaskStatus{State: r.status.State, Timestamp: r.status.Timestamp}
-	r.artifacts, r.history = nil, nil
+// pastTask is what the registry remembers of a finished task beyond the
+// replies it keeps, for the life of the process (a2a-cli.md §2.5).
+type pastTask struct {
+	contextID string
+	state     a2a.TaskState
+	at        *time.Time
+}
+
+// past is what remains of r once its reply is forgotten.
+func (r *record) past() pastTask {
+	return pastTask{contextID: r.contextID, state: r.status.State, at: r.status.Timestamp}
+}
+
+// record is the finished task p as GetTask and ListTasks read it.
+func (p pastTask) record(id a2a.TaskID) *record {
+	return &record{id: id, contextID: p.contextID, status: a2a.TaskStatus{State: p.state, Timestamp: p.at}, compacted: true}
 }
 
 // nextEvent is closed when r logs its next event; called locked.

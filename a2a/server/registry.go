@@ -29,6 +29,8 @@ var errClosed = errors.New("the capsule is shutting down and takes no more tasks
 type registry struct {
 	mu    sync.Mutex
 	tasks map[a2a.TaskID]*record
+	// past holds the finished tasks whose reply was forgotten.
+	past  map[a2a.TaskID]pastTask
 	order []a2a.TaskID // creation order: ListTasks
 	// replies are the compacted finished tasks that still carry their
 	// reply, oldest first; beyond keep the oldest is forgotten down to
@@ -48,7 +50,7 @@ type registry struct {
 
 func newRegistry(acceptance string, depth, keep int, watch *watchHub) *registry {
 	return &registry{
-		tasks: map[a2a.TaskID]*record{}, queued: make(chan struct{}, 1),
+		tasks: map[a2a.TaskID]*record{}, past: map[a2a.TaskID]pastTask{}, queued: make(chan struct{}, 1),
 		acceptance: acceptance, depth: depth, keep: keep, watch: watch,
 	}
 }
@@ -71,6 +73,18 @@ type submission struct {
 	from     int       // log index to read the outcome from
 }
 
+// lookup is the task with id, a finished one whose reply was forgotten
+// included; called locked.
+func (g *registry) lookup(id a2a.TaskID) (*record, bool) {
+	if rec, ok := g.tasks[id]; ok {
+		return rec, true
+	}
+	if p, ok := g.past[id]; ok {
+		return p.record(id), true
+	}
+	return nil, false
+}
+
 // release ends a request's hold on rec (taken by submit or resume); the
 // last one out compacts a finished task.
 func (g *registry) release(rec *record) {
@@ -90,7 +104,8 @@ func (g *registry) settle(rec *record) {
 	g.replies = append(g.replies, rec)
 	if over := len(g.replies) - g.keep; over > 0 {
 		for _, old := range g.replies[:over] {
-			old.forget()
+			g.past[old.id] = old.past()
+			delete(g.tasks, old.id)
 		}
 		g.replies = slices.Delete(g.replies, 0, over)
 	}
@@ -106,7 +121,7 @@ func (g *registry) submit(msg *a2a.Message, traceparent string) (submission, err
 		return g.deliver(rec, msg, text)
 	}
 	if msg.TaskID != "" {
-		rec, ok := g.tasks[msg.TaskID]
+		rec, ok := g.lookup(msg.TaskID)
 		if !ok {
 			return submission{}, fmt.Errorf("task %s: %w", msg.TaskID, a2a.ErrTaskNotFound)
 		}
@@ -270,7 +285,7 @@ func (g *registry) close() {
 // and waits until the loop let go of it.
 func (g *registry) cancelTask(ctx context.Context, id a2a.TaskID) (*a2a.Task, error) {
 	g.mu.Lock()
-	rec, ok := g.tasks[id]
+	rec, ok := g.lookup(id)
 	if !ok {
 		g.mu.Unlock()
 		return nil, fmt.Errorf("task %s: %w", id, a2a.ErrTaskNotFound)
@@ -310,7 +325,7 @@ func (g *registry) cancelTask(ctx context.Context, id a2a.TaskID) (*a2a.Task, er
 func (g *registry) get(id a2a.TaskID, historyLen *int) (*a2a.Task, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	rec, ok := g.tasks[id]
+	rec, ok := g.lookup(id)
 	if !ok {
 		return nil, fmt.Errorf("task %s: %w", id, a2a.ErrTaskNotFound)
 	}

@@ -73,8 +73,8 @@ func TestFinishedTaskHeap(t *testing.T) {
 		keep int
 		max  float64 // bytes a task, the fake loop's own list included
 	}{
-		{0, 3000},  // 3.9 KB before finished tasks were compacted
-		{10, 1200}, // state and context id only
+		{0, 3000}, // 3.9 KB before finished tasks were compacted
+		{10, 800}, // state and context id only
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("keep=%d", tt.keep), func(t *testing.T) {
