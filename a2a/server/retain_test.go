@@ -47,6 +47,18 @@ func testNeverForgotten(t *testing.T, opt serveOpt) {
 			t.Errorf("task %d (recent: %v) carries %q / %q", i, recent, statusText(got), artifactText(got, responseArtifact))
 		}
 	}
+	list, err := c.ListTasks(t.Context(), &a2a.ListTasksRequest{IncludeArtifacts: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Tasks) != tasks || list.Tasks[0].ID != sent[tasks-1].ID || list.Tasks[tasks-1].ID != sent[0].ID {
+		t.Fatalf("ListTasks lists %d tasks, want all %d newest first", len(list.Tasks), tasks)
+	}
+	for _, got := range list.Tasks {
+		if got.Status.State != a2a.TaskStateCompleted {
+			t.Errorf("ListTasks: task %s is %s, want completed", got.ID, got.Status.State)
+		}
+	}
 }
 
 // A stream still attached when its task ends reads every event, though a
