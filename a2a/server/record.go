@@ -11,7 +11,8 @@ import (
 
 // record is one accepted A2A task: its public snapshot (state, status,
 // artifacts, history), every event since it was submitted, and the hooks
-// the loop and the handlers meet at. The registry's mutex guards it all.
+// the loop and the handlers meet at; once it ended and nobody reads it,
+// only the snapshot (compact). The registry's mutex guards it all.
 type record struct {
 	id        a2a.TaskID
 	contextID string
