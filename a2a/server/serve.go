@@ -33,7 +33,7 @@ const (
 	defaultBind      = "127.0.0.1"
 	defaultMaxBody   = 1 << 20
 	defaultHeartbeat = 15 * time.Second
-	defaultKeep      = 4096
+	defaultKeep      = 1024
 	shutdownGrace    = 5 * time.Second
 )
 
@@ -65,7 +65,7 @@ type ServerOptions struct {
 	// KeepTasks is how many finished tasks keep their reply (status
 	// message, artifacts, history) for GetTask and ListTasks; older ones
 	// keep only their state and context id, which the registry never
-	// forgets (a2a-cli.md §2.5). 0 reads KeepEnv, else 4096.
+	// forgets (a2a-cli.md §2.5). 0 reads KeepEnv, else 1024.
 	KeepTasks int
 	// RunningDir, if set, is the registry of served sessions
 	// (running.Dir(home)) this session is listed in while it serves.
@@ -228,7 +228,7 @@ func wideBind(bind string) bool {
 	return bind != "localhost" && (ip == nil || !ip.IsLoopback())
 }
 
-// keepReplies reads KeepEnv: unset is 4096, and so is anything but a
+// keepReplies reads KeepEnv: unset is 1024, and so is anything but a
 // whole number of at least 1 (with a warning).
 func keepReplies(getenv func(string) string, log *slog.Logger) int {
 	v := strings.TrimSpace(getenv(KeepEnv))
