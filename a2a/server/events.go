@@ -84,16 +84,18 @@ func (g *registry) submitted(sub submission) (*a2a.Task, error) {
 }
 
 // resume is SubscribeToTask's start: the snapshot and the log index it
-// covers. A finished task has nothing to subscribe to.
+// covers, holding rec until the caller releases it. A finished task has
+// nothing to subscribe to (A2A v1.0: UnsupportedOperation).
 func (g *registry) resume(id a2a.TaskID) (*a2a.Task, *record, int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	rec, ok := g.tasks[id]
+	rec, ok := g.lookup(id)
 	if !ok {
 		return nil, nil, 0, fmt.Errorf("task %s: %w", id, a2a.ErrTaskNotFound)
 	}
 	if rec.terminal() {
 		return nil, nil, 0, fmt.Errorf("task %s already ended %s; fetch it with GetTask: %w", id, rec.status.State, a2a.ErrUnsupportedOperation)
 	}
+	rec.readers++
 	return rec.snapshot(nil), rec, len(rec.log), nil
 }

@@ -81,6 +81,7 @@ func (h *handler) SendMessage(ctx context.Context, req *a2a.SendMessageRequest) 
 	if sub.rejected != nil {
 		return sub.rejected, nil
 	}
+	defer h.g.release(sub.rec)
 	if req.Config != nil && req.Config.ReturnImmediately {
 		return h.g.get(sub.rec.id, historyLen(req))
 	}
@@ -114,6 +115,7 @@ func (h *handler) SendStreamingMessage(ctx context.Context, req *a2a.SendMessage
 			yield(sub.rejected, nil)
 			return
 		}
+		defer h.g.release(sub.rec)
 		first, err := h.g.submitted(sub)
 		if err != nil || !yield(first, nil) {
 			return
@@ -135,6 +137,7 @@ func (h *handler) SubscribeToTask(ctx context.Context, req *a2a.SubscribeToTaskR
 			yield(nil, err)
 			return
 		}
+		defer h.g.release(rec)
 		if !yield(snap, nil) {
 			return
 		}

@@ -38,23 +38,30 @@ func (g *registry) list(req *a2a.ListTasksRequest) (*a2a.ListTasksResponse, erro
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	var match []*record
+	var match []a2a.TaskID
 	for i := len(g.order) - 1; i >= 0; i-- {
-		rec := g.tasks[g.order[i]]
-		if req.ContextID != "" && rec.contextID != req.ContextID {
+		id := g.order[i]
+		var p pastTask
+		if rec, ok := g.tasks[id]; ok {
+			p = rec.past()
+		} else {
+			p = g.past[id]
+		}
+		if req.ContextID != "" && p.contextID != req.ContextID {
 			continue
 		}
-		if status != "" && rec.status.State != status {
+		if status != "" && p.state != status {
 			continue
 		}
-		if req.StatusTimestampAfter != nil && rec.status.Timestamp != nil && !rec.status.Timestamp.After(*req.StatusTimestampAfter) {
+		if req.StatusTimestampAfter != nil && p.at != nil && !p.at.After(*req.StatusTimestampAfter) {
 			continue
 		}
-		match = append(match, rec)
+		match = append(match, id)
 	}
 	resp := &a2a.ListTasksResponse{TotalSize: len(match), PageSize: size, Tasks: []*a2a.Task{}}
 	for i := offset; i < len(match) && i < offset+size; i++ {
-		t := match[i].snapshot(req.HistoryLength)
+		rec, _ := g.lookup(match[i])
+		t := rec.snapshot(req.HistoryLength)
 		if !req.IncludeArtifacts {
 			t.Artifacts = nil
 		}

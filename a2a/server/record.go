@@ -11,7 +11,8 @@ import (
 
 // record is one accepted A2A task: its public snapshot (state, status,
 // artifacts, history), every event since it was submitted, and the hooks
-// the loop and the handlers meet at. The registry's mutex guards it all.
+// the loop and the handlers meet at; once it ended and nobody reads it,
+// only the snapshot (compact). The registry's mutex guards it all.
 type record struct {
 	id        a2a.TaskID
 	contextID string
@@ -47,9 +48,51 @@ type record struct {
 	// watch stream already got it (watched).
 	failure string
 	watched bool
+	// readers counts the requests that read the log or wait on the task
+	// (sends, streams, resubscribes); a finished task is compacted when
+	// the last one lets go, so none of them loses an event.
+	readers   int
+	compacted bool
 }
 
 func (r *record) terminal() bool { return r.status.State.Terminal() }
+
+// compact drops what only a running or attached task needs once r ended
+// and nobody reads it: the event log, the chunk builders (folded into
+// their artifacts), the cancel hook and the task's input. What is left is
+// the Task GetTask and ListTasks return. Called locked.
+func (r *record) compact() {
+	for i, a := range r.artifacts {
+		if b, ok := r.streamed[a.ID]; ok {
+			c := *a
+			c.Parts = a2a.ContentParts{a2a.NewTextPart(b.String())}
+			r.artifacts[i] = &c
+		}
+	}
+	r.artifacts = slices.Clip(r.artifacts)
+	r.history = slices.Clip(r.history)
+	r.streamed, r.log, r.cancel, r.answer = nil, nil, nil, nil
+	r.text, r.trace, r.messageID, r.failure = "", "", "", ""
+	r.compacted = true
+}
+
+// pastTask is what the registry remembers of a finished task beyond the
+// replies it keeps, for the life of the process (a2a-cli.md §2.5).
+type pastTask struct {
+	contextID string
+	state     a2a.TaskState
+	at        *time.Time
+}
+
+// past is what remains of r once its reply is forgotten.
+func (r *record) past() pastTask {
+	return pastTask{contextID: r.contextID, state: r.status.State, at: r.status.Timestamp}
+}
+
+// record is the finished task p as GetTask and ListTasks read it.
+func (p pastTask) record(id a2a.TaskID) *record {
+	return &record{id: id, contextID: p.contextID, status: a2a.TaskStatus{State: p.state, Timestamp: p.at}, compacted: true}
+}
 
 // nextEvent is closed when r logs its next event; called locked.
 func (r *record) nextEvent() <-chan struct{} {
@@ -111,7 +154,10 @@ func (r *record) apply(ev a2a.Event) bool {
 	switch e := ev.(type) {
 	case *a2a.TaskStatusUpdateEvent:
 		r.status = e.Status
-		if e.Status.Message != nil {
+		// History is the conversation: the agent's questions and its
+		// final word, not its progress notes ("inference turn N"), which
+		// a finished task would otherwise keep for the life of the process.
+		if e.Status.Message != nil && final(e) {
 			r.history = append(r.history, e.Status.Message)
 		}
 	case *a2a.TaskArtifactUpdateEvent:

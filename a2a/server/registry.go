@@ -27,10 +27,16 @@ var errClosed = errors.New("the capsule is shutting down and takes no more tasks
 // registry holds every task the server accepted, the queue of those not yet
 // started and the acceptance rule (a2a-cli.md §2.5, §2.7).
 type registry struct {
-	mu      sync.Mutex
-	tasks   map[a2a.TaskID]*record
-	order   []a2a.TaskID // creation order: ListTasks and eviction
-	queue   []*record    // accepted, not started
+	mu    sync.Mutex
+	tasks map[a2a.TaskID]*record
+	// past holds the finished tasks whose reply was forgotten.
+	past  map[a2a.TaskID]pastTask
+	order []a2a.TaskID // creation order: ListTasks
+	// replies are the compacted finished tasks that still carry their
+	// reply, oldest first; beyond keep the oldest is forgotten down to
+	// its state and context id.
+	replies []*record
+	queue   []*record // accepted, not started
 	queued  chan struct{}
 	running *record
 	taken   int // tasks ever accepted (single takes one per launch)
@@ -38,13 +44,13 @@ type registry struct {
 
 	acceptance string
 	depth      int
-	keep       int // terminal tasks kept for GetTask/ListTasks
+	keep       int // finished tasks that keep their reply
 	watch      *watchHub
 }
 
 func newRegistry(acceptance string, depth, keep int, watch *watchHub) *registry {
 	return &registry{
-		tasks: map[a2a.TaskID]*record{}, queued: make(chan struct{}, 1),
+		tasks: map[a2a.TaskID]*record{}, past: map[a2a.TaskID]pastTask{}, queued: make(chan struct{}, 1),
 		acceptance: acceptance, depth: depth, keep: keep, watch: watch,
 	}
 }
@@ -67,6 +73,47 @@ type submission struct {
 	from     int       // log index to read the outcome from
 }
 
+// lookup is the task with id, a finished one whose reply was forgotten
+// included; called locked.
+func (g *registry) lookup(id a2a.TaskID) (*record, bool) {
+	if rec, ok := g.tasks[id]; ok {
+		return rec, true
+	}
+	if p, ok := g.past[id]; ok {
+		return p.record(id), true
+	}
+	return nil, false
+}
+
+// release ends a request's hold on rec (taken by submit or resume); the
+// last one out compacts a finished task.
+func (g *registry) release(rec *record) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	rec.readers--
+	g.settle(rec)
+}
+
+// settle compacts rec once it ended and nobody reads it, and forgets the
+// reply of the oldest finished task beyond keep; called locked.
+func (g *registry) settle(rec *record) {
+	if !rec.terminal() || rec.readers > 0 || rec.compacted {
+		return
+	}
+	rec.compact()
+	g.replies = append(g.replies, rec)
+	if over := len(g.replies) - g.keep; over > 0 {
+		for i, old := range g.replies[:over] {
+			g.past[old.id] = old.past()
+			delete(g.tasks, old.id)
+			g.replies[i] = nil
+		}
+		// Re-slicing, not shifting, keeps a finish O(1); append
+		// reallocates the array before it grows past twice keep.
+		g.replies = g.replies[over:]
+	}
+}
+
 // submit takes a message: an answer to a task waiting for input, or a new
 // task. A new task gets tsk_/ctx_ ids and waits in the queue.
 func (g *registry) submit(msg *a2a.Message, traceparent string) (submission, error) {
@@ -77,7 +124,7 @@ func (g *registry) submit(msg *a2a.Message, traceparent string) (submission, err
 		return g.deliver(rec, msg, text)
 	}
 	if msg.TaskID != "" {
-		rec, ok := g.tasks[msg.TaskID]
+		rec, ok := g.lookup(msg.TaskID)
 		if !ok {
 			return submission{}, fmt.Errorf("task %s: %w", msg.TaskID, a2a.ErrTaskNotFound)
 		}
@@ -117,7 +164,7 @@ func (g *registry) submit(msg *a2a.Message, traceparent string) (submission, err
 	g.order = append(g.order, rec.id)
 	g.queue = append(g.queue, rec)
 	g.taken++
-	g.evict()
+	rec.readers++
 	select {
 	case g.queued <- struct{}{}:
 	default:
@@ -155,25 +202,8 @@ func (g *registry) deliver(rec *record, msg *a2a.Message, text string) (submissi
 	default:
 		return submission{}, fmt.Errorf("task %s already has an answer: %w", rec.id, a2a.ErrInvalidParams)
 	}
+	rec.readers++
 	return submission{rec: rec, from: from}, nil
-}
-
-// evict forgets the oldest finished tasks beyond keep; called locked.
-func (g *registry) evict() {
-	over := len(g.order) - g.keep
-	if over <= 0 {
-		return
-	}
-	kept := g.order[:0]
-	for _, id := range g.order {
-		if over > 0 && g.tasks[id].terminal() {
-			delete(g.tasks, id)
-			over--
-			continue
-		}
-		kept = append(kept, id)
-	}
-	g.order = kept
 }
 
 // next waits for the next queued task for at most wait (negative: no
@@ -240,6 +270,7 @@ func (g *registry) finishLocked(rec *record, ev *a2a.TaskStatusUpdateEvent, resp
 		rec.watched = true
 		g.watch.status(rec, watchState(ev.Status.State), msg, response, true)
 	}
+	g.settle(rec)
 }
 
 // close stops taking tasks and fails those that will never run.
@@ -257,7 +288,7 @@ func (g *registry) close() {
 // and waits until the loop let go of it.
 func (g *registry) cancelTask(ctx context.Context, id a2a.TaskID) (*a2a.Task, error) {
 	g.mu.Lock()
-	rec, ok := g.tasks[id]
+	rec, ok := g.lookup(id)
 	if !ok {
 		g.mu.Unlock()
 		return nil, fmt.Errorf("task %s: %w", id, a2a.ErrTaskNotFound)
@@ -297,7 +328,7 @@ func (g *registry) cancelTask(ctx context.Context, id a2a.TaskID) (*a2a.Task, er
 func (g *registry) get(id a2a.TaskID, historyLen *int) (*a2a.Task, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	rec, ok := g.tasks[id]
+	rec, ok := g.lookup(id)
 	if !ok {
 		return nil, fmt.Errorf("task %s: %w", id, a2a.ErrTaskNotFound)
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
@@ -24,11 +25,15 @@ import (
 // TokenEnv holds the bearer token clients must send, if any.
 const TokenEnv = "MURMUR_A2A_TOKEN"
 
+// KeepEnv sets how many finished tasks keep their reply when
+// ServerOptions.KeepTasks is 0 (RATIONALE.md, Memory).
+const KeepEnv = "MURMUR_A2A_KEEP_REPLIES"
+
 const (
 	defaultBind      = "127.0.0.1"
 	defaultMaxBody   = 1 << 20
 	defaultHeartbeat = 15 * time.Second
-	defaultKeep      = 4096
+	defaultKeep      = 1024
 	shutdownGrace    = 5 * time.Second
 )
 
@@ -57,8 +62,10 @@ type ServerOptions struct {
 	MaxBody int64
 	// Heartbeat is the keep-alive interval of public SSE streams; 0 is 15 s.
 	Heartbeat time.Duration
-	// KeepTasks is how many tasks GetTask remembers; 0 is 4096 (the
-	// oldest finished ones go first).
+	// KeepTasks is how many finished tasks keep their reply (status
+	// message, artifacts, history) for GetTask and ListTasks; older ones
+	// keep only their state and context id, which the registry never
+	// forgets (a2a-cli.md §2.5). 0 reads KeepEnv, else 1024.
 	KeepTasks int
 	// RunningDir, if set, is the registry of served sessions
 	// (running.Dir(home)) this session is listed in while it serves.
@@ -129,7 +136,7 @@ func Serve(ctx context.Context, o ServerOptions) error {
 	depth := int(o.Lifecycle.QueueDepth)
 	keep := o.KeepTasks
 	if keep <= 0 {
-		keep = defaultKeep
+		keep = keepReplies(getenv, log)
 	}
 	watch := newWatchHub(o.Lifecycle.Conversation)
 	reg := newRegistry(o.Lifecycle.TaskAcceptance, depth, keep, watch)
@@ -219,4 +226,19 @@ func newMux(ctx context.Context, o ServerOptions, reg *registry, watch *watchHub
 func wideBind(bind string) bool {
 	ip := net.ParseIP(bind)
 	return bind != "localhost" && (ip == nil || !ip.IsLoopback())
+}
+
+// keepReplies reads KeepEnv: unset is 1024, and so is anything but a
+// whole number of at least 1 (with a warning).
+func keepReplies(getenv func(string) string, log *slog.Logger) int {
+	v := strings.TrimSpace(getenv(KeepEnv))
+	if v == "" {
+		return defaultKeep
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		log.Warn("ignoring "+KeepEnv+": not a number of at least 1", "value", v, "keeping", defaultKeep)
+		return defaultKeep
+	}
+	return n
 }
