@@ -84,9 +84,13 @@ lifecycle hooks; a failed attempt (driver error, stop_reason error, turns
 exhausted, unsupported stop reason) fails the run. The session directory
 keeps trace.jsonl (every record written as it happens), out/result.txt,
 MURMUR.md and logs/. --system-prompt replaces the manifest's prompt. Set
-MURMUR_A2A_TOKEN to require a bearer token. 'mur send URL TEXT' talks to
-a served capsule; 'mur ps', 'mur watch', 'mur cancel', 'mur stop' see and
-steer it. Not implemented yet: transport: process.
+MURMUR_A2A_TOKEN to require a bearer token. A finished task keeps its
+reply for GetTask among the newest MURMUR_A2A_KEEP_REPLIES (1024) finished
+tasks; older ones keep their state and context id. With inference.transport:
+process, a local claude or codex CLI is the model, the capsule's tools
+served to it over a loopback MCP bridge. 'mur send URL TEXT' talks to a
+served capsule; 'mur ps', 'mur watch', 'mur cancel', 'mur stop' see and
+steer it.
 
 Output: "session: ses_…" when the session starts, the capsule's own
 output, for an agent capsule "murmur: url …", "result:  <path>" (its
