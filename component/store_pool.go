@@ -156,7 +156,6 @@ func (p *storePool) drain(ctx context.Context, closing bool) {
 	}
 	idle, images := p.idle, p.images
 	p.idle, p.idleBytes, p.images, p.imageBytes = nil, 0, nil, 0
-	p.closed = p.closed || closing
 	p.mu.Unlock()
 	for _, is := range idle {
 		is.close(ctx)
