@@ -117,20 +117,29 @@ func (s *Store) adopt(ctx context.Context, c *Component, li *linkedImports, snap
 func (c *Component) keepImage(s *Store, snap *snapshot) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if snap.image != nil || !c.engine.stores.admitImage(c, snap, snap.memory) {
+	if snap.image != nil {
 		return
 	}
-	image := make([][]byte, len(s.core))
+	mems := make([]api.Memory, len(s.core))
 	for i, m := range s.core {
 		if snap.insts[i].memSize == 0 {
 			continue
 		}
-		mem := m.ExportedMemory(coremod.StateMemory)
-		if mem == nil {
+		if mems[i] = m.ExportedMemory(coremod.StateMemory); mems[i] == nil {
 			return
 		}
-		b, _ := mem.Read(0, mem.Size())
-		image[i] = bytes.Clone(b)
+	}
+	// Admitted only once it can be made, so the engine's image bytes
+	// count only images that exist.
+	if !c.engine.stores.admitImage(c, snap, snap.memory) {
+		return
+	}
+	image := make([][]byte, len(s.core))
+	for i, mem := range mems {
+		if mem != nil {
+			b, _ := mem.Read(0, mem.Size())
+			image[i] = bytes.Clone(b)
+		}
 	}
 	snap.image = image
 }
