@@ -58,10 +58,17 @@ func (p *httpPools) transport(c *Ctx) *http.Transport {
 	if p.m == nil {
 		p.m = map[poolKey]*http.Transport{}
 	}
-	t := c.egress.Transport(nil)
+	t := poolTransport(c.egress)
+	p.m[k] = t
+	return t
+}
+
+// poolTransport is a connection pool whose every connection is dialled by
+// the egress of the store whose request asked for it.
+func poolTransport(e *Egress) *http.Transport {
+	t := e.Transport(nil)
 	t.DialContext = dialStoreEgress
 	t.IdleConnTimeout = poolIdle
-	p.m[k] = t
 	return t
 }
 
@@ -85,8 +92,7 @@ func (c *Ctx) ownTransport() *http.Transport {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.tr == nil {
-		c.tr = c.egress.Transport(nil)
-		c.tr.DialContext = dialStoreEgress
+		c.tr = poolTransport(c.egress)
 	}
 	return c.tr
 }
