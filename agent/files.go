@@ -11,6 +11,12 @@ import (
 	"github.com/mur-go/mur/stage"
 )
 
+// Task input files in the accessible workdir.
+const (
+	taskFile  = stage.TaskFile
+	inputFile = "input.txt"
+)
+
 // files are the workdir files the loop reads and writes at every task:
 // task.md, out/result.txt, logs/bootstrap.log. The two directories are
 // opened once per launch and each access stays inside them and follows

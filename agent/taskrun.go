@@ -120,9 +120,3 @@ func (l *launch) rewriteTask(tr *taskRun) error {
 	}
 	return l.f.writeTask(b.String())
 }
-
-// Task input files in the accessible workdir.
-const (
-	taskFile  = "task.md"
-	inputFile = "input.txt"
-)

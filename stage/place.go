@@ -115,10 +115,10 @@ func (s *Session) writeTask(made *created, acc *os.Root, task, cwd string) error
 			return ioError("", fmt.Sprintf("failed to read task file %s: %v", src, err), err)
 		}
 	}
-	dst := filepath.Join(s.AccessibleDir, "task.md")
-	_, statErr := acc.Lstat("task.md")
+	dst := filepath.Join(s.AccessibleDir, TaskFile)
+	_, statErr := acc.Lstat(TaskFile)
 	existed := statErr == nil
-	if err := confined.WriteFile(acc, "task.md", data, 0o644, os.O_CREATE|os.O_TRUNC); err != nil {
+	if err := confined.WriteFile(acc, TaskFile, data, 0o644, os.O_CREATE|os.O_TRUNC); err != nil {
 		e := ioError("", fmt.Sprintf("failed to write %s: %v", dst, err), err)
 		if errors.Is(err, confined.ErrSymlink) {
 			e.Hint = "task.md in the workdir is a symbolic link (left by an earlier session?); remove it and run again"
