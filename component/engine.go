@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -80,6 +81,11 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	e := &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig()}
 	e.pool.bg, e.pool.cleared.L = &e.bg, &e.pool.mu
+	if d, err := openDirtyPages(); err == nil {
+		e.pool.pages = d
+	} else {
+		slog.DebugContext(ctx, "component: every reset of a reused store copies its whole memory", "reason", err.Error())
+	}
 	e.stores.prepared.L = &e.stores.mu
 	e.bg.step = e.backgroundStep
 	return e, nil
@@ -100,6 +106,9 @@ func (e *Engine) Close(ctx context.Context) error {
 	// would otherwise wait in the pool.
 	e.stores.drain(ctx, true)
 	e.pool.drain(true)
+	if e.pool.pages != nil {
+		e.pool.pages.close()
+	}
 	return err
 }
 

@@ -85,3 +85,14 @@ func Settle(e *Engine) {
 	e.stores.settle()
 	e.pool.settle()
 }
+
+// TrackedResets counts the parked stores e reset by copying back only the
+// pages written since their last reset.
+func TrackedResets(e *Engine) uint64 {
+	e.stores.mu.Lock()
+	defer e.stores.mu.Unlock()
+	return e.stores.trackedResets
+}
+
+// TracksPages reports whether e finds the pages a call wrote.
+func TracksPages(e *Engine) bool { return e.pool.pages != nil }

@@ -14,10 +14,15 @@ type memLimiter struct {
 	desired uint64
 	// pool is the engine's, where released mappings wait for reuse.
 	pool *memPool
+	// mems are the memories allocated, which a reset looks a backing up
+	// in (store_reset.go).
+	mems []*limitedMemory
 }
 
 func (l *memLimiter) Allocate(capBytes, maxBytes uint64) experimental.LinearMemory {
-	return &limitedMemory{l: l, backing: newBacking(l.pool, capBytes, maxBytes)}
+	m := &limitedMemory{l: l, backing: newBacking(l.pool, capBytes, maxBytes)}
+	l.mems = append(l.mems, m)
+	return m
 }
 
 // backing holds the bytes of one linear memory. Where the OS allows it the

@@ -15,6 +15,16 @@ type mmapBacking struct {
 	commit uint64
 	// pool takes the mapping back when the memory is freed; nil unmaps.
 	pool *memPool
+	// dirty finds the pages written to the mapping, nil when the engine
+	// cannot (memory_track.go). armed is the size of the memory armed for
+	// a reset that copies only those, 0 when it is not; protected says
+	// some pages may be write-protected; keep decides when a reset
+	// protects pages again; vec is the scans' buffer.
+	dirty     *dirtyPages
+	armed     uint64
+	protected bool
+	keep      keepPolicy
+	vec       []pageRegion
 }
 
 func newBacking(pool *memPool, capBytes, maxBytes uint64) backing {
@@ -32,7 +42,11 @@ func newBacking(pool *memPool, capBytes, maxBytes uint64) backing {
 		// Address space is short (e.g. a ulimit): fall back to the heap.
 		return &heapBacking{capHint: capBytes, maxBytes: maxBytes}
 	}
-	return &mmapBacking{region: region, pool: pool}
+	m := &mmapBacking{region: region, pool: pool}
+	if pool != nil {
+		m.track(pool.pages)
+	}
+	return m
 }
 
 func (m *mmapBacking) grow(size uint64) []byte {
@@ -52,6 +66,8 @@ func (m *mmapBacking) free() {
 	if m.region == nil {
 		return
 	}
+	// The next memory of the mapping is another memory, never armed.
+	m.armed = 0
 	if m.pool != nil && m.pool.put(m) {
 		return
 	}
@@ -63,7 +79,10 @@ func (m *mmapBacking) committed() uint64 { return m.commit }
 
 // zero clears the committed pages in place: they stay resident, so the
 // next memory neither unmaps nor faults them in again.
-func (m *mmapBacking) zero() { clear(m.region[:m.commit]) }
+func (m *mmapBacking) zero() {
+	m.unprotect()
+	clear(m.region[:m.commit])
+}
 
 func (m *mmapBacking) unmap() {
 	_ = syscall.Munmap(m.region)

@@ -40,6 +40,9 @@ type reusableMapping interface {
 type memPool struct {
 	// bg is the engine's worker, woken when a mapping is released.
 	bg *background
+	// pages finds the pages written to the mappings the pool makes, nil
+	// when the kernel cannot (store_reset.go).
+	pages *dirtyPages
 
 	mu sync.Mutex
 	// cleared, on mu, is signalled when the worker has cleared a mapping.

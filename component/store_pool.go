@@ -72,8 +72,19 @@ type storePool struct {
 	// drains counts drains: a store prepared across one is dropped.
 	drains uint64
 	// reused counts stores made from closed ones, adopted those made from
-	// prepared ones (tests assert the path).
-	reused, adopted uint64
+	// prepared ones, trackedResets the resets that copied only the pages
+	// written (tests assert the path).
+	reused, adopted, trackedResets uint64
+}
+
+// countReset counts a parked store's reset.
+func (p *storePool) countReset(tracked bool) {
+	if !tracked {
+		return
+	}
+	p.mu.Lock()
+	p.trackedResets++
+	p.mu.Unlock()
 }
 
 // room reports whether an idle store of n bytes of memory could be kept.

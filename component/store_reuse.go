@@ -21,11 +21,13 @@ import (
 // The state a snapshot may differ in is memories and mutable globals
 // (preinit.go): plan.snapshottable refuses components whose code can
 // change tables or drop segments, so those are as the modules made them
-// in every instance. A reset writes back every mutable global and the
-// whole of every memory from the image of a freshly restored store, and
-// zeroes the fuel counters. A memory cannot shrink, so a store whose
-// memory grew is closed as usual; so is one that trapped, hit a deadline,
-// was abandoned or is poisoned for any reason.
+// in every instance. A reset writes back every mutable global and every
+// memory from the image of a freshly restored store (only the pages
+// written since the last reset, where the kernel can tell them:
+// store_reset.go), and zeroes the fuel counters. A memory cannot shrink,
+// and wazero's size of it is the guest's memory.size, so a store whose
+// memory grew is closed as usual; so is one that trapped, hit a
+// deadline, was abandoned or is poisoned for any reason.
 
 // park resets s's instances to its snapshot and hands them to the engine
 // for the next store of the configuration. It reports false, touching
@@ -53,8 +55,11 @@ func (s *Store) park(ctx context.Context) bool {
 		}
 		mems[i], _ = mem.Read(0, mem.Size()) // a view of the memory itself
 	}
+	tracked := true
 	for i, m := range s.core {
-		copy(mems[i], image[i])
+		if mems[i] != nil && !s.mem.reset(mems[i], image[i]) {
+			tracked = false
+		}
 		for _, g := range snap.insts[i].globals {
 			mg, ok := m.ExportedGlobal(g.name).(api.MutableGlobal)
 			if !ok {
@@ -70,6 +75,7 @@ func (s *Store) park(ctx context.Context) bool {
 		g.Set(0)
 	}
 	s.fuelMu.Unlock()
+	pool.countReset(tracked)
 	is := &idleStore{snap: snap, core: s.core, host: s.host, fuel: fuel, mem: s.mem}
 	s.core, s.host = nil, nil
 	s.poisonWith(errors.New("instance is closed"))
