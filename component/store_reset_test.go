@@ -28,8 +28,13 @@ type resetChain struct {
 	n   int
 }
 
-func newResetChain(t *testing.T) *resetChain {
+// newResetChain starts a chain in an engine that tracks written pages
+// where the kernel can, or never with whole set.
+func newResetChain(t *testing.T, whole bool) *resetChain {
 	e := newEngine(t)
+	if whole {
+		component.StopTrackingPages(e)
+	}
 	r := &resetChain{t: t, e: e, c: compile(t, e, storeReset), l: component.NewLinker(), pre: &component.Preinit{Key: "reset", Allow: allowAll}}
 	r.open(false).close()
 	return r
@@ -90,8 +95,15 @@ func secretBytes(secret uint32) []byte {
 // the instances are armed, while the pages an ordinary call writes are
 // being learnt, once they are known, and when they are protected again.
 // An attacker that traps leaves nothing in the store that reuses the
-// instances of one open beside it.
+// instances of one open beside it. The same holds where every reset
+// copies the whole image.
 func TestResetStoreHoldsNothingOfTheLastStore(t *testing.T) {
+	for _, whole := range []bool{false, true} {
+		t.Run(map[bool]string{false: "pages", true: "whole"}[whole], func(t *testing.T) { testResetStore(t, whole) })
+	}
+}
+
+func testResetStore(t *testing.T, whole bool) {
 	for _, tt := range []struct {
 		name string
 		at   int
@@ -105,7 +117,7 @@ func TestResetStoreHoldsNothingOfTheLastStore(t *testing.T) {
 		{"trap", 5, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := newResetChain(t)
+			r := newResetChain(t, whole)
 			secret := plantedSecret
 			for r.n < tt.at+4 {
 				s := r.next()
@@ -137,7 +149,7 @@ func TestResetStoreHoldsNothingOfTheLastStore(t *testing.T) {
 // The host's own write into the attacker's memory is what the reset must
 // catch: with nothing else planted there, the next store finds nothing.
 func TestResetStoreCatchesTheHostsWrites(t *testing.T) {
-	r := newResetChain(t)
+	r := newResetChain(t, false)
 	secret := plantedSecret ^ 0xffff
 	for r.n < 8 {
 		s := r.next()
