@@ -73,19 +73,35 @@ func BenchmarkResetCopyWhole(b *testing.B) {
 }
 
 // Userfaultfd write protection, asynchronous, with PAGEMAP_SCAN: the
-// written pages copied back and protected again every reprotect-th reset
-// (1: every time); in between the pages found written stay unprotected,
-// so copied back each time, and take no fault.
+// written pages copied back and protected again at every reset
+// ("always"), every eighth, or as the engine's keepPolicy decides; in
+// between the pages found written stay unprotected, so are copied back
+// each time, and take no fault. "clean" is a reset after a call that
+// wrote nothing: the two scans alone.
 func BenchmarkResetUffdWP(b *testing.B) {
+	policies := []struct {
+		name string
+		make func() func(pages int) bool
+	}{
+		{"always", func() func(int) bool { return func(int) bool { return true } }},
+		{"every8", func() func(int) bool {
+			n := 0
+			return func(int) bool { n++; return n%8 == 0 }
+		}},
+		{"keep", func() func(int) bool {
+			var k keepPolicy
+			return k.reprotect
+		}},
+	}
 	for _, moving := range []bool{false, true} {
-		for _, every := range []int{1, 8, 32} {
-			b.Run(fmt.Sprintf("moving=%v/reprotect=%d", moving, every), func(b *testing.B) { benchResetUffdWP(b, every, true, moving) })
+		for _, p := range policies {
+			b.Run(fmt.Sprintf("moving=%v/%s", moving, p.name), func(b *testing.B) { benchResetUffdWP(b, p.make(), true, moving) })
 		}
 	}
-	b.Run("clean", func(b *testing.B) { benchResetUffdWP(b, 1, false, false) })
+	b.Run("clean", func(b *testing.B) { benchResetUffdWP(b, policies[0].make(), false, false) })
 }
 
-func benchResetUffdWP(b *testing.B, every int, write, moving bool) {
+func benchResetUffdWP(b *testing.B, reprotect func(pages int) bool, write, moving bool) {
 	d, err := openDirtyPages()
 	if err != nil {
 		b.Fatal(err)
@@ -103,6 +119,7 @@ func benchResetUffdWP(b *testing.B, every int, write, moving bool) {
 	var vec []pageRegion
 	pages := 0
 	cpu := processCPU()
+	var found int
 	for n := 0; b.Loop(); n++ {
 		if write {
 			resetBenchCall(mem, n, moving)
@@ -111,12 +128,14 @@ func benchResetUffdWP(b *testing.B, every int, write, moving bool) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		found = 0
 		for _, r := range vec {
 			lo, hi := uintptr(r.start)-base, uintptr(r.end)-base
 			copy(mem[lo:hi], image[lo:hi])
-			pages += int(hi-lo) / os.Getpagesize()
+			found += int(hi-lo) / os.Getpagesize()
 		}
-		if n%every == 0 {
+		pages += found
+		if reprotect(found) {
 			if err := d.reprotect(mem); err != nil {
 				b.Fatal(err)
 			}
