@@ -99,12 +99,34 @@ func (g *registry) settledRecord(row int) *record {
 	if blob := g.replies.get(e.reply); blob != nil {
 		// The bytes are the Task this registry encoded; were they ever
 		// unreadable, the row still answers with state and context.
-		var t a2a.Task
-		if json.Unmarshal(blob, &t) == nil {
-			rec.status, rec.artifacts, rec.history = t.Status, t.Artifacts, t.History
+		var st storedTask
+		if json.Unmarshal(blob, &st) == nil {
+			if st.StatusInHistory && len(st.Task.History) > 0 {
+				m := *st.Task.History[len(st.Task.History)-1]
+				st.Task.Status.Message = &m
+			}
+			rec.status, rec.artifacts, rec.history = st.Task.Status, st.Task.Artifacts, st.Task.History
 		}
 	}
 	return rec
+}
+
+// storedTask is a kept reply: the Task as GetTask returned it when it
+// settled, without its status message when that is the last message of
+// its history (a task's final word is both), which it would otherwise
+// hold twice.
+type storedTask struct {
+	Task            *a2a.Task `json:"t"`
+	StatusInHistory bool      `json:"h,omitempty"`
+}
+
+// encodeReply is rec's kept reply; called locked.
+func encodeReply(rec *record) ([]byte, error) {
+	st := storedTask{Task: rec.snapshot(nil)}
+	if h := rec.history; rec.status.Message != nil && len(h) > 0 && h[len(h)-1] == rec.status.Message {
+		st.Task.Status.Message, st.StatusInHistory = nil, true
+	}
+	return json.Marshal(st)
 }
 
 // release ends a request's hold on rec (taken by submit or resume); the
@@ -131,7 +153,7 @@ func (g *registry) settle(rec *record) {
 		// The Task encodes from the SDK's own JSON-decoded values and
 		// this package's strings; were it ever to fail, the row alone
 		// keeps what §2.5 requires.
-		if blob, err := json.Marshal(rec.snapshot(nil)); err == nil {
+		if blob, err := encodeReply(rec); err == nil {
 			e.reply = g.replies.add(blob)
 		}
 		for g.replies.len() > g.keep {
