@@ -56,7 +56,9 @@ type record struct {
 	// (sends, streams, resubscribes); a finished task settles when the
 	// last one lets go, so none of them loses an event.
 	readers int
-	stored  bool
+	// stored is set once r settled into the table, and on a record read
+	// back from it: either is never settled again.
+	stored bool
 }
 
 func (r *record) terminal() bool { return r.status.State.Terminal() }
