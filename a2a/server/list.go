@@ -36,38 +36,54 @@ func (g *registry) list(req *a2a.ListTasksRequest) (*a2a.ListTasksResponse, erro
 		}
 		offset = n
 	}
+	var after int64
+	if req.StatusTimestampAfter != nil {
+		after = req.StatusTimestampAfter.UnixNano()
+	}
+	ctx := newContextMatcher(req.ContextID)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	var match []a2a.TaskID
-	for i := len(g.order) - 1; i >= 0; i-- {
-		id := g.order[i]
-		var p pastTask
-		if rec, ok := g.tasks[id]; ok {
-			p = rec.past()
-		} else {
-			p = g.past[id]
-		}
-		if req.ContextID != "" && p.contextID != req.ContextID {
+	// One pass, newest first, over the table's rows: matches are counted
+	// for TotalSize and only the page's rows are collected.
+	total := 0
+	var page []int
+	for row := g.table.n - 1; row >= 0; row-- {
+		e := g.table.at(row)
+		if req.ContextID != "" && !ctx.matches(&g.table, e) {
 			continue
 		}
-		if status != "" && p.state != status {
+		state, at := taskStates[e.state], e.at
+		if e.live {
+			s := g.live[e.id].status
+			state, at = s.State, 0
+			if s.Timestamp != nil {
+				at = s.Timestamp.UnixNano()
+			}
+		}
+		if status != "" && state != status {
 			continue
 		}
-		if req.StatusTimestampAfter != nil && p.at != nil && !p.at.After(*req.StatusTimestampAfter) {
+		if req.StatusTimestampAfter != nil && at != 0 && at <= after {
 			continue
 		}
-		match = append(match, id)
+		if total >= offset && total < offset+size {
+			page = append(page, row)
+		}
+		total++
 	}
-	resp := &a2a.ListTasksResponse{TotalSize: len(match), PageSize: size, Tasks: []*a2a.Task{}}
-	for i := offset; i < len(match) && i < offset+size; i++ {
-		rec, _ := g.lookup(match[i])
+	resp := &a2a.ListTasksResponse{TotalSize: total, PageSize: size, Tasks: []*a2a.Task{}}
+	for _, row := range page {
+		rec := g.live[g.table.at(row).id]
+		if rec == nil {
+			rec = g.settledRecord(row)
+		}
 		t := rec.snapshot(req.HistoryLength)
 		if !req.IncludeArtifacts {
 			t.Artifacts = nil
 		}
 		resp.Tasks = append(resp.Tasks, t)
 	}
-	if offset+size < len(match) {
+	if offset+size < total {
 		resp.NextPageToken = strconv.Itoa(offset + size)
 	}
 	return resp, nil

@@ -9,12 +9,16 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
 
-// record is one accepted A2A task: its public snapshot (state, status,
-// artifacts, history), every event since it was submitted, and the hooks
-// the loop and the handlers meet at; once it ended and nobody reads it,
-// only the snapshot (compact). The registry's mutex guards it all.
+// record is one accepted A2A task while it is live (queued, running, or
+// read by a request): its public snapshot (state, status, artifacts,
+// history), every event since it was submitted, and the hooks the loop
+// and the handlers meet at. Once it ended and nobody reads it, it settles
+// into its table row and the reply ring. A finished task read back is a
+// record too, built for the read. The registry's mutex guards it all.
 type record struct {
 	id        a2a.TaskID
+	key       idKey
+	row       int // in the task table
 	contextID string
 	messageID string
 	trace     string
@@ -49,49 +53,25 @@ type record struct {
 	failure string
 	watched bool
 	// readers counts the requests that read the log or wait on the task
-	// (sends, streams, resubscribes); a finished task is compacted when
-	// the last one lets go, so none of them loses an event.
-	readers   int
-	compacted bool
+	// (sends, streams, resubscribes); a finished task settles when the
+	// last one lets go, so none of them loses an event.
+	readers int
+	// stored is set once r settled into the table, and on a record read
+	// back from it: either is never settled again.
+	stored bool
 }
 
 func (r *record) terminal() bool { return r.status.State.Terminal() }
 
-// compact drops what only a running or attached task needs once r ended
-// and nobody reads it: the event log, the chunk builders (folded into
-// their artifacts), the cancel hook and the task's input. What is left is
-// the Task GetTask and ListTasks return. Called locked.
-func (r *record) compact() {
-	for i, a := range r.artifacts {
-		if b, ok := r.streamed[a.ID]; ok {
-			c := *a
-			c.Parts = a2a.ContentParts{a2a.NewTextPart(b.String())}
-			r.artifacts[i] = &c
-		}
-	}
-	r.artifacts = slices.Clip(r.artifacts)
-	r.history = slices.Clip(r.history)
-	r.streamed, r.log, r.cancel, r.answer = nil, nil, nil, nil
+// drop lets go of all but what the loop's late calls read (ids, state,
+// flags) once r settled: the task lives on in the table and the reply
+// ring, and the loop may still hold r for a while. Called locked.
+func (r *record) drop() {
+	r.status.Message = nil
+	r.artifacts, r.streamed, r.history, r.log = nil, nil, nil, nil
+	r.cancel, r.answer = nil, nil
 	r.text, r.trace, r.messageID, r.failure = "", "", "", ""
-	r.compacted = true
-}
-
-// pastTask is what the registry remembers of a finished task beyond the
-// replies it keeps, for the life of the process (a2a-cli.md §2.5).
-type pastTask struct {
-	contextID string
-	state     a2a.TaskState
-	at        *time.Time
-}
-
-// past is what remains of r once its reply is forgotten.
-func (r *record) past() pastTask {
-	return pastTask{contextID: r.contextID, state: r.status.State, at: r.status.Timestamp}
-}
-
-// record is the finished task p as GetTask and ListTasks read it.
-func (p pastTask) record(id a2a.TaskID) *record {
-	return &record{id: id, contextID: p.contextID, status: a2a.TaskStatus{State: p.state, Timestamp: p.at}, compacted: true}
+	r.stored = true
 }
 
 // nextEvent is closed when r logs its next event; called locked.

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -27,15 +29,14 @@ var errClosed = errors.New("the capsule is shutting down and takes no more tasks
 // registry holds every task the server accepted, the queue of those not yet
 // started and the acceptance rule (a2a-cli.md §2.5, §2.7).
 type registry struct {
-	mu    sync.Mutex
-	tasks map[a2a.TaskID]*record
-	// past holds the finished tasks whose reply was forgotten.
-	past  map[a2a.TaskID]pastTask
-	order []a2a.TaskID // creation order: ListTasks
-	// replies are the compacted finished tasks that still carry their
-	// reply, oldest first; beyond keep the oldest is forgotten down to
-	// its state and context id.
-	replies []*record
+	mu sync.Mutex
+	// table has a row for every task ever accepted (RATIONALE.md,
+	// "Memory"); live holds the records of those not settled yet.
+	table taskTable
+	live  map[idKey]*record
+	// replies are the newest keep settled tasks as GetTask returns
+	// them; beyond keep the oldest is forgotten down to its row.
+	replies replyRing
 	queue   []*record // accepted, not started
 	queued  chan struct{}
 	running *record
@@ -50,7 +51,7 @@ type registry struct {
 
 func newRegistry(acceptance string, depth, keep int, watch *watchHub) *registry {
 	return &registry{
-		tasks: map[a2a.TaskID]*record{}, past: map[a2a.TaskID]pastTask{}, queued: make(chan struct{}, 1),
+		live: map[idKey]*record{}, queued: make(chan struct{}, 1),
 		acceptance: acceptance, depth: depth, keep: keep, watch: watch,
 	}
 }
@@ -73,20 +74,63 @@ type submission struct {
 	from     int       // log index to read the outcome from
 }
 
-// lookup is the task with id, a finished one whose reply was forgotten
-// included; called locked.
+// lookup is the task with id, live or settled; called locked.
 func (g *registry) lookup(id a2a.TaskID) (*record, bool) {
-	if rec, ok := g.tasks[id]; ok {
+	k, ok := parseKey(taskPrefix, string(id))
+	if !ok {
+		return nil, false
+	}
+	if rec := g.live[k]; rec != nil {
 		return rec, true
 	}
-	if p, ok := g.past[id]; ok {
-		return p.record(id), true
+	row, ok := g.table.find(k)
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	return g.settledRecord(row), true
+}
+
+// settledRecord is the settled task at row as GetTask and ListTasks read
+// it: its kept reply, or, once that was forgotten, its state and context.
+func (g *registry) settledRecord(row int) *record {
+	e := g.table.at(row)
+	rec := &record{id: a2a.TaskID(e.id.id(taskPrefix)), key: e.id, row: row,
+		contextID: g.table.contextID(e), status: e.status(), stored: true}
+	if blob := g.replies.get(e.reply); blob != nil {
+		// The bytes are the Task this registry encoded; were they ever
+		// unreadable, the row still answers with state and context.
+		var st storedTask
+		if json.Unmarshal(blob, &st) == nil {
+			if st.StatusInHistory && len(st.Task.History) > 0 {
+				m := *st.Task.History[len(st.Task.History)-1]
+				st.Task.Status.Message = &m
+			}
+			rec.status, rec.artifacts, rec.history = st.Task.Status, st.Task.Artifacts, st.Task.History
+		}
+	}
+	return rec
+}
+
+// storedTask is a kept reply: the Task as GetTask returned it when it
+// settled, without its status message when that is the last message of
+// its history (a task's final word is both), which it would otherwise
+// hold twice.
+type storedTask struct {
+	Task            *a2a.Task `json:"t"`
+	StatusInHistory bool      `json:"h,omitempty"`
+}
+
+// encodeReply is rec's kept reply; called locked.
+func encodeReply(rec *record) ([]byte, error) {
+	st := storedTask{Task: rec.snapshot(nil)}
+	if h := rec.history; rec.status.Message != nil && len(h) > 0 && h[len(h)-1] == rec.status.Message {
+		st.Task.Status.Message, st.StatusInHistory = nil, true
+	}
+	return json.Marshal(st)
 }
 
 // release ends a request's hold on rec (taken by submit or resume); the
-// last one out compacts a finished task.
+// last one out settles a finished task.
 func (g *registry) release(rec *record) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -94,24 +138,45 @@ func (g *registry) release(rec *record) {
 	g.settle(rec)
 }
 
-// settle compacts rec once it ended and nobody reads it, and forgets the
-// reply of the oldest finished task beyond keep; called locked.
+// settle moves rec, once it ended and nobody reads it, into its table row
+// and (within keep) the reply ring, and forgets the oldest reply beyond
+// keep; called locked.
 func (g *registry) settle(rec *record) {
-	if !rec.terminal() || rec.readers > 0 || rec.compacted {
+	if !rec.terminal() || rec.readers > 0 || rec.stored {
 		return
 	}
-	rec.compact()
-	g.replies = append(g.replies, rec)
-	if over := len(g.replies) - g.keep; over > 0 {
-		for i, old := range g.replies[:over] {
-			g.past[old.id] = old.past()
-			delete(g.tasks, old.id)
-			g.replies[i] = nil
+	e := g.table.at(rec.row)
+	e.setStatus(rec.status)
+	e.live = false
+	delete(g.live, rec.key)
+	if g.keep > 0 {
+		// The Task encodes from the SDK's own JSON-decoded values and
+		// this package's strings; were it ever to fail, the row alone
+		// keeps what §2.5 requires.
+		if blob, err := encodeReply(rec); err == nil {
+			e.reply = g.replies.add(blob)
 		}
-		// Re-slicing, not shifting, keeps a finish O(1); append
-		// reallocates the array before it grows past twice keep.
-		g.replies = g.replies[over:]
+		for g.replies.len() > g.keep {
+			g.replies.forgetOldest()
+		}
 	}
+	rec.drop()
+}
+
+// newTaskKey mints the next task id, which the table's binary search
+// needs to be greater than every id before it; called locked.
+func (g *registry) newTaskKey() (idKey, error) {
+	last := g.table.lastID()
+	for range 3 {
+		k, err := newKey(taskPrefix)
+		if err != nil {
+			return idKey{}, err
+		}
+		if bytes.Compare(k[:], last[:]) > 0 {
+			return k, nil
+		}
+	}
+	return idKey{}, fmt.Errorf("minting a task id: the UUIDv7 source does not increase past %s", last.id(taskPrefix))
 }
 
 // submit takes a message: an answer to a task waiting for input, or a new
@@ -134,17 +199,17 @@ func (g *registry) submit(msg *a2a.Message, traceparent string) (submission, err
 	if g.acceptance == AcceptNone {
 		return submission{}, fmt.Errorf("this capsule takes no tasks (lifecycle.task_acceptance: none): %w", a2a.ErrMethodNotFound)
 	}
-	id, err := newID("tsk_")
+	key, err := g.newTaskKey()
 	if err != nil {
 		return submission{}, err
 	}
 	ctxID := msg.ContextID
 	if ctxID == "" {
-		if ctxID, err = newID("ctx_"); err != nil {
+		if ctxID, err = newID(contextPrefix); err != nil {
 			return submission{}, err
 		}
 	}
-	rec := &record{id: a2a.TaskID(id), contextID: ctxID, messageID: msg.ID, trace: traceparent, text: text}
+	rec := &record{id: a2a.TaskID(key.id(taskPrefix)), key: key, contextID: ctxID, messageID: msg.ID, trace: traceparent, text: text}
 	now := time.Now().UTC()
 	if g.closed || !g.canAccept() {
 		why := busyMessage
@@ -160,8 +225,8 @@ func (g *registry) submit(msg *a2a.Message, traceparent string) (submission, err
 	m.TaskID, m.ContextID = rec.id, ctxID
 	rec.history = []*a2a.Message{&m}
 	rec.status = a2a.TaskStatus{State: a2a.TaskStateSubmitted, Timestamp: &now}
-	g.tasks[rec.id] = rec
-	g.order = append(g.order, rec.id)
+	rec.row = g.table.add(entry{id: key, live: true}, ctxID)
+	g.live[key] = rec
 	g.queue = append(g.queue, rec)
 	g.taken++
 	rec.readers++
@@ -177,7 +242,8 @@ func (g *registry) submit(msg *a2a.Message, traceparent string) (submission, err
 // answer without a task id). Called locked.
 func (g *registry) waitingFor(msg *a2a.Message) *record {
 	if msg.TaskID != "" {
-		if rec := g.tasks[msg.TaskID]; rec != nil && rec.answer != nil {
+		k, _ := parseKey(taskPrefix, string(msg.TaskID))
+		if rec := g.live[k]; rec != nil && rec.answer != nil {
 			return rec
 		}
 		return nil
