@@ -47,7 +47,7 @@ func OpenFile(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File,
 
 // openFile is OpenFile that also returns the opened file's FileInfo.
 func openFile(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
-	dir, err := root.Open(filepath.Dir(name))
+	dir, err := openDir(root, filepath.Dir(name))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -101,9 +101,20 @@ func WriteFile(root *os.Root, name string, data []byte, perm fs.FileMode, flag i
 	}
 	_, err = f.Write(data)
 	if err == nil && replace {
-		err = f.Truncate(int64(len(data)))
+		err = cut(f, fi, len(data))
 	}
 	return errors.Join(err, f.Close())
+}
+
+// cut ends a file written over from its start with n bytes at n, unless
+// it was no longer than that (fi is from before the write): a truncate to
+// the same size still costs ext4 a journalled inode update, and a served
+// capsule's out/result.txt and task.md mostly keep their length.
+func cut(f *os.File, fi fs.FileInfo, n int) error {
+	if fi.Size() <= int64(n) {
+		return nil
+	}
+	return f.Truncate(int64(n))
 }
 
 // ReadFile reads name, refusing a symbolic link or anything but a
@@ -129,7 +140,7 @@ func Replace(root *os.Root, name string, data []byte, perm fs.FileMode) error {
 		if soleLink(fi) {
 			_, err = f.Write(data)
 			if err == nil {
-				err = f.Truncate(int64(len(data)))
+				err = cut(f, fi, len(data))
 			}
 			return errors.Join(err, f.Close())
 		}
