@@ -26,18 +26,18 @@ const (
 // a good part of a task's syscalls.
 type files struct {
 	s         *stage.Session
-	sess, acc *os.Root
+	sess, acc *confined.Dir
 	// bootstrap is logs/bootstrap.log, opened for appending at the first
 	// line: each line is still one write(2) straight to the file.
 	bootstrap *os.File
 }
 
 func openFiles(s *stage.Session) (*files, error) {
-	sess, err := os.OpenRoot(s.SessionDir)
+	sess, err := confined.OpenDir(s.SessionDir)
 	if err != nil {
 		return nil, fmt.Errorf("opening the session dir: %w", err)
 	}
-	acc, err := os.OpenRoot(s.AccessibleDir)
+	acc, err := confined.OpenDir(s.AccessibleDir)
 	if err != nil {
 		sess.Close()
 		return nil, fmt.Errorf("opening the workdir: %w", err)
@@ -58,7 +58,7 @@ func (f *files) close() error {
 // guests'.
 func (f *files) readTask() (string, error) {
 	for _, name := range []string{taskFile, inputFile} {
-		b, err := confined.ReadFile(f.acc, name)
+		b, err := f.acc.ReadFile(name)
 		if err == nil {
 			return string(b), nil
 		}
@@ -71,7 +71,7 @@ func (f *files) readTask() (string, error) {
 
 // writeTask replaces task.md (a reopen's rewrite).
 func (f *files) writeTask(text string) error {
-	return confined.WriteFile(f.acc, taskFile, []byte(text), 0o644, os.O_CREATE|os.O_TRUNC)
+	return f.acc.WriteFile(taskFile, []byte(text), 0o644, os.O_CREATE|os.O_TRUNC)
 }
 
 // writeResult replaces out/result.txt, the attempt's terminal outcome;
@@ -87,10 +87,10 @@ func (f *files) appendBootstrap(data []byte) error {
 		if err != nil {
 			return err
 		}
-		if err := f.sess.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
+		if err := f.sess.Root().MkdirAll(filepath.Dir(rel), 0o755); err != nil {
 			return err
 		}
-		if f.bootstrap, err = confined.OpenFile(f.sess, rel, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
+		if f.bootstrap, err = f.sess.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
 			return err
 		}
 	}
@@ -105,14 +105,14 @@ func (f *files) write(path string, data []byte, flag int) error {
 	if err != nil {
 		return err
 	}
-	err = confined.WriteFile(f.sess, rel, data, 0o644, flag)
+	err = f.sess.WriteFile(rel, data, 0o644, flag)
 	if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if err := f.sess.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
+	if err := f.sess.Root().MkdirAll(filepath.Dir(rel), 0o755); err != nil {
 		return err
 	}
-	return confined.WriteFile(f.sess, rel, data, 0o644, flag)
+	return f.sess.WriteFile(rel, data, 0o644, flag)
 }
 
 func (f *files) rel(path string) (string, error) {

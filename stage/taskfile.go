@@ -18,25 +18,25 @@ const TaskFile = "task.md"
 // write the accessible dir, so every access stays inside it and follows
 // no planted link.
 type TaskFiles struct {
-	root *os.Root
+	dir *confined.Dir
 }
 
 // OpenTaskFiles opens the accessible workdir for its task.md.
 func (s *Session) OpenTaskFiles() (*TaskFiles, error) {
-	root, err := os.OpenRoot(s.AccessibleDir)
+	dir, err := confined.OpenDir(s.AccessibleDir)
 	if err != nil {
 		return nil, fmt.Errorf("opening the workdir for task.md: %w", err)
 	}
-	return &TaskFiles{root: root}, nil
+	return &TaskFiles{dir: dir}, nil
 }
 
 // Close releases the workdir.
-func (t *TaskFiles) Close() error { return t.root.Close() }
+func (t *TaskFiles) Close() error { return t.dir.Close() }
 
 // Write writes text to task.md, as an A2A task starts; it fails on a
 // link planted at task.md instead of following it.
 func (t *TaskFiles) Write(text string) error {
-	return confined.WriteFile(t.root, TaskFile, []byte(text), 0o644, os.O_CREATE|os.O_TRUNC)
+	return t.dir.WriteFile(TaskFile, []byte(text), 0o644, os.O_CREATE|os.O_TRUNC)
 }
 
 // Replace replaces the task.md the last queued task left with text: the
@@ -46,13 +46,13 @@ func (t *TaskFiles) Write(text string) error {
 // over in place, which ext4 makes far cheaper than a new file right after
 // a delete (confined.Replace).
 func (t *TaskFiles) Replace(text string) error {
-	return confined.Replace(t.root, TaskFile, []byte(text), 0o644)
+	return t.dir.Replace(TaskFile, []byte(text), 0o644)
 }
 
 // Remove deletes task.md between queued tasks; a missing file is not an
 // error. Remove unlinks a planted link itself, never its target.
 func (t *TaskFiles) Remove() error {
-	if err := t.root.Remove(TaskFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := t.dir.Root().Remove(TaskFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil
@@ -61,7 +61,7 @@ func (t *TaskFiles) Remove() error {
 // Size is task.md's size; ok is false when there is no regular task.md
 // (absent, or a planted link, which is never read).
 func (t *TaskFiles) Size() (size int64, ok bool) {
-	fi, err := t.root.Lstat(TaskFile)
+	fi, err := t.dir.Root().Lstat(TaskFile)
 	if err != nil || !fi.Mode().IsRegular() {
 		return 0, false
 	}

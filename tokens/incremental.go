@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/dlclark/regexp2"
@@ -28,18 +29,35 @@ const slots = 2
 // each turn's payload shares all but its tail with the previous one. It
 // keeps the recent texts' pieces (their end offsets, in runes, and the
 // running token count) and the count of every piece seen.
+//
+// A served capsule counts at every task a request that differs from the
+// last one only in the task text and, often, the same answer again, so
+// the per-count work that is not the new part is kept to comparisons and
+// copies: a repeat is answered from its slot, the shared end is found by
+// binary search over the old pieces, and the slot a count evicts lends
+// its arrays to the next text, which allocates nothing once they have
+// grown to the texts' size.
 type prefixCache struct {
 	mu     sync.Mutex
 	split  *regexp2.Regexp
 	recent []pieces // most recent first
+	spare  pieces   // an evicted slot, its arrays reused
 	memo   map[string]uint64
 }
 
 // pieces are one counted text split by the pattern.
 type pieces struct {
+	s    string
 	text []rune
 	ends []int
 	cum  []uint64
+}
+
+func (p pieces) total() uint64 {
+	if len(p.cum) == 0 {
+		return 0
+	}
+	return p.cum[len(p.cum)-1]
 }
 
 func newPrefixCache() *prefixCache {
@@ -50,7 +68,16 @@ func newPrefixCache() *prefixCache {
 func (p *prefixCache) count(s string, piece func(string) (uint64, error)) (uint64, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	runes := []rune(s)
+	for i, r := range p.recent {
+		if r.s == s {
+			p.recent = slices.Insert(slices.Delete(p.recent, i, i+1), 0, r)
+			return r.total(), nil
+		}
+	}
+	runes := p.spare.text[:0]
+	for _, c := range s {
+		runes = append(runes, c)
+	}
 	best, common := -1, 0
 	for i, r := range p.recent {
 		n := 0
@@ -61,23 +88,22 @@ func (p *prefixCache) count(s string, piece func(string) (uint64, error)) (uint6
 			best, common = i, n
 		}
 	}
-	var ends []int
-	var cum []uint64
+	// The spare's arrays belong to no slot: the kept pieces are copied in.
+	ends, cum := p.spare.ends[:0], p.spare.cum[:0]
 	if best >= 0 {
 		r := p.recent[best]
 		keep := 0
 		for keep < len(r.ends) && r.ends[keep]+resumeMargin <= common {
 			keep++
 		}
-		// Copies: the slot keeps its own pieces for texts still to come.
-		ends, cum = append([]int(nil), r.ends[:keep]...), append([]uint64(nil), r.cum[:keep]...)
+		ends, cum = append(ends, r.ends[:keep]...), append(cum, r.cum[:keep]...)
 	}
 	keep := len(ends)
 	start, total := 0, uint64(0)
 	if keep > 0 {
 		start, total = ends[keep-1], cum[keep-1]
 	}
-	var tail *suffix
+	var tail suffix
 	if best >= 0 {
 		tail = newSuffix(p.recent[best], runes)
 	}
@@ -101,52 +127,77 @@ func (p *prefixCache) count(s string, piece func(string) (uint64, error)) (uint6
 		ends, cum = append(ends, m.Index+m.Length), append(cum, total)
 	}
 	if err != nil {
+		p.spare = pieces{text: runes, ends: ends, cum: cum}
 		return 0, err
 	}
-	if best >= 0 && common == len(p.recent[best].text) {
-		// s extends that text: it takes its slot.
-		p.recent = append(p.recent[:best], p.recent[best+1:]...)
+	// s takes the slot of a text it extends, else the oldest once all
+	// are taken.
+	evict := -1
+	switch {
+	case best >= 0 && common == len(p.recent[best].text):
+		evict = best
+	case len(p.recent) == slots:
+		evict = slots - 1
 	}
-	p.recent = append([]pieces{{text: runes, ends: ends, cum: cum}}, p.recent[:min(len(p.recent), slots-1)]...)
+	p.spare = pieces{}
+	if evict >= 0 {
+		p.spare = p.recent[evict]
+		p.recent = slices.Delete(p.recent, evict, evict+1)
+	}
+	p.recent = slices.Insert(p.recent, 0, pieces{s: s, text: runes, ends: ends, cum: cum})
 	return total, nil
 }
 
 // suffix is what a new text shares with a recent one at its end. The
 // pieces the scan finds from a position depend only on the text from
 // there on, so once the scan of the new text reaches the start of a piece
-// of the old one inside the shared end, the rest is the old text's.
+// of the old one inside the shared end, the rest is the old text's. The
+// zero suffix shares nothing.
 type suffix struct {
-	old    pieces
-	shift  int // new offset − old offset
-	starts map[int]int
+	old   pieces
+	shift int // new offset − old offset
+	first int // the old text's first piece that starts inside the shared end
 }
 
-func newSuffix(old pieces, runes []rune) *suffix {
+func newSuffix(old pieces, runes []rune) suffix {
 	n := 0
 	for n < len(runes) && n < len(old.text) && runes[len(runes)-1-n] == old.text[len(old.text)-1-n] {
 		n++
 	}
-	starts := make(map[int]int, 64)
-	for i := len(old.ends) - 1; i >= 0; i-- {
-		at := 0
-		if i > 0 {
-			at = old.ends[i-1]
-		}
-		if len(old.text)-at > n {
-			break
-		}
-		starts[at] = i
+	first := len(old.ends)
+	for first > 0 && len(old.text)-pieceStart(old.ends, first-1) <= n {
+		first--
 	}
-	return &suffix{old: old, shift: len(runes) - len(old.text), starts: starts}
+	return suffix{old: old, shift: len(runes) - len(old.text), first: first}
+}
+
+// pieceStart is where piece i of a text starts, given its pieces' ends.
+func pieceStart(ends []int, i int) int {
+	if i == 0 {
+		return 0
+	}
+	return ends[i-1]
+}
+
+// find is the old piece from first on that starts at old offset at.
+func (s *suffix) find(at int) (int, bool) {
+	ends := s.old.ends
+	if s.first >= len(ends) {
+		return 0, false
+	}
+	if s.first == 0 && at == 0 {
+		return 0, true
+	}
+	// Piece i ≥ 1 starts at ends[i-1]; the ends only increase.
+	from := max(s.first, 1)
+	j, ok := slices.BinarySearch(ends[from-1:len(ends)-1], at)
+	return from + j, ok
 }
 
 // reuse appends the old text's pieces from new offset at on, if a piece
 // of it starts there within the shared end.
 func (s *suffix) reuse(at int, ends *[]int, cum *[]uint64, total *uint64) bool {
-	if s == nil {
-		return false
-	}
-	i, ok := s.starts[at-s.shift]
+	i, ok := s.find(at - s.shift)
 	if !ok {
 		return false
 	}

@@ -3,6 +3,8 @@ package tokens
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tiktoken-go/tokenizer/codec"
@@ -86,5 +88,54 @@ func TestIncrementalRandomEdits(t *testing.T) {
 		if got := inc.Count(s); got != uint64(want) {
 			t.Fatalf("incremental Count = %d, the codec's = %d for %q", got, want, s)
 		}
+	}
+}
+
+// Two chains of edited texts counted in turn, each text sometimes again
+// (the loop's requests and answers), count the same as whole: a repeat,
+// a slot taken over, an evicted slot's arrays reused for the next text.
+func TestIncrementalInterleaved(t *testing.T) {
+	alphabet := []rune("ab Z9 \n\t'sé日,{}\"\r")
+	rng := rand.New(rand.NewPCG(3, 4))
+	inc, whole := New(), codec.NewCl100kBase()
+	chains := [][]rune{[]rune("request: do it"), []rune("answer 1")}
+	for i := range 3000 {
+		text := chains[i%2]
+		if rng.IntN(3) > 0 {
+			at := rng.IntN(len(text) + 1)
+			cut := min(at+rng.IntN(3), len(text))
+			ins := make([]rune, rng.IntN(5))
+			for i := range ins {
+				ins[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+			text = append(append(append([]rune{}, text[:at]...), ins...), text[cut:]...)
+			chains[i%2] = text
+		}
+		s := string(text)
+		want, err := whole.Count(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := inc.Count(s); got != uint64(want) {
+			t.Fatalf("count %d: incremental Count = %d, the codec's = %d for %q", i, got, want, s)
+		}
+	}
+}
+
+// BenchmarkCountServed counts what a served capsule's loop counts at
+// every task: a request that differs from the last one only in the task
+// text inside it, then the driver's answer, the same every task.
+func BenchmarkCountServed(b *testing.B) {
+	head := `{"max_tokens":8192,"messages":[{"content":[{"text":"`
+	tail := `","type":"text"}],"role":"user"}],"model":"scripted-model","params":{},"system":"` +
+		strings.Repeat("You are a capsule agent. Use the tools you are given; answer briefly. ", 24) + `","tools":[]}`
+	answer := `{"stop_reason":"end_turn","content":[{"type":"text","text":"bench answer"}]}`
+	c := New()
+	c.Count(answer)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		c.Count(head + "task " + strconv.Itoa(i) + tail)
+		c.Count(answer)
 	}
 }

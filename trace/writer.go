@@ -19,11 +19,20 @@ const FileName = "trace.jsonl"
 // a line is in the file once Write returns, and a crash or kill -9 after
 // it loses nothing but the lines not yet written. Safe for concurrent use.
 type Writer struct {
-	mu        sync.Mutex
-	f         *os.File
+	mu sync.Mutex
+	f  *os.File
+	// buf and enc encode each line, under mu: a served capsule writes six
+	// records a task, and an encoder and buffer of their own each were a
+	// tenth of the loop's allocations.
+	buf       bytes.Buffer
+	enc       *json.Encoder
 	sessionID string
 	now       func() time.Time
 }
+
+// keepBuf bounds the encoding buffer kept between writes: a rare huge line
+// (a tool's whole output) is not held for the rest of the session.
+const keepBuf = 64 << 10
 
 // Open opens (creating, appending) dir/trace.jsonl, refusing a planted
 // link at that name: guests can write the session dir. now nil is
@@ -41,7 +50,10 @@ func Open(dir, sessionID string, now func() time.Time) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening trace.jsonl: %w", err)
 	}
-	return &Writer{f: f, sessionID: sessionID, now: now}, nil
+	w := &Writer{f: f, sessionID: sessionID, now: now}
+	w.enc = json.NewEncoder(&w.buf)
+	w.enc.SetEscapeHTML(false)
+	return w, nil
 }
 
 // Record is what Write takes: a record type with Common first.
@@ -54,18 +66,21 @@ func (c *Common) common() *Common { return c }
 func (w *Writer) Write(eventType string, rec Record) error {
 	c := rec.common()
 	c.EventType, c.SessionID, c.Timestamp = eventType, w.sessionID, w.now().UnixMilli()
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(rec); err != nil {
-		return fmt.Errorf("encoding a %s record: %w", eventType, err)
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.f == nil {
 		return fmt.Errorf("writing a %s record: trace.jsonl is closed", eventType)
 	}
-	if _, err := w.f.Write(b.Bytes()); err != nil {
+	w.buf.Reset()
+	defer func() {
+		if w.buf.Cap() > keepBuf {
+			w.buf = bytes.Buffer{}
+		}
+	}()
+	if err := w.enc.Encode(rec); err != nil {
+		return fmt.Errorf("encoding a %s record: %w", eventType, err)
+	}
+	if _, err := w.f.Write(w.buf.Bytes()); err != nil {
 		return fmt.Errorf("writing a %s record: %w", eventType, err)
 	}
 	return nil

@@ -17,7 +17,7 @@ func TestWriterLinesInSpecOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	name := "echo"
+	name, big := "echo", strings.Repeat("x", 2*keepBuf)
 	cases := []struct {
 		typ  string
 		rec  Record
@@ -29,6 +29,9 @@ func TestWriterLinesInSpecOrder(t *testing.T) {
 			`{"event_type":"inference","session_id":"ses_x","timestamp":1700000000123,"turn":0,"input_tokens":0,"output_tokens":0,"decision":"end_turn","tool_name":null}`},
 		{TypeToolCall, &ToolCall{ToolName: "t", Input: map[string]any{"b": 1, "a": "<&>"}, InputBytes: 15, Status: "ok"},
 			`{"event_type":"tool_call","session_id":"ses_x","timestamp":1700000000123,"turn":0,"tool_name":"t","input":{"a":"<&>","b":1},"input_bytes":15,"output_bytes":0,"duration_ms":0,"status":"ok"}`},
+		// A line longer than the kept buffer, then a short one after it.
+		{TypeToolCall, &ToolCall{ToolName: "big", Input: map[string]any{}, Output: &big, Status: "ok"},
+			`{"event_type":"tool_call","session_id":"ses_x","timestamp":1700000000123,"turn":0,"tool_name":"big","input":{},"input_bytes":0,"output":"` + big + `","output_bytes":0,"duration_ms":0,"status":"ok"}`},
 		{TypeSessionEnd, &SessionEnd{TotalTurns: 1, ExitStatus: "ok"},
 			`{"event_type":"session_end","session_id":"ses_x","timestamp":1700000000123,"total_turns":1,"total_input_tokens":0,"total_output_tokens":0,"total_tool_calls":0,"total_shell_calls":0,"duration_ms":0,"exit_status":"ok"}`},
 	}
@@ -58,7 +61,7 @@ func TestWriterLinesInSpecOrder(t *testing.T) {
 	if err != nil || len(lines) != len(cases) {
 		t.Fatalf("Read: %d lines, %v", len(lines), err)
 	}
-	if !slices.Equal(lines[0].Keys[:4], []string{"event_type", "session_id", "timestamp", "turn"}) || lines[3].Type != TypeSessionEnd {
+	if !slices.Equal(lines[0].Keys[:4], []string{"event_type", "session_id", "timestamp", "turn"}) || lines[4].Type != TypeSessionEnd {
 		t.Errorf("Read kept keys %v, type %q", lines[0].Keys, lines[3].Type)
 	}
 }

@@ -41,17 +41,29 @@ func (e *SymlinkError) Unwrap() error { return ErrSymlink }
 // O_CREATE|O_EXCL gets exactly perm (no umask); otherwise an existing
 // file keeps its mode.
 func OpenFile(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File, error) {
-	f, _, err := openFile(root, name, flag, perm)
+	f, _, err := at{root: root}.openFile(name, flag, perm)
 	return f, err
 }
 
+// at is where files are opened: through root, and, for a name directly
+// in it, in dir, the root's own directory kept open (nil: opened for each
+// access, as the package functions do).
+type at struct {
+	root *os.Root
+	dir  *os.File
+}
+
 // openFile is OpenFile that also returns the opened file's FileInfo.
-func openFile(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
-	dir, err := root.Open(filepath.Dir(name))
-	if err != nil {
-		return nil, nil, err
+func (a at) openFile(name string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
+	root, dir := a.root, a.dir
+	if dir == nil || filepath.Dir(name) != "." {
+		d, err := openDir(root, filepath.Dir(name))
+		if err != nil {
+			return nil, nil, err
+		}
+		defer d.Close()
+		dir = d
 	}
-	defer dir.Close()
 	path := filepath.Join(root.Name(), name)
 	f, err := openat(dir, filepath.Base(name), flag, perm)
 	if errors.Is(err, ErrSymlink) {
@@ -87,11 +99,15 @@ func openFile(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File,
 // replacement of a file with other names is refused (ErrLinked), as a
 // symbolic link is.
 func WriteFile(root *os.Root, name string, data []byte, perm fs.FileMode, flag int) error {
+	return at{root: root}.writeFile(name, data, perm, flag)
+}
+
+func (a at) writeFile(name string, data []byte, perm fs.FileMode, flag int) error {
 	replace := flag&os.O_TRUNC != 0 && flag&os.O_APPEND == 0
 	if replace {
 		flag &^= os.O_TRUNC
 	}
-	f, fi, err := openFile(root, name, os.O_WRONLY|flag, perm)
+	f, fi, err := a.openFile(name, os.O_WRONLY|flag, perm)
 	if err != nil {
 		return err
 	}
@@ -101,15 +117,30 @@ func WriteFile(root *os.Root, name string, data []byte, perm fs.FileMode, flag i
 	}
 	_, err = f.Write(data)
 	if err == nil && replace {
-		err = f.Truncate(int64(len(data)))
+		err = cut(f, fi, len(data))
 	}
 	return errors.Join(err, f.Close())
+}
+
+// cut ends a file written over from its start with n bytes at n, unless
+// it was no longer than that (fi is from before the write): a truncate to
+// the same size still costs ext4 a journalled inode update, and a served
+// capsule's out/result.txt and task.md mostly keep their length.
+func cut(f *os.File, fi fs.FileInfo, n int) error {
+	if fi.Size() <= int64(n) {
+		return nil
+	}
+	return f.Truncate(int64(n))
 }
 
 // ReadFile reads name, refusing a symbolic link or anything but a
 // regular file.
 func ReadFile(root *os.Root, name string) ([]byte, error) {
-	f, err := OpenFile(root, name, os.O_RDONLY, 0)
+	return at{root: root}.readFile(name)
+}
+
+func (a at) readFile(name string) ([]byte, error) {
+	f, _, err := a.openFile(name, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -124,19 +155,23 @@ func ReadFile(root *os.Root, name string) ([]byte, error) {
 // removed and a new file created in its place, so the write reaches no
 // other file and nothing planted makes it fail or wait.
 func Replace(root *os.Root, name string, data []byte, perm fs.FileMode) error {
-	f, fi, err := openFile(root, name, os.O_WRONLY, 0)
+	return at{root: root}.replace(name, data, perm)
+}
+
+func (a at) replace(name string, data []byte, perm fs.FileMode) error {
+	f, fi, err := a.openFile(name, os.O_WRONLY, 0)
 	if err == nil {
 		if soleLink(fi) {
 			_, err = f.Write(data)
 			if err == nil {
-				err = f.Truncate(int64(len(data)))
+				err = cut(f, fi, len(data))
 			}
 			return errors.Join(err, f.Close())
 		}
 		f.Close()
 	}
-	if err := root.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := a.root.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return WriteFile(root, name, data, perm, os.O_CREATE|os.O_EXCL)
+	return a.writeFile(name, data, perm, os.O_CREATE|os.O_EXCL)
 }

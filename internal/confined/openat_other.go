@@ -25,5 +25,8 @@ func openat(dir *os.File, name string, flag int, perm fs.FileMode) (*os.File, er
 	return r.OpenFile(name, flag, perm)
 }
 
+// openDir opens the directory name in root to open files in.
+func openDir(root *os.Root, name string) (*os.File, error) { return root.Open(name) }
+
 // soleLink cannot tell hard links apart here; every regular file counts.
 func soleLink(fs.FileInfo) bool { return true }
