@@ -90,6 +90,18 @@ func PinBytes(b []byte) unsafe.Pointer {
 	return p
 }
 
+// PinString pins the bytes of s, which no one writes, and returns their
+// address: unlike PinBytes, without a copy (a reply's data is its
+// largest block).
+func PinString(s string) unsafe.Pointer {
+	if len(s) == 0 {
+		return nil
+	}
+	p := unsafe.Pointer(unsafe.StringData(s))
+	pinned = append(pinned, p)
+	return p
+}
+
 // Unpin releases every pinned block: call it once the host is done with
 // them (post-return), or at the start of the next call.
 func Unpin() {

@@ -18,8 +18,12 @@ import (
 func main() {}
 
 // init warms the translation once, before the runtime snapshots the
-// initialised instance (driverkit.Warm).
-func init() { driverkit.Warm(openai.Provider{}, driverkit.EnvFrom(os.Getenv), openai.Samples) }
+// initialised instance (driverkit.Warm), and leaves the free heap a call
+// allocates from (driverkit.Headroom).
+func init() {
+	driverkit.Warm(openai.Provider{}, driverkit.EnvFrom(os.Getenv), openai.Samples)
+	cabi.Headroom(driverkit.Headroom)
+}
 
 //go:wasmexport murmur:tool/run@0.2.0#run
 func run(dataSome uint32, dataPtr unsafe.Pointer, dataLen uint32,

@@ -61,7 +61,7 @@ func Export(p Provider, dataSome uint32, dataPtr unsafe.Pointer, dataLen uint32)
 }
 
 func lowerString(s string) optString {
-	return optString{1, uint32(uintptr(cabi.PinBytes([]byte(s)))), uint32(len(s))}
+	return optString{1, uint32(uintptr(cabi.PinString(s))), uint32(len(s))}
 }
 
 func u32Bytes(v []uint32) []byte {

@@ -15,6 +15,9 @@ type Reader struct {
 	b  []byte
 	i  int
 	ok bool
+	// spare is the unused tail of the buffer unquoted strings are built
+	// in (strSlow).
+	spare []byte
 }
 
 // NewReader reads b. The strings it returns may share b's memory, so b
@@ -170,15 +173,24 @@ var plain = func() (t [256]bool) {
 }()
 
 // strSlow continues str from r.i, where an escape or a non-ASCII byte
-// was found, copying into a new buffer.
+// was found, unquoting into the reader's spare buffer. That buffer is
+// sized on first use to the rest of the input, which unquoting only
+// shortens (but for invalid UTF-8, where append takes over), so every
+// string after it fits too: one allocation for all of them, where
+// growing each string by doubling allocated twice its length, and what a
+// call allocates must fit in the free heap its snapshot leaves
+// (Headroom).
 func (r *Reader) strSlow(start int) string {
-	out := make([]byte, 0, r.i-start+64)
-	out = append(out, r.b[start:r.i]...)
+	if cap(r.spare) < r.i-start {
+		r.spare = make([]byte, 0, len(r.b)-start)
+	}
+	out := append(r.spare[:0], r.b[start:r.i]...)
 	for r.i < len(r.b) {
 		c := r.b[r.i]
 		switch {
 		case c == '"':
 			r.i++
+			r.spare = out[len(out):]
 			return bytesString(out)
 		case c < ' ':
 			r.Fail()

@@ -198,8 +198,9 @@ func Literal(s string) func([]byte) []byte {
 }
 
 // RequestSize is about the size of a provider body for req (its texts,
-// inputs and schemas plus room for keys), so the body is written into
-// one buffer without regrowing.
+// inputs and schemas plus room for keys, or the request's own size when
+// larger: its texts' escapes count too), so the body is written into one
+// buffer without regrowing, which would allocate it twice over.
 func RequestSize(req *Request) int {
 	n := len(req.System) + 256
 	for _, m := range req.Messages {
@@ -217,5 +218,6 @@ func RequestSize(req *Request) int {
 	for k, v := range req.Params {
 		n += 8 + len(k) + len(v)
 	}
+	n = max(n, req.Size)
 	return n + n/16
 }

@@ -21,6 +21,10 @@ type Request struct {
 	Params         map[string]json.RawMessage `json:"params"`
 	System         string                     `json:"system"`
 	ContinuationID string                     `json:"continuation_id,omitempty"`
+	// Size is the length of the JSON the request was read from (0 for
+	// one made otherwise): a provider body for it is about as long,
+	// escapes included.
+	Size int `json:"-"`
 }
 
 // Message is one conversation entry (§1.2).

@@ -27,6 +27,7 @@ func ParseRequestStd(data []byte) (*Request, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("the runtime's request is not valid driver JSON: %w", err)
 	}
+	r.Size = len(data)
 	return &r, nil
 }
 
@@ -107,6 +108,7 @@ func ParseRequestFast(data []byte) (req *Request, ok bool) {
 		}
 	})
 	r.End()
+	req.Size = len(data)
 	return req, r.ok
 }
 

@@ -37,6 +37,14 @@ func Warm(p Provider, env Env, s Samples) Result {
 	return Run(p, env, sampleDoer(s), NoEmitter{}, []byte(WarmRequest))
 }
 
+// Headroom is the free run of heap a driver leaves in its snapshot
+// (cabi.Headroom). A call allocates up to about three times its request in
+// a few large blocks (the block the host lowers it into, its unquoted
+// texts, the provider's request body), so a conversation up to about
+// 400 KiB is answered without growing memory and its store is reused; a
+// larger one grows it, and its store is closed as before.
+const Headroom = 1280 << 10
+
 // sampleDoer answers every request with a sample: events when the
 // request asks for them.
 type sampleDoer Samples
