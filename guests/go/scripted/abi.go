@@ -39,9 +39,11 @@ const (
 //go:wasmexport murmur:tool/run@0.2.0#run
 func run(dataSome uint32, dataPtr unsafe.Pointer, dataLen uint32,
 	logSome uint32, logPtr unsafe.Pointer, logLen uint32) unsafe.Pointer {
+	// Read where the host lowered it, as driverkit.Export does: this slice
+	// keeps the block alive once Unpin lets go of it.
 	var req []byte
 	if dataSome != 0 {
-		req = append([]byte(nil), unsafe.Slice((*byte)(dataPtr), dataLen)...)
+		req = unsafe.Slice((*byte)(dataPtr), dataLen)
 	}
 	cabi.Unpin()
 	status, summary, data, md := answer(req)
@@ -65,5 +67,5 @@ func run(dataSome uint32, dataPtr unsafe.Pointer, dataLen uint32,
 func cabiPostRun(unsafe.Pointer) { cabi.Unpin() }
 
 func lower(s string) optString {
-	return optString{1, uint32(uintptr(cabi.PinBytes([]byte(s)))), uint32(len(s))}
+	return optString{1, uint32(uintptr(cabi.PinString(s))), uint32(len(s))}
 }

@@ -22,7 +22,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/mur-go/mur/guests/go/driverkit"
 )
 
 // main is required of package main even in c-shared mode, where it never runs.
@@ -99,7 +102,7 @@ func answer(raw []byte) (uint8, string, string, [][2]string) {
 	if loaded.err != nil {
 		return fail("MURMUR_INFERENCE_DRIVER_CONFIG is not a script: " + loaded.err.Error())
 	}
-	s := loaded.script
+	s, replies := loaded.script, loaded.replies
 	req, err := check(raw)
 	if err != nil {
 		return fail(err.Error())
@@ -109,7 +112,7 @@ func answer(raw []byte) (uint8, string, string, [][2]string) {
 		if len(s.HookTurns) == 0 {
 			return fail("request system does not start with the [Capsule] block, and the script has no hook_turns for a hook's request")
 		}
-		turns, what = s.HookTurns, "hook turn"
+		turns, what, replies = s.HookTurns, "hook turn", loaded.hookReplies
 	}
 	n := 0
 	for _, m := range req.Messages {
@@ -157,17 +160,16 @@ func answer(raw []byte) (uint8, string, string, [][2]string) {
 	if t.ContinuationID != "" {
 		md = append(md, [2]string{"continuation_id", t.ContinuationID})
 	}
-	return statusPassed, "scripted turn", reply(t), md
+	return statusPassed, "scripted turn", replies[n], md
 }
 
 // resumed is the last turn whose resumes_on text the first message holds,
 // or -1.
 func resumed(turns []turn, msgs []message) int {
-	if len(msgs) == 0 {
+	if len(msgs) == 0 || !slices.ContainsFunc(turns, func(t turn) bool { return t.ResumesOn != "" }) {
 		return -1
 	}
-	var blocks []block
-	_ = json.Unmarshal(msgs[0].Content, &blocks)
+	blocks := textBlocks(msgs[0].Content)
 	k := -1
 	for i, t := range turns {
 		for _, b := range blocks {
@@ -188,17 +190,13 @@ func (r *request) loop() bool { return strings.HasPrefix(*r.System, "[Capsule]\n
 // block; a hook's may be anything, even empty), tools an array, every
 // content an array of blocks, the first message the user's task.
 func check(raw []byte) (*request, error) {
-	var generic any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&generic); err != nil {
-		return nil, fmt.Errorf("request is not JSON: %v", err)
+	if !driverkit.Canonical(raw) {
+		if err := checkForm(raw); err != nil {
+			return nil, err
+		}
 	}
-	if canon := encode(generic); canon != string(raw) {
-		return nil, fmt.Errorf("request is not compact JSON with sorted keys: got %s, want %s", raw, canon)
-	}
-	var req request
-	if err := json.Unmarshal(raw, &req); err != nil {
+	req, err := parseRequest(raw)
+	if err != nil {
 		return nil, fmt.Errorf("request has the wrong shape: %v", err)
 	}
 	if req.System == nil {
@@ -211,12 +209,28 @@ func check(raw []byte) (*request, error) {
 		return nil, fmt.Errorf("request does not start with the user's task")
 	}
 	for i, m := range req.Messages {
-		var blocks []json.RawMessage
-		if err := json.Unmarshal(m.Content, &blocks); err != nil || blocks == nil {
+		// content is one JSON value, so an array when it starts as one.
+		if len(m.Content) == 0 || m.Content[0] != '[' {
 			return nil, fmt.Errorf("message %d (%s) content is not an array of blocks: %s", i, m.Role, m.Content)
 		}
 	}
-	return &req, nil
+	return req, nil
+}
+
+// checkForm is the form check by encoding/json's round trip, for a
+// request driverkit.Canonical did not judge canonical: the error names
+// the difference.
+func checkForm(raw []byte) error {
+	var generic any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&generic); err != nil {
+		return fmt.Errorf("request is not JSON: %v", err)
+	}
+	if canon := encode(generic); canon != string(raw) {
+		return fmt.Errorf("request is not compact JSON with sorted keys: got %s, want %s", raw, canon)
+	}
+	return nil
 }
 
 // checkResults compares the tool messages after the last assistant message
@@ -233,10 +247,8 @@ func checkResults(msgs []message, want []expectResult) error {
 		return fmt.Errorf("want %d tool results, the request has %d", len(want), len(got))
 	}
 	for i, w := range want {
-		var blocks []block
-		_ = json.Unmarshal(got[i].Content, &blocks)
 		var text []string
-		for _, b := range blocks {
+		for _, b := range textBlocks(got[i].Content) {
 			text = append(text, b.Text)
 		}
 		g := expectResult{ToolCallID: got[i].ToolCallID, IsError: got[i].IsError, Text: strings.Join(text, "\n")}

@@ -1,0 +1,56 @@
+package firstparty_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/mur-go/mur/host"
+	"github.com/mur-go/mur/internal/testguest"
+	"github.com/mur-go/mur/stage"
+	"github.com/mur-go/mur/tools"
+	"github.com/mur-go/mur/wasip2"
+)
+
+// BenchmarkScriptedCall is one call of the scripted test driver with the
+// request of the served loop's one-line task (what bench/a2a/run.sh pays
+// once a task), beside a call of the computing tool toolrun-go, a Go
+// guest of the same build doing almost nothing, in the same run: the
+// difference is the driver's own work. Both start from the snapshot of
+// their initialisation, as mur runs them.
+func BenchmarkScriptedCall(b *testing.B) {
+	const req = `{"max_tokens":1024,"messages":[{"content":[{"text":"say hello","type":"text"}],"role":"user"}],` +
+		`"model":"scripted","params":{},"system":"[Capsule]\nName: bench\nVersion: 0.1.0","tools":[]}`
+	const script = `{"turns":[{"text":"hello"}]}`
+	for _, tc := range []struct {
+		name, guest string
+		env         [][2]string
+	}{
+		{"scripted", testguest.ScriptedGo, [][2]string{{"MURMUR_INFERENCE_DRIVER_CONFIG", script}}},
+		{"toolrun", testguest.ToolrunGo, nil},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			linker, err := host.NewToolLinker()
+			if err != nil {
+				b.Fatal(err)
+			}
+			wt, err := tools.NewWasmTool(tools.WasmToolConfig{Name: tc.name, Component: guests.Compile(b, tc.guest), Linker: linker,
+				Grants: wasip2.Grants{Env: tc.env, Args: []string{tc.name}}, Limits: stage.DefaultToolLimits()})
+			if err != nil {
+				b.Fatal(err)
+			}
+			data := req
+			// The first call takes the snapshot; the loop measures the rest.
+			if _, err := wt.Invoke(context.Background(), tools.ToolInput{Data: &data}); err != nil {
+				b.Fatal(err)
+			}
+			cpu := startCPU()
+			for b.Loop() {
+				r, err := wt.Invoke(context.Background(), tools.ToolInput{Data: &data})
+				if err != nil || r.Status != tools.StatusPassed {
+					b.Fatalf("%v %v", err, r.Status)
+				}
+			}
+			cpu.report(b)
+		})
+	}
+}
