@@ -1,10 +1,8 @@
 package firstparty_test
 
 import (
-	"context"
 	"testing"
 
-	"github.com/mur-go/mur/host"
 	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/tools"
@@ -29,28 +27,8 @@ func BenchmarkScriptedCall(b *testing.B) {
 		{"toolrun", testguest.ToolrunGo, nil},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			linker, err := host.NewToolLinker()
-			if err != nil {
-				b.Fatal(err)
-			}
-			wt, err := tools.NewWasmTool(tools.WasmToolConfig{Name: tc.name, Component: guests.Compile(b, tc.guest), Linker: linker,
-				Grants: wasip2.Grants{Env: tc.env, Args: []string{tc.name}}, Limits: stage.DefaultToolLimits()})
-			if err != nil {
-				b.Fatal(err)
-			}
-			data := req
-			// The first call takes the snapshot; the loop measures the rest.
-			if _, err := wt.Invoke(context.Background(), tools.ToolInput{Data: &data}); err != nil {
-				b.Fatal(err)
-			}
-			cpu := startCPU()
-			for b.Loop() {
-				r, err := wt.Invoke(context.Background(), tools.ToolInput{Data: &data})
-				if err != nil || r.Status != tools.StatusPassed {
-					b.Fatalf("%v %v", err, r.Status)
-				}
-			}
-			cpu.report(b)
+			benchInvoke(b, tools.WasmToolConfig{Name: tc.name, Component: guests.Compile(b, tc.guest),
+				Grants: wasip2.Grants{Env: tc.env, Args: []string{tc.name}}, Limits: stage.DefaultToolLimits()}, req)
 		})
 	}
 }

@@ -44,28 +44,9 @@ func BenchmarkDriverCall64KiB(b *testing.B) {
 		b.Run(mode.name, func(b *testing.B) {
 			srv := mode.srv
 			rules, _ := policy.ParseNetRules([]string{srv.URL})
-			linker, err := host.NewToolLinker()
-			if err != nil {
-				b.Fatal(err)
-			}
-			wt, err := tools.NewWasmTool(tools.WasmToolConfig{Name: "d", Component: guests.Compile(b, mode.driver), Linker: linker,
+			benchInvoke(b, tools.WasmToolConfig{Name: "d", Component: guests.Compile(b, mode.driver),
 				Grants: wasip2.Grants{Env: [][2]string{{"MURMUR_INFERENCE_ENDPOINT", srv.URL}, {"MURMUR_INFERENCE_DRIVER_CONFIG", `{"stream":false}`}}, Net: rules},
-				Limits: stage.DefaultToolLimits(), NormalInit: mode.normalInit})
-			if err != nil {
-				b.Fatal(err)
-			}
-			// The first call takes the snapshot; the loop measures the rest.
-			if _, err := wt.Invoke(context.Background(), tools.ToolInput{Data: &req}); err != nil {
-				b.Fatal(err)
-			}
-			cpu := startCPU()
-			for b.Loop() {
-				r, err := wt.Invoke(context.Background(), tools.ToolInput{Data: &req})
-				if err != nil || r.Status != tools.StatusPassed {
-					b.Fatalf("%v %v", err, r.Status)
-				}
-			}
-			cpu.report(b)
+				Limits: stage.DefaultToolLimits(), NormalInit: mode.normalInit}, req)
 		})
 	}
 	b.Run("net/http", func(b *testing.B) {
@@ -87,6 +68,32 @@ func BenchmarkDriverCall64KiB(b *testing.B) {
 type cpuClock struct {
 	start time.Duration
 	ok    bool
+}
+
+// benchInvoke measures calls of the WASM tool cfg describes (on a linker
+// of its own) with the data req, after a first call that takes the
+// snapshot, reporting cpu-ms/op beside the wall time.
+func benchInvoke(b *testing.B, cfg tools.WasmToolConfig, req string) {
+	linker, err := host.NewToolLinker()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.Linker = linker
+	wt, err := tools.NewWasmTool(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := wt.Invoke(context.Background(), tools.ToolInput{Data: &req}); err != nil {
+		b.Fatal(err)
+	}
+	cpu := startCPU()
+	for b.Loop() {
+		r, err := wt.Invoke(context.Background(), tools.ToolInput{Data: &req})
+		if err != nil || r.Status != tools.StatusPassed {
+			b.Fatalf("%v %v", err, r.Status)
+		}
+	}
+	cpu.report(b)
 }
 
 func startCPU() cpuClock {
