@@ -68,8 +68,9 @@ goReactor('toolrun-go', 'toolrun');
 goReactor('wasitest-go', 'wasitest');
 // The filesystem boundary's hostile guest: raw preview1 path calls.
 goReactor('fsattack-go', 'fsattack');
-// The scripted inference driver; it reads its script from the environment.
-goReactor('scripted-go', 'scripted');
+// The scripted inference driver; it reads its script from the environment
+// and its requests through the drivers' decoder.
+goReactor('scripted-go', 'scripted', undefined, ['go/driverkit/*', 'go/wasihttp/*']);
 // The WASI command guest: a Go reactor exporting wasi:cli/run itself (see
 // go/cmdrun/main.go for why not the command adapter).
 goReactor('cmdrun-go', 'cmdrun', { path: 'go/cmdrun/run.wit', world: 'command' });
