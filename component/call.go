@@ -81,17 +81,17 @@ func (s *Store) liftedState(fn *funcDef) (*liftedRT, error) {
 	if rt := s.lifted[fn.id]; rt != nil {
 		return rt, nil
 	}
-	core, err := s.coreFunc(fn.core)
+	core, err := s.siteFunc(siteKey{liftedCore, fn.id}, fn.core)
 	if err != nil {
 		return nil, err
 	}
 	rt := &liftedRT{fn: core, hs: handles{s: s, compInst: fn.compInst}}
-	if rt.opts, err = s.options(fn.opts); err != nil {
+	if rt.opts, err = s.options(fn.opts, siteKey{liftedRealloc, fn.id}); err != nil {
 		return nil, err
 	}
 	rt.opts.Handles = &rt.hs
 	if fn.opts.postReturn != nil {
-		if rt.post, err = s.coreFunc(*fn.opts.postReturn); err != nil {
+		if rt.post, err = s.siteFunc(siteKey{liftedPost, fn.id}, *fn.opts.postReturn); err != nil {
 			return nil, fmt.Errorf("post-return: %w", err)
 		}
 	}

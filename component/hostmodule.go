@@ -114,7 +114,7 @@ func (s *Store) callLowered(ctx context.Context, i int, stack []uint64) error {
 	}
 	rt := s.lowers[i]
 	if rt == nil {
-		opts, err := s.options(h.opts)
+		opts, err := s.options(h.opts, siteKey{loweredRealloc, i})
 		if err != nil {
 			return err
 		}

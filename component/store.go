@@ -37,6 +37,8 @@ type Store struct {
 	handles handleCount
 	lifted  []*liftedRT
 	lowers  []*loweredRT
+	// funcs are the sites' functions of core (sitefuncs.go).
+	funcs siteFuncs
 	// mem backs the store's memories; a reused store's instances keep the
 	// limiter they were made with (store_reuse.go).
 	mem *memLimiter
@@ -338,6 +340,7 @@ func (s *Store) closeAll(ctx context.Context) error {
 		errs = append(errs, s.host.Close(ctx))
 		s.host = nil
 	}
+	s.funcs = nil
 	s.poisonWith(errors.New("instance is closed"))
 	return errors.Join(errs...)
 }
@@ -365,8 +368,9 @@ func (s *Store) coreFunc(it coreItem) (api.Function, error) {
 	return f, nil
 }
 
-// options builds canonical options for a lift or lower site.
-func (s *Store) options(o canonOpts) (canon.Options, error) {
+// options builds canonical options for a lift or lower site, whose
+// realloc is the function site names.
+func (s *Store) options(o canonOpts, site siteKey) (canon.Options, error) {
 	opts := canon.Options{Encoding: o.encoding, LiftBudget: s.Limits.liftBudget()}
 	if o.memory != nil {
 		m := s.core[o.memory.inst]
@@ -380,7 +384,7 @@ func (s *Store) options(o canonOpts) (canon.Options, error) {
 		opts.Memory = mem
 	}
 	if o.realloc != nil {
-		f, err := s.coreFunc(*o.realloc)
+		f, err := s.siteFunc(site, *o.realloc)
 		if err != nil {
 			return opts, fmt.Errorf("realloc: %w", err)
 		}

@@ -33,6 +33,8 @@ type idleStore struct {
 	host api.Module
 	fuel []api.MutableGlobal
 	mem  *memLimiter
+	// funcs are the functions stores of these instances looked up.
+	funcs siteFuncs
 	// pristine says the worker prepared it and it was never called
 	// (store_prepare.go).
 	pristine bool

@@ -76,8 +76,8 @@ func (s *Store) park(ctx context.Context) bool {
 	}
 	s.fuelMu.Unlock()
 	pool.countReset(tracked)
-	is := &idleStore{snap: snap, core: s.core, host: s.host, fuel: fuel, mem: s.mem}
-	s.core, s.host = nil, nil
+	is := &idleStore{snap: snap, core: s.core, host: s.host, fuel: fuel, mem: s.mem, funcs: s.funcs}
+	s.core, s.host, s.funcs = nil, nil, nil
 	s.poisonWith(errors.New("instance is closed"))
 	for _, old := range pool.put(is) {
 		old.close(ctx)
@@ -95,7 +95,7 @@ func (s *Store) adopt(ctx context.Context, c *Component, li *linkedImports, snap
 		return nil, nil
 	}
 	s.prepare(c, li)
-	s.core, s.host, s.fuel, s.mem = is.core, is.host, is.fuel, is.mem
+	s.core, s.host, s.fuel, s.mem, s.funcs = is.core, is.host, is.fuel, is.mem, is.funcs
 	s.mem.desired = 0
 	s.restored = snap
 	ctx, cancel := s.callContext(ctx)
