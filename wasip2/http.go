@@ -513,6 +513,9 @@ func (c *Ctx) runRequest(ctx context.Context, cancel context.CancelFunc, tr *htt
 	go copyBody(ctx, cancel, c.g.Credential.redactBody(resp.Body), r.body, between)
 }
 
+// maxBodyChunk bounds what copyBody reads at once.
+const maxBodyChunk = 64 << 10
+
 // copyBody feeds a response body into the guest's pipe, enforcing the
 // between-bytes timeout.
 func copyBody(ctx context.Context, cancel context.CancelFunc, src io.ReadCloser, dst *pipe, between time.Duration) {
@@ -524,7 +527,9 @@ func copyBody(ctx context.Context, cancel context.CancelFunc, src io.ReadCloser,
 		timer = time.AfterFunc(between, func() { stalled.Store(true); cancel() })
 		defer timer.Stop()
 	}
-	buf := make([]byte, 64<<10)
+	// The buffer starts at a reply's usual size and doubles while reads
+	// fill it, so a short reply costs no 64 KiB.
+	buf := make([]byte, firstRead)
 	for {
 		n, err := src.Read(buf)
 		if timer != nil {
@@ -535,6 +540,9 @@ func copyBody(ctx context.Context, cancel context.CancelFunc, src io.ReadCloser,
 				dst.closeWrite(werr)
 				return
 			}
+		}
+		if n == len(buf) && len(buf) < maxBodyChunk {
+			buf = make([]byte, 2*len(buf))
 		}
 		if err == io.EOF {
 			dst.closeWrite(nil)

@@ -46,6 +46,32 @@ const maxChunk = 1 << 20
 type inputStream struct {
 	s      inStream
 	closed bool // EOF or a failure was reported: later reads say closed
+	// most bounds the next read (readSize).
+	most int
+}
+
+// firstRead is what a stream's first read returns at most. A guest asks
+// for far more than a reply usually holds (64 KiB, say), and the buffer is
+// allocated per store; so reads start small and double each time one
+// comes back full, up to what the guest asked for. A read returning less
+// than asked is the WASI contract, and a body of megabytes costs only a
+// few more reads.
+const firstRead = 4 << 10
+
+// readSize is how many bytes the stream's next read of up to n returns.
+func (s *inputStream) readSize(n int) int {
+	if s.most == 0 {
+		s.most = firstRead
+	}
+	return min(n, s.most)
+}
+
+// filled records a read of got bytes: one that returned all readSize
+// allows lets the next return twice as much.
+func (s *inputStream) filled(got int) {
+	if got == s.most && s.most < maxChunk {
+		s.most *= 2
+	}
 }
 
 type outputStream struct {
@@ -197,13 +223,14 @@ func (h *host) registerIO() {
 			if s.closed {
 				return wit.Err(wit.VariantValue{Case: 1}), nil
 			}
-			p := c.scratch(clampLen(a[1]))
+			p := c.scratch(s.readSize(clampLen(a[1])))
 			var b []byte
 			if block {
 				b, err = blockingRead(ctx, s.s, p)
 			} else {
 				b, err = readInto(s.s, p)
 			}
+			s.filled(len(b))
 			if err != nil {
 				if ctxDone(ctx, err) {
 					return nil, err
