@@ -87,6 +87,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		slog.DebugContext(ctx, "component: every reset of a reused store copies its whole memory", "reason", err.Error())
 	}
 	e.stores.prepared.L = &e.stores.mu
+	e.stores.imageBound = maxImagesBytes
 	e.bg.step = e.backgroundStep
 	return e, nil
 }

@@ -106,3 +106,10 @@ func StopTrackingPages(e *Engine) {
 		e.pool.pages = nil
 	}
 }
+
+// BoundImages makes e keep at most n bytes of memory images.
+func BoundImages(e *Engine, n uint64) {
+	e.stores.mu.Lock()
+	defer e.stores.mu.Unlock()
+	e.stores.imageBound = n
+}

@@ -19,8 +19,9 @@ const (
 	// maxImageBytes bounds one snapshot's memory image; a snapshot whose
 	// memories are larger is never reused.
 	maxImageBytes = 16 << 20
-	// maxImagesBytes bounds the images an engine has made, together: they
-	// are Go heap, held while the engine serves calls.
+	// maxImagesBytes bounds the images an engine keeps, together: they
+	// are Go heap, held while the engine serves calls; the ones used
+	// longest ago make room for new ones.
 	maxImagesBytes = 32 << 20
 )
 
@@ -66,6 +67,8 @@ type storePool struct {
 	idleBytes  uint64
 	images     []imageOwner
 	imageBytes uint64
+	// imageBound is maxImagesBytes, lowered by tests.
+	imageBound uint64
 	closed     bool
 	wanted     []prepareJob
 	preparing  *snapshot
@@ -111,6 +114,7 @@ func (p *storePool) putLocked(is *idleStore) (evicted []*idleStore) {
 	if p.closed || n > maxIdleStoreBytes {
 		return []*idleStore{is}
 	}
+	p.usedLocked(is.snap)
 	for len(p.idle) > 0 && (len(p.idle) >= maxIdleStores || p.idleBytes+n > maxIdleStoreBytes) {
 		old := p.idle[0]
 		p.idle = p.idle[1:]
@@ -144,16 +148,64 @@ func (p *storePool) get(snap *snapshot) *idleStore {
 }
 
 // admitImage reports whether an image of n bytes for c's snap may be
-// made, and if so counts it.
-func (p *storePool) admitImage(c *Component, snap *snapshot, n uint64) bool {
+// made, and if so counts it, making room by taking out the images used
+// longest ago, which it returns for the caller to drop (dropImages). An
+// engine thus keeps the images of the configurations it serves now,
+// whatever it served before: a linker made per session leaves its
+// snapshots behind, and their images must not starve the next.
+func (p *storePool) admitImage(c *Component, snap *snapshot, n uint64) (bool, []imageOwner) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed || n > maxImageBytes || p.imageBytes+n > maxImagesBytes {
-		return false
+	if p.closed || n > maxImageBytes {
+		return false, nil
+	}
+	for _, o := range p.images {
+		if o.snap == snap {
+			return false, nil // another store of snap is making it
+		}
+	}
+	var evicted []imageOwner
+	for len(p.images) > 0 && p.imageBytes+n > p.imageBound {
+		old := p.images[0]
+		p.images = p.images[1:]
+		p.imageBytes -= old.snap.memory
+		evicted = append(evicted, old)
 	}
 	p.images = append(p.images, imageOwner{c: c, snap: snap})
 	p.imageBytes += n
-	return true
+	return true, evicted
+}
+
+// admitted reports whether snap's image is still counted, with p.mu.
+func (p *storePool) admittedLocked(snap *snapshot) bool {
+	for _, o := range p.images {
+		if o.snap == snap {
+			return true
+		}
+	}
+	return false
+}
+
+// usedLocked marks snap's image as the one used last, with p.mu.
+func (p *storePool) usedLocked(snap *snapshot) {
+	for i, o := range p.images {
+		if o.snap == snap {
+			copy(p.images[i:], p.images[i+1:])
+			p.images[len(p.images)-1] = o
+			return
+		}
+	}
+}
+
+// dropImages drops the images admitImage took out. Its stores then close
+// as usual, and the next store restored from the snapshot makes the image
+// again.
+func dropImages(owners []imageOwner) {
+	for _, o := range owners {
+		o.c.mu.Lock()
+		o.snap.image = nil
+		o.c.mu.Unlock()
+	}
 }
 
 // drain closes every idle store and drops every image and every wanted
@@ -173,9 +225,5 @@ func (p *storePool) drain(ctx context.Context, closing bool) {
 	for _, is := range idle {
 		is.close(ctx)
 	}
-	for _, o := range images {
-		o.c.mu.Lock()
-		o.snap.image = nil
-		o.c.mu.Unlock()
-	}
+	dropImages(images)
 }

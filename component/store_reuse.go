@@ -120,10 +120,13 @@ func (s *Store) adopt(ctx context.Context, c *Component, li *linkedImports, snap
 
 // keepImage records, once per snapshot, the memories of s, a store just
 // restored from snap and not yet called: what a reused store is reset to.
+// c.mu is not held while the engine makes room, which takes the locks of
+// the components whose images it drops.
 func (c *Component) keepImage(s *Store, snap *snapshot) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if snap.image != nil {
+	made := snap.image != nil
+	c.mu.Unlock()
+	if made {
 		return
 	}
 	mems := make([]api.Memory, len(s.core))
@@ -137,7 +140,10 @@ func (c *Component) keepImage(s *Store, snap *snapshot) {
 	}
 	// Admitted only once it can be made, so the engine's image bytes
 	// count only images that exist.
-	if !c.engine.stores.admitImage(c, snap, snap.memory) {
+	pool := &c.engine.stores
+	ok, evicted := pool.admitImage(c, snap, snap.memory)
+	dropImages(evicted)
+	if !ok {
 		return
 	}
 	image := make([][]byte, len(s.core))
@@ -147,5 +153,13 @@ func (c *Component) keepImage(s *Store, snap *snapshot) {
 			image[i] = bytes.Clone(b)
 		}
 	}
-	snap.image = image
+	// Kept only if it is still counted: another store's admission may
+	// have taken it out meanwhile.
+	c.mu.Lock()
+	pool.mu.Lock()
+	if pool.admittedLocked(snap) {
+		snap.image = image
+	}
+	pool.mu.Unlock()
+	c.mu.Unlock()
 }

@@ -162,3 +162,34 @@ func TestIdleStoresMakeRoomForTheLatest(t *testing.T) {
 		}
 	}
 }
+
+// Stores are reset to an image of their snapshot's memory, and the
+// engine bounds the images it holds. A linker made per session leaves its
+// snapshots behind; their images make room for the configuration served
+// now, so its stores are reused however many came before, and the oldest
+// image is the one dropped.
+func TestImagesMakeRoomForTheLatest(t *testing.T) {
+	e := newEngine(t)
+	c := compile(t, e, storeReuse)
+	component.BoundImages(e, 2<<16) // the images of two stores of one page
+	var linkers []*component.Linker
+	for i := range 5 {
+		l := component.NewLinker()
+		linkers = append(linkers, l)
+		parkedStoreOf(t, l, c, "reuse", component.Limits{}, func(*reuseStore) {})
+		reused := component.ReusedStores(e)
+		newReuseStore(t, l, c, &component.Store{Preinit: &component.Preinit{Key: "reuse", Allow: allowAll}}).close()
+		if component.ReusedStores(e) == reused {
+			t.Fatalf("linker %d: a store of the latest configuration was not reused", i)
+		}
+	}
+	// The first linker's image is gone: its next store is restored, and
+	// the one after it reused again.
+	for _, want := range []bool{false, true} {
+		reused := component.ReusedStores(e)
+		newReuseStore(t, linkers[0], c, &component.Store{Preinit: &component.Preinit{Key: "reuse", Allow: allowAll}}).close()
+		if got := component.ReusedStores(e) > reused; got != want {
+			t.Fatalf("first linker's store reused: %v, want %v", got, want)
+		}
+	}
+}
