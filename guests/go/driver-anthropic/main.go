@@ -6,7 +6,6 @@
 package main
 
 import (
-	"os"
 	"unsafe"
 
 	"github.com/mur-go/mur/guests/go/anthropic"
@@ -17,13 +16,9 @@ import (
 // main is required of package main even in c-shared mode, where it never runs.
 func main() {}
 
-// init warms the translation once, before the runtime snapshots the
-// initialised instance (driverkit.Warm), and leaves the free heap a call
-// allocates from (driverkit.Headroom).
-func init() {
-	driverkit.Warm(anthropic.Provider{}, driverkit.EnvFrom(os.Getenv), anthropic.Samples)
-	cabi.Headroom(driverkit.Headroom)
-}
+// init readies the driver for the snapshot the runtime takes of the
+// initialised instance (driverkit.Ready).
+func init() { driverkit.Ready(anthropic.Provider{}, anthropic.Samples) }
 
 //go:wasmexport murmur:tool/run@0.2.0#run
 func run(dataSome uint32, dataPtr unsafe.Pointer, dataLen uint32,
