@@ -176,7 +176,7 @@ func (p *storePool) admitImage(c *Component, snap *snapshot, n uint64) (bool, []
 	return true, evicted
 }
 
-// admitted reports whether snap's image is still counted, with p.mu.
+// admittedLocked reports whether snap's image is still counted, with p.mu.
 func (p *storePool) admittedLocked(snap *snapshot) bool {
 	for _, o := range p.images {
 		if o.snap == snap {
