@@ -159,10 +159,8 @@ func (p *storePool) admitImage(c *Component, snap *snapshot, n uint64) (bool, []
 	if p.closed || n > maxImageBytes {
 		return false, nil
 	}
-	for _, o := range p.images {
-		if o.snap == snap {
-			return false, nil // another store of snap is making it
-		}
+	if p.admittedLocked(snap) {
+		return false, nil // another store of snap is making it
 	}
 	var evicted []imageOwner
 	for len(p.images) > 0 && p.imageBytes+n > p.imageBound {
