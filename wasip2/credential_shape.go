@@ -23,14 +23,19 @@ import (
 // not only the credential's: a provider may serve what it was sent from
 // another origin of its own):
 //
-//   - the guest's Accept-Encoding and TE are removed and the host asks
-//     for hostEncoding itself; the response is decoded by the host
-//     (gzip, deflate, stacked up to maxCodings) and one carrying any other
-//     content coding is refused with HTTP-response-content-coding, its
-//     bytes never reaching the guest;
+//   - the guest's Accept-Encoding is replaced by the host's own
+//     (hostEncoding); the response is decoded by the host (gzip, deflate,
+//     stacked up to maxCodings) and one carrying any other content
+//     coding is refused with HTTP-response-content-coding, its bytes
+//     never reaching the guest;
 //   - a request asking for part of a representation (Range, If-Range) or
-//     another protocol (Upgrade, CONNECT) is refused with
-//     HTTP-request-denied: what it returns cannot be redacted whole.
+//     for a tunnel (CONNECT) is refused with HTTP-request-denied: what it
+//     returns cannot be redacted whole.
+//
+// Transfer framing is the host's already: no guest may set TE,
+// Transfer-Encoding, Connection or Upgrade (forbiddenHeaders), and
+// net/http undoes chunked framing before the body is redacted. Trailers
+// and 1xx responses never reach a guest.
 //
 // The guest always receives the identity coding, which every
 // Accept-Encoding admits, so a client that asked for gzip still reads its
@@ -64,13 +69,11 @@ func (c *Credential) shape(req *http.Request) error {
 	for _, h := range [...]struct{ name, why string }{
 		{"Range", "it asks for part of a response, which cannot be redacted whole"},
 		{"If-Range", "it asks for part of a response, which cannot be redacted whole"},
-		{"Upgrade", "it asks to switch to a protocol the host does not read"},
 	} {
 		if _, ok := req.Header[h.name]; ok {
 			return &RefusedRequestError{Reason: h.name + ": " + h.why}
 		}
 	}
-	req.Header.Del("TE")
 	req.Header.Set("Accept-Encoding", hostEncoding)
 	return nil
 }
