@@ -54,9 +54,10 @@ func (f *fragments) has(w uint64) bool {
 // scrubber redacts a stream written to it in pieces of any size: each
 // maximal run of bytes covered by some occurrence of a fragment becomes
 // one Redacted. A byte is released once every window that could cover
-// it has been seen, so it holds back the last n-1 bytes; since windows
-// are checked in order, the bytes still covered by a match are always a
-// prefix of those held back, and one count (cover) says which.
+// it has been seen, so it holds back the last n-1 bytes. A match that
+// covers a held byte began before the held ones (a window starting among
+// them has not ended yet), so what is covered of them is a prefix, and
+// one count (cover) says how long.
 type scrubber struct {
 	f     *fragments
 	w     uint64 // the last n bytes seen
@@ -64,48 +65,75 @@ type scrubber struct {
 	hold  []byte // the last n-1 bytes seen, not yet released
 	cover int    // hold[:cover] is covered by a match already seen
 	inRun bool   // the last byte released was redacted
+	buf   []byte // scratch: hold, then what write was given
 }
 
-func (s *scrubber) emit(out []byte, b byte, covered bool) []byte {
-	switch {
-	case !covered:
+// release appends plain, then, if run, the marker of a covered run
+// (unless the run continues one already marked).
+func (s *scrubber) release(out, plain []byte, run bool) []byte {
+	if len(plain) > 0 {
+		out = append(out, plain...)
 		s.inRun = false
-		return append(out, b)
-	case s.inRun:
-		return out
 	}
-	s.inRun = true
-	return append(out, Redacted...)
+	if run {
+		if !s.inRun {
+			out = append(out, Redacted...)
+		}
+		s.inRun = true
+	}
+	return out
 }
 
 // write scrubs p and appends what can be released to out.
 func (s *scrubber) write(out, p []byte) []byte {
 	n := s.f.n
-	for _, b := range p {
-		s.w = (s.w<<8 | uint64(b)) & s.f.mask
-		s.hold = append(s.hold, b)
-		if s.seen < n {
-			s.seen++
+	buf := append(append(s.buf[:0], s.hold...), p...)
+	s.buf = buf
+	rs, re := 0, s.cover // the covered run being extended: buf[rs:re]
+	pos := 0             // buf[:pos] is released
+	w, seen := s.w, s.seen
+	for i := len(s.hold); i < len(buf); i++ {
+		w = (w<<8 | uint64(buf[i])) & s.f.mask
+		if seen < n {
+			if seen++; seen < n {
+				continue
+			}
 		}
-		if s.seen == n && s.f.has(s.w) {
-			s.cover = len(s.hold)
+		if !s.f.has(w) {
+			continue
 		}
-		if len(s.hold) == n {
-			// Every window that can cover hold[0] has been checked.
-			out = s.emit(out, s.hold[0], s.cover > 0)
-			s.hold = append(s.hold[:0], s.hold[1:]...)
-			s.cover = max(s.cover-1, 0)
+		if a := i + 1 - n; a > re {
+			// A gap: the run so far is complete.
+			out = s.release(out, buf[pos:rs], re > rs)
+			pos, rs = re, a
 		}
+		re = i + 1
 	}
+	s.w, s.seen = w, seen
+	rel := max(len(buf)-(n-1), 0) // buf[:rel] is final
+	if re > rs && re <= rel {
+		out = s.release(out, buf[pos:rs], true)
+		pos, rs, re = re, 0, 0
+	}
+	s.cover = 0
+	if re > rs {
+		// The run goes on into the held bytes.
+		out = s.release(out, buf[pos:rs], true)
+		s.cover = re - rel
+	} else {
+		out = s.release(out, buf[pos:rel], false)
+	}
+	s.hold = append(s.hold[:0], buf[rel:]...)
 	return out
 }
 
 // flush releases what is held back: the stream has ended, so no later
 // window can cover it.
 func (s *scrubber) flush(out []byte) []byte {
-	for i, b := range s.hold {
-		out = s.emit(out, b, i < s.cover)
+	if s.cover > 0 {
+		out = s.release(out, nil, true)
 	}
+	out = s.release(out, s.hold[s.cover:], false)
 	s.hold, s.cover = s.hold[:0], 0
 	return out
 }
