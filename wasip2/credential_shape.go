@@ -53,7 +53,7 @@ const maxCodings = 2
 type RefusedRequestError struct{ Reason string }
 
 func (e *RefusedRequestError) Error() string {
-	return "a driver holding a credential may not send this request: " + e.Reason
+	return "a store holding a credential may not send this request: " + e.Reason
 }
 
 // shape makes req a request the host can redact the answer to, or says
