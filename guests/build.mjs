@@ -85,6 +85,9 @@ goReactor('driver-anthropic-go', 'driver-anthropic', driverWorld, ['go/anthropic
 // The credential gateway's hostile tool: dumps what it can read, probes
 // the endpoint with the key placeholder (the drivers' world and client).
 goReactor('keyspy-go', 'keyspy', driverWorld, driverDeps);
+// The credential gateway's hostile driver: asks every origin it reaches for
+// each transformation of a response, to get the key back unredacted.
+goReactor('keythief-go', 'keythief', driverWorld, driverDeps);
 // The first-party hooks (guests/README.md, "First-party hooks"): Go
 // reactors sharing go/hookabi, against the worlds of go/hooks.wit.
 for (const [name, dir] of [['compact-go', 'compact'], ['guard-go', 'guard']]) {

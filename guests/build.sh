@@ -20,7 +20,7 @@ fi
 mkdir -p build
 # -buildvcs=false and -trimpath keep commit state and local paths out of the
 # binary; -s -w drops DWARF and the symbol table (about 35 KB of names).
-for guest in toolrun wasitest fsattack scripted cmdrun driver-openai driver-anthropic keyspy compact guard; do
+for guest in toolrun wasitest fsattack scripted cmdrun driver-openai driver-anthropic keyspy keythief compact guard; do
 	GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 GOFLAGS= go build \
 		-buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w' \
 		-o "build/$guest-go.core.wasm" "./go/$guest"

@@ -170,6 +170,68 @@ capabilities:
 	}
 }
 
+// TestBuiltinDriversReadGzipProviders: a provider that compresses its
+// answers (whole or as events) when asked still drives a session: the
+// host asks for gzip on the driver's behalf and decodes before the driver
+// reads (wasip2/credential_shape.go).
+func TestBuiltinDriversReadGzipProviders(t *testing.T) {
+	for _, dc := range driverCases {
+		for _, stream := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/stream=%v", dc.driver, stream), func(t *testing.T) {
+				reply := dc.turn("compressed answer")
+				if !stream {
+					reply = mockprovider.OpenAI("compressed answer")
+					if dc.driver == "anthropic" {
+						reply = mockprovider.Anthropic("", "compressed answer")
+					}
+				}
+				reply.Gzip = true
+				srv := mockprovider.New(t, reply)
+				p := &project{t: t, dir: t.TempDir()}
+				yaml := fmt.Sprintf(`name: agent
+version: "0.1.0"
+inference:
+  endpoint: %s
+  model: mock-model
+  api_key: ${MOCK_PROVIDER_KEY}
+  driver:
+    artifact: %s
+    config: {stream: %v}
+artifacts:
+  - name: %s
+    version: "0.1.0"
+    runtime: driver
+capabilities:
+  network:
+    allow: [%s]
+`, srv.URL, dc.driver, stream, dc.driver, srv.URL)
+				if err := os.WriteFile(filepath.Join(p.dir, "murmur.yaml"), []byte(yaml), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				envKey := []string{"MOCK_PROVIDER_KEY=" + providerKey}
+				if out, stderr, code := runMur(p.dir, envKey, "install"); code != 0 {
+					t.Fatalf("mur install: exit %d\n%s\n%s", code, out, stderr)
+				}
+				stdout, stderr, code := runMur(p.dir, envKey, "run", "--task", "hi")
+				if code != 0 {
+					t.Fatalf("mur run: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+				}
+				results, _ := filepath.Glob(filepath.Join(p.dir, "workdir", "ses_*", "out", "result.txt"))
+				if len(results) != 1 {
+					t.Fatalf("result files %v", results)
+				}
+				if b, _ := os.ReadFile(results[0]); strings.TrimSpace(string(b)) != "compressed answer" {
+					t.Errorf("result.txt %q", b)
+				}
+				reqs := srv.Requests()
+				if len(reqs) != 1 || reqs[0].Header.Get("Accept-Encoding") != "gzip" {
+					t.Fatalf("the provider got %d requests, the first accepting %q: want one, gzip", len(reqs), reqs[0].Header.Get("Accept-Encoding"))
+				}
+			})
+		}
+	}
+}
+
 // TestCredentialRejected: a 401 from the provider ends the run with its
 // own code after one request, and the key it was sent is not echoed.
 func TestCredentialRejected(t *testing.T) {

@@ -1,13 +1,12 @@
 package wasip2
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Credential is a secret the host attaches to a guest's outgoing HTTP
@@ -15,9 +14,11 @@ import (
 // without the secret, and the host sets it on the way out, only when the
 // request's origin (scheme, host, port) is Origin. A redirect the guest
 // follows, or any request to another origin, is a new request judged on
-// its own origin, so it carries nothing. The secret is also redacted from
-// every response the guest reads (headers and body), so a provider that
-// echoes it back cannot hand it to the guest.
+// its own origin, so it carries nothing. Every response the store reads,
+// from any origin, is read as the host shaped it (credential_shape.go)
+// and has every fragment of the secret redacted from its headers and its
+// decoded body (credential_redact.go), so a provider that echoes the key
+// back cannot hand it, or a usable part of it, to the guest.
 type Credential struct {
 	// Origin is where the secret may go, as OriginOf returns it.
 	Origin string
@@ -30,6 +31,21 @@ type Credential struct {
 	Placeholder string
 	// Secret is the credential itself.
 	Secret string
+
+	frag struct {
+		once sync.Once
+		f    *fragments
+	}
+}
+
+// fragments is the secret's fragment set, made once; nil when there is
+// no secret to keep.
+func (c *Credential) fragments() *fragments {
+	if c == nil || c.Secret == "" {
+		return nil
+	}
+	c.frag.once.Do(func() { c.frag.f = newFragments(c.Secret) })
+	return c.frag.f
 }
 
 // Redacted is what the secret reads as in responses.
@@ -81,58 +97,3 @@ func (c *Credential) apply(req *http.Request, reqOrigin string) {
 		req.Header.Set(c.Header, c.Prefix+c.Secret)
 	}
 }
-
-// redactHeader replaces the secret in every response header value.
-func (c *Credential) redactHeader(h http.Header) {
-	if c == nil || c.Secret == "" {
-		return
-	}
-	for k, vs := range h {
-		for i, v := range vs {
-			vs[i] = strings.ReplaceAll(v, c.Secret, Redacted)
-		}
-		h[k] = vs
-	}
-}
-
-// redactBody wraps a response body so the secret never reaches the guest,
-// even split across reads.
-func (c *Credential) redactBody(body io.ReadCloser) io.ReadCloser {
-	if c == nil || c.Secret == "" {
-		return body
-	}
-	return &redactReader{src: body, secret: []byte(c.Secret)}
-}
-
-// redactReader holds back the last len(secret)-1 bytes of what it has
-// read until more arrive, so an occurrence spanning two reads is caught.
-type redactReader struct {
-	src    io.ReadCloser
-	secret []byte
-	carry  []byte // read, not yet released
-	out    []byte // released, not yet returned
-	err    error
-}
-
-func (r *redactReader) Read(p []byte) (int, error) {
-	buf := make([]byte, 32<<10)
-	for len(r.out) == 0 && r.err == nil {
-		n, err := r.src.Read(buf)
-		data := bytes.ReplaceAll(append(r.carry, buf[:n]...), r.secret, []byte(Redacted))
-		r.err = err
-		keep := 0
-		if err == nil {
-			keep = min(len(r.secret)-1, len(data))
-		}
-		r.out = append(r.out, data[:len(data)-keep]...)
-		r.carry = append([]byte(nil), data[len(data)-keep:]...)
-	}
-	if len(r.out) == 0 {
-		return 0, r.err
-	}
-	n := copy(p, r.out)
-	r.out = r.out[n:]
-	return n, nil
-}
-
-func (r *redactReader) Close() error { return r.src.Close() }

@@ -1,11 +1,8 @@
 package wasip2
 
 import (
-	"io"
 	"net/http"
-	"strings"
 	"testing"
-	"testing/iotest"
 )
 
 func TestOriginOf(t *testing.T) {
@@ -46,21 +43,6 @@ func TestCredentialApply(t *testing.T) {
 			if req.Header.Get(k) != tc.want.Get(k) {
 				t.Errorf("%s: %s = %q, want %q", tc.name, k, req.Header.Get(k), tc.want.Get(k))
 			}
-		}
-	}
-}
-
-func TestRedactBodyAcrossReads(t *testing.T) {
-	c := &Credential{Secret: "sk-ABCDEFGH"}
-	body := strings.Repeat("x", 100) + "sk-ABCDEFGH" + "middle sk-ABCD" + "EFGH end sk-ABC"
-	for _, r := range []io.Reader{strings.NewReader(body), iotest.OneByteReader(strings.NewReader(body)), iotest.HalfReader(strings.NewReader(body))} {
-		got, err := io.ReadAll(c.redactBody(io.NopCloser(r)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := strings.Repeat("x", 100) + Redacted + "middle " + Redacted + " end sk-ABC"
-		if string(got) != want {
-			t.Errorf("got %q, want %q", got, want)
 		}
 	}
 }

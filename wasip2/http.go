@@ -464,6 +464,11 @@ func (c *Ctx) startRequest(r *outRequest, o *reqOptions, tr *http.Transport) (*f
 	for _, kv := range r.headers.list {
 		req.Header.Add(kv[0].(string), string(kv[1].([]byte)))
 	}
+	if err := c.g.Credential.shape(req); err != nil {
+		cancel()
+		c.egress.log.Warn("wasi:http request refused", "url", target.Redacted(), "reason", err.Error())
+		return nil, httpErr(httpRequestDenied, nil)
+	}
 	c.g.Credential.apply(req, origin(scheme, host, port))
 	if cl := req.Header.Get("Content-Length"); cl != "" {
 		if n, err := strconv.ParseInt(cl, 10, 64); err == nil {
@@ -498,9 +503,21 @@ func (c *Ctx) runRequest(ctx context.Context, cancel context.CancelFunc, tr *htt
 		case code := <-timedOut:
 			f.resolve(nil, httpErr(code, nil))
 		default:
-			v, _ := httpErrValue(err)
+			v, _ := httpErrValue(c.g.Credential.redactErr(err))
 			f.resolve(nil, v)
 		}
+		return
+	}
+	if err := c.g.Credential.decode(resp); err != nil {
+		resp.Body.Close()
+		cancel()
+		coding := wit.None()
+		var ce *ContentCodingError
+		if errors.As(err, &ce) {
+			coding = wit.Some(c.g.Credential.fragments().scrubString(ce.Coding))
+		}
+		c.egress.log.Warn("wasi:http response refused", "url", req.URL.Redacted(), "reason", c.g.Credential.redactErr(err).Error())
+		f.resolve(nil, httpErr(httpResponseContentCoding, coding))
 		return
 	}
 	c.g.Credential.redactHeader(resp.Header)
@@ -560,8 +577,9 @@ func copyBody(ctx context.Context, cancel context.CancelFunc, src io.ReadCloser,
 
 // httpError carries a chosen error-code through a stream error.
 type httpError struct {
-	code uint32
-	err  error
+	code    uint32
+	payload any // the case's payload, if it has one
+	err     error
 }
 
 func (e *httpError) Error() string { return httpErrorNames[e.code] + ": " + e.err.Error() }
@@ -582,7 +600,7 @@ func httpErrValue(err error) (any, bool) {
 	var netErr net.Error
 	switch {
 	case errors.As(err, &he):
-		return httpErr(he.code, nil), true
+		return httpErr(he.code, he.payload), true
 	case errors.As(err, &denied):
 		return httpErr(httpRequestDenied, nil), true
 	case errors.As(err, &dnsErr):

@@ -7,10 +7,12 @@
 package mockprovider
 
 import (
+	"compress/gzip"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -26,6 +28,10 @@ type Reply struct {
 	Events []string
 	// Redirect, when set, answers 307 to this URL.
 	Redirect string
+	// Gzip compresses the answer (Content-Encoding: gzip) when the
+	// request accepts gzip, as most providers do; events are flushed
+	// through the compressor one by one.
+	Gzip bool
 }
 
 // Recorded is one request as the server saw it.
@@ -106,29 +112,40 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if status == 0 {
 		status = 200
 	}
+	var out io.Writer = w
+	flush := func() {}
+	if f, ok := w.(http.Flusher); ok {
+		flush = f.Flush
+	}
+	if reply.Gzip && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		gz := gzip.NewWriter(w)
+		defer gz.Close()
+		w.Header().Set("Content-Encoding", "gzip")
+		flushConn := flush
+		out, flush = gz, func() { gz.Flush(); flushConn() }
+	}
 	if reply.Events == nil {
 		if w.Header().Get("Content-Type") == "" {
 			w.Header().Set("Content-Type", "application/json")
 		}
-		w.Header().Set("Content-Length", strconv.Itoa(len(reply.Body)))
+		if out == io.Writer(w) {
+			w.Header().Set("Content-Length", strconv.Itoa(len(reply.Body)))
+		}
 		w.WriteHeader(status)
-		_, _ = io.WriteString(w, reply.Body)
+		_, _ = io.WriteString(out, reply.Body)
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(status)
-	f, _ := w.(http.Flusher)
 	for _, ev := range reply.Events {
 		frame := "data: " + ev + "\n\n"
 		if hasNewline(ev) {
 			frame = ev + "\n\n"
 		}
-		if _, err := io.WriteString(w, frame); err != nil {
+		if _, err := io.WriteString(out, frame); err != nil {
 			return
 		}
-		if f != nil {
-			f.Flush()
-		}
+		flush()
 	}
 }
 

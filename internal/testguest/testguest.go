@@ -65,10 +65,12 @@ const (
 
 	// DriverOpenAIGo and DriverAnthropicGo are the first-party drivers
 	// (artifacts openai-compatible and anthropic); KeyspyGo is the
-	// credential gateway's hostile tool (see guests/README.md).
+	// credential gateway's hostile tool, KeythiefGo its hostile driver (see
+	// guests/README.md).
 	DriverOpenAIGo    = "driver-openai-go"
 	DriverAnthropicGo = "driver-anthropic-go"
 	KeyspyGo          = "keyspy-go"
+	KeythiefGo        = "keythief-go"
 )
 
 // Canned tool-result data of the driver doubles.
