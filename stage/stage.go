@@ -75,9 +75,14 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 	if err := s.mintID(&opts); err != nil {
 		return nil, err
 	}
+	d := layout(s.ProjectDir, userDir, s.ID)
+	s.Trusted = trustedPaths(opts.Manifest, &opts)
+	if err := s.checkTrusted(d); err != nil {
+		return nil, err
+	}
 
 	var made created
-	if err := s.write(&made, arts, userDir, &opts); err != nil {
+	if err := s.write(&made, arts, d, &opts); err != nil {
 		made.undo()
 		return nil, err
 	}
@@ -163,8 +168,7 @@ func (s *Session) mintID(opts *Options) error {
 // write creates the workdir and everything in it. Failures roll back
 // through made; only MURMUR.md and the manifest copy are best-effort, as
 // in Murmur.
-func (s *Session) write(made *created, arts []*staged, userDir string, opts *Options) error {
-	d := layout(s.ProjectDir, userDir, s.ID)
+func (s *Session) write(made *created, arts []*staged, d dirs, opts *Options) error {
 	s.AccessibleDir, s.SessionDir, s.UserWorkdir = d.accessible, d.session, d.user
 	s.ToolsDir = filepath.Join(s.SessionDir, "tools")
 	s.OutDir = filepath.Join(s.SessionDir, "out")
