@@ -42,12 +42,7 @@ func (s *Session) checkTrusted(d dirs) error {
 	if starts == "" {
 		return nil
 	}
-	var held []string
-	for _, t := range s.Trusted {
-		if _, in := beneath(d.accessible, t.Path); in {
-			held = append(held, fmt.Sprintf("%s (%s)", t.What, relTo(d.accessible, t.Path)))
-		}
-	}
+	held := s.heldIn(d.accessible)
 	if len(held) == 0 {
 		return nil
 	}
@@ -55,6 +50,17 @@ func (s *Session) checkTrusted(d dirs) error {
 		Msg: fmt.Sprintf("workdir %s cannot be granted to this capsule: it holds what the runtime trusts at the next run: %s; the capsule starts native subprocesses (%s), whose sandbox grants the whole workdir, so a command could read .env or rewrite the manifest the next run trusts",
 			d.accessible, strings.Join(held, ", "), starts),
 		Hint: "keep murmur.yaml, murmur.lock and .env outside the workdir: run from a directory of its own with `mur run --manifest ../capsule/murmur.yaml --workdir .`, or leave out --workdir for a fresh workdir/<session id> beside murmur.yaml"}
+}
+
+// heldIn names the trusted paths that are dir or lie below it.
+func (s *Session) heldIn(dir string) []string {
+	var held []string
+	for _, t := range s.Trusted {
+		if _, in := beneath(dir, t.Path); in {
+			held = append(held, fmt.Sprintf("%s (%s)", t.What, relTo(dir, t.Path)))
+		}
+	}
+	return held
 }
 
 // checkNotInside refuses dir, a directory some guest or subprocess gets,
