@@ -14,12 +14,14 @@ import (
 //     hook may get, a filesystem.scope) that is a trusted path or lies
 //     inside one. Below a preopen, trusted paths are hidden by name
 //     (HiddenUnder), but nothing can hide the preopen itself;
-//   - an accessible workdir holding a trusted path, or inside one, when
-//     the capsule starts native subprocesses. Their sandbox grants the
-//     workdir whole at every class (Landlock cannot except a sub-path; a
-//     mount can mask only what exists, and a .env or murmur.lock a
-//     command creates is believed next time), and at advisory there is no
-//     sandbox at all, so the workdir must hold nothing trusted.
+//   - when the capsule starts native subprocesses, an accessible workdir
+//     holding a trusted path or inside one. Their sandbox grants the
+//     workdir whole at every class: Landlock cannot except a sub-path, a
+//     mount can mask only what exists (a .env or murmur.lock a command
+//     creates is believed next time), and where the host applies no
+//     Landlock there is no sandbox at all;
+//   - then, a host directory they may read holding a secret
+//     (checkReadGrants).
 func (s *Session) checkTrusted(d dirs) error {
 	preopens := []struct{ dir, what string }{{d.accessible, "workdir"}, {d.session, "session directory"}}
 	for _, a := range s.Artifacts {
@@ -42,6 +44,9 @@ func (s *Session) checkTrusted(d dirs) error {
 	if starts == "" {
 		return nil
 	}
+	if err := s.checkReadGrants(); err != nil {
+		return err
+	}
 	held := s.heldIn(d.accessible)
 	if len(held) == 0 {
 		return nil
@@ -50,6 +55,36 @@ func (s *Session) checkTrusted(d dirs) error {
 		Msg: fmt.Sprintf("workdir %s cannot be granted to this capsule: it holds what the runtime trusts at the next run: %s; the capsule starts native subprocesses (%s), whose sandbox grants the whole workdir, so a command could read .env or rewrite the manifest the next run trusts",
 			d.accessible, strings.Join(held, ", "), starts),
 		Hint: "keep murmur.yaml, murmur.lock and .env outside the workdir: run from a directory of its own with `mur run --manifest ../capsule/murmur.yaml --workdir .`, or leave out --workdir for a fresh workdir/<session id> beside murmur.yaml"}
+}
+
+// checkReadGrants refuses a host directory every subprocess may read
+// (an interpreter_runtime or staged_runtime grant) that holds a secret
+// the runtime trusts: .env would be as readable as the interpreter.
+func (s *Session) checkReadGrants() error {
+	caps := s.Capsule.Capabilities
+	if caps == nil || caps.Shell == nil {
+		return nil
+	}
+	var grants []struct{ dir, what string }
+	for _, g := range caps.Shell.InterpreterRuntime {
+		for _, d := range g.Dirs {
+			grants = append(grants, struct{ dir, what string }{d.Path, "capabilities.shell.interpreter_runtime directory"})
+		}
+	}
+	for _, g := range caps.Shell.StagedRuntime {
+		grants = append(grants, struct{ dir, what string }{g.SourcePath, "capabilities.shell.staged_runtime source_path"})
+	}
+	for _, g := range grants {
+		for _, t := range s.Trusted {
+			if _, in := beneath(g.dir, t.Path); in && t.Secret {
+				return &Error{Code: CodeScope,
+					Msg: fmt.Sprintf("%s %s holds %s (%s), which every subprocess of the capsule could then read",
+						g.what, g.dir, t.What, t.Path),
+					Hint: "grant the interpreter's own directory (for example /usr/lib/python3), never one holding the project or your home"}
+			}
+		}
+	}
+	return nil
 }
 
 // heldIn names the trusted paths that are dir or lie below it.

@@ -24,6 +24,9 @@ type TrustedPath struct {
 	Path string
 	// What names it in messages.
 	What string
+	// Secret marks what must not even be read: .env, ~/.murmur (the
+	// checkpoint keys), a manifest holding a literal api_key.
+	Secret bool
 }
 
 // trustedPaths is the one list of what a capsule's runs trust, from the
@@ -32,7 +35,7 @@ type TrustedPath struct {
 // refuses a workdir that would hand one to a guest or subprocess.
 func trustedPaths(f *manifest.File, opts *Options) []TrustedPath {
 	var out []TrustedPath
-	add := func(p, what string) {
+	put := func(p, what string, secret bool) {
 		if p == "" {
 			return
 		}
@@ -45,15 +48,17 @@ func trustedPaths(f *manifest.File, opts *Options) []TrustedPath {
 				return
 			}
 		}
-		out = append(out, TrustedPath{Path: abs, What: what})
+		out = append(out, TrustedPath{Path: abs, What: what, Secret: secret})
 	}
+	add := func(p, what string) { put(p, what, false) }
+	c := f.Capsule
 	manifestPath, _ := filepath.Abs(f.Path)
 	project := filepath.Dir(manifestPath)
-	add(manifestPath, "the manifest")
+	put(manifestPath, "the manifest", c.Inference != nil && c.Inference.HasAPIKey && c.Inference.APIKeyVar == "")
 	// Where the next run looks for .env, whether or not this one read it
 	// (--no-env-file) and whether or not it exists yet.
-	add(f.DotEnvPath, ".env")
-	add(filepath.Join(manifest.FindDotEnvDir(project), ".env"), ".env")
+	put(f.DotEnvPath, ".env", true)
+	put(filepath.Join(manifest.FindDotEnvDir(project), ".env"), ".env", true)
 	add(opts.LockPath, "murmur.lock")
 	// Of the project's .murmur/ only these: under a --workdir that is the
 	// project dir, .murmur/<session id> is also where sessions keep their
@@ -66,7 +71,7 @@ func trustedPaths(f *manifest.File, opts *Options) []TrustedPath {
 		}
 	}
 	if global, err := registry.GlobalRoot(opts.Getenv); err == nil {
-		add(filepath.Dir(global), "~/.murmur (global store, checkpoint keys, running sessions)")
+		put(filepath.Dir(global), "~/.murmur (global store, checkpoint keys, running sessions)", true)
 	}
 	if cache, err := component.CacheDir(opts.CacheDir); err == nil {
 		add(cache, "the compile cache (code mur runs)")
@@ -74,7 +79,6 @@ func trustedPaths(f *manifest.File, opts *Options) []TrustedPath {
 	if self, err := os.Executable(); err == nil {
 		add(self, "the mur binary")
 	}
-	c := f.Capsule
 	if inf := c.Inference; inf != nil {
 		if p := inf.SystemPromptFile; p != "" {
 			if !filepath.IsAbs(p) {

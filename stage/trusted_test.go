@@ -152,6 +152,11 @@ func TestTrustedWorkdir(t *testing.T) {
 		{name: "inside ~/.murmur", yaml: wasmOnly, workdir: "home/.murmur/x", refused: "lies inside ~/.murmur"},
 		{name: "a scope inside ~/.murmur", yaml: "name: demo\nversion: \"1.0.0\"\nartifacts:\n  - name: w\n    version: \"1.0.0\"\n    capabilities: {filesystem: {scope: h/.murmur}}\n",
 			workdir: "w", home: "w/h", refused: "filesystem scope 'h/.murmur' of artifact 'w' {root}/w/h/.murmur is or lies inside ~/.murmur"},
+		{name: "an interpreter_runtime directory holding .env", workdir: "w",
+			yaml:    wasmOnly + "capabilities:\n  shell:\n    allow: [sh]\n    interpreter_runtime: [{binary: sh, dirs: [{path: {root}, list_dir: false}]}]\n",
+			refused: "capabilities.shell.interpreter_runtime directory {root} holds .env ({root}/proj/.env), which every subprocess of the capsule could then read"},
+		{name: "an interpreter_runtime directory holding only what is not secret", workdir: "w",
+			yaml: wasmOnly + "capabilities:\n  shell:\n    allow: [sh]\n    interpreter_runtime: [{binary: sh, dirs: [{path: {root}/proj/.murmur, list_dir: false}]}]\n"},
 		{name: "a workdir of its own, shell", yaml: withShell, workdir: "w"},
 		{name: "no --workdir, shell", yaml: withShell},
 	} {
@@ -162,7 +167,7 @@ func TestTrustedWorkdir(t *testing.T) {
 				f.home = filepath.Join(root, tc.home)
 			}
 			f.wasmTool(f.local, "w", "1.0.0", "")
-			opts := f.options(f.capsule(tc.yaml))
+			opts := f.options(f.capsule(strings.ReplaceAll(tc.yaml, "{root}", root)))
 			if tc.workdir != "" {
 				opts.Workdir = filepath.Join(root, tc.workdir)
 				if err := os.MkdirAll(opts.Workdir, 0o755); err != nil {
@@ -214,6 +219,42 @@ func TestSubprocesses(t *testing.T) {
 		s := &Session{Capsule: f.Capsule, Artifacts: tc.arts}
 		if got := s.subprocesses(); got != tc.want {
 			t.Errorf("%q: subprocesses() = %q, want %q", tc.yaml, got, tc.want)
+		}
+	}
+}
+
+// What must not even be read is marked secret: .env, ~/.murmur, and a
+// manifest only when it holds a literal api_key.
+func TestTrustedSecrets(t *testing.T) {
+	const agent = "name: a\nversion: '1'\ninference:\n  endpoint: http://localhost:9\n  model: m\n  driver: {artifact: d}\n"
+	for _, tc := range []struct {
+		yaml           string
+		manifestSecret bool
+	}{
+		{agent, false},
+		{agent + "  api_key: ${KEY}\n", false},
+		{agent + "  api_key: sk-literal\n", true},
+	} {
+		f := newFixture(t)
+		m, _, err := manifest.Parse([]byte(tc.yaml), filepath.Join(f.project, "murmur.yaml"),
+			manifest.ParseOptions{Role: manifest.RoleCapsule, Env: func(string) (string, bool) { return "sk-from-env", true }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := f.options(m)
+		if err := opts.defaults(); err != nil {
+			t.Fatal(err)
+		}
+		secret := map[string]bool{}
+		for _, p := range trustedPaths(m, &opts) {
+			secret[p.Path] = p.Secret
+		}
+		want := map[string]bool{filepath.Join(f.project, "murmur.yaml"): tc.manifestSecret, filepath.Join(f.project, ".env"): true,
+			filepath.Join(f.home, ".murmur"): true, filepath.Join(f.project, "murmur.lock"): false}
+		for p, w := range want {
+			if got, ok := secret[p]; !ok || got != w {
+				t.Errorf("%q: %s secret = %v (listed %v), want %v", tc.yaml, p, got, ok, w)
+			}
 		}
 	}
 }
