@@ -6,28 +6,44 @@ import (
 	"strings"
 )
 
+// anchor is a directory resolved once, to test many paths against it.
+type anchor struct {
+	path string      // canonical
+	fi   os.FileInfo // nil when it does not exist
+}
+
+func anchorAt(dir string) anchor {
+	a := anchor{path: canonical(dir)}
+	if fi, err := os.Stat(a.path); err == nil {
+		a.fi = fi
+	}
+	return a
+}
+
 // beneath reports whether p is dir or lies below it, and the name of p's
-// first component under dir ("" when p is dir). Neither need exist. The
-// paths are compared as the kernel resolves them: links in the part of
-// each that exists expanded, and then every existing ancestor of p
-// compared with dir by identity, so neither a link nor a bind mount nor a
+// first component under dir ("" when p is dir). Neither need exist.
+func beneath(dir, p string) (first string, ok bool) { return anchorAt(dir).holds(p) }
+
+// holds is beneath for the anchored directory. The paths are compared as
+// the kernel resolves them: links in the part of each that exists
+// expanded, and then every existing ancestor of p compared with the
+// directory by identity, so neither a link nor a bind mount nor a
 // case-insensitive filesystem hides the relation.
-func beneath(dir, p string) (first string, ok bool) {
-	cd, cp := canonical(dir), canonical(p)
-	if rel, err := filepath.Rel(cd, cp); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+func (a anchor) holds(p string) (first string, ok bool) {
+	cp := canonical(p)
+	if rel, err := filepath.Rel(a.path, cp); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		if rel == "." {
 			return "", true
 		}
 		first, _, _ = strings.Cut(rel, string(filepath.Separator))
 		return first, true
 	}
-	di, err := os.Stat(cd)
-	if err != nil {
+	if a.fi == nil {
 		return "", false
 	}
 	child := ""
 	for cur := cp; ; {
-		if fi, err := os.Stat(cur); err == nil && os.SameFile(fi, di) {
+		if fi, err := os.Stat(cur); err == nil && os.SameFile(fi, a.fi) {
 			return child, true
 		}
 		parent := filepath.Dir(cur)
@@ -45,10 +61,10 @@ func canonical(p string) string {
 	if err != nil {
 		return filepath.Clean(p)
 	}
-	rest := ""
-	for q := p; ; {
-		if r, err := filepath.EvalSymlinks(q); err == nil {
-			return filepath.Join(r, rest)
+	q, rest := p, ""
+	for {
+		if _, err := os.Lstat(q); err == nil {
+			break
 		}
 		parent := filepath.Dir(q)
 		if parent == q {
@@ -57,4 +73,9 @@ func canonical(p string) string {
 		rest = filepath.Join(filepath.Base(q), rest)
 		q = parent
 	}
+	r, err := filepath.EvalSymlinks(q)
+	if err != nil {
+		return p
+	}
+	return filepath.Join(r, rest)
 }

@@ -54,8 +54,9 @@ func (s *Session) HiddenUnder(dir string) []string {
 		protected = append(protected, t.Path)
 	}
 	var hide []string
+	at := anchorAt(dir)
 	for _, p := range protected {
-		first, in := beneath(dir, p)
+		first, in := at.holds(p)
 		if !in || first == "" {
 			continue
 		}

@@ -90,8 +90,9 @@ func (s *Session) checkReadGrants() error {
 // heldIn names the trusted paths that are dir or lie below it.
 func (s *Session) heldIn(dir string) []string {
 	var held []string
+	at := anchorAt(dir)
 	for _, t := range s.Trusted {
-		if _, in := beneath(dir, t.Path); in {
+		if _, in := at.holds(t.Path); in {
 			held = append(held, fmt.Sprintf("%s (%s)", t.What, relTo(dir, t.Path)))
 		}
 	}
