@@ -27,8 +27,9 @@ import (
 // write: capability ceiling, containment floor (E-CAP-003) and unenforceable
 // resources, --workdir, murmur.lock entries and versions,
 // store lookup (E-RUN-008), per artifact integrity, extraction, grants and
-// compilation; then the workdir, tools/, MURMUR.md, the --workdir
-// manifest copy and task.md.
+// compilation, what the workdir would hand a guest or subprocess of what
+// the runtime trusts (E-CAP-002, checkTrusted); then the workdir, tools/,
+// MURMUR.md, the --workdir manifest copy and task.md.
 func Stage(ctx context.Context, opts Options) (*Session, error) {
 	if opts.Manifest == nil || opts.Manifest.Capsule == nil {
 		return nil, errors.New("stage: Options.Manifest must be a parsed capsule manifest")
