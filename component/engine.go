@@ -53,6 +53,21 @@ type Engine struct {
 	modConfig wazero.ModuleConfig
 }
 
+// CacheDir is where an engine configured with dir keeps compiled code
+// across processes: dir, or os.UserCacheDir()/mur/wasm when dir is empty.
+// The runtime runs what it finds there, so it is among what no guest may
+// reach.
+func CacheDir(dir string) (string, error) {
+	if dir != "" {
+		return dir, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("locating the compilation cache (set a cache dir or disable the cache): %w", err)
+	}
+	return filepath.Join(base, "mur", "wasm"), nil
+}
+
 // NewEngine creates an engine backed by one wazero runtime.
 func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	// Deadlines and cancellation interrupt guests through a flag compiled
@@ -61,13 +76,9 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	rc := wazero.NewRuntimeConfigCompiler().
 		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesThreads)
 	if !cfg.DisableCache {
-		dir := cfg.CacheDir
-		if dir == "" {
-			base, err := os.UserCacheDir()
-			if err != nil {
-				return nil, fmt.Errorf("locating the compilation cache (set a cache dir or disable the cache): %w", err)
-			}
-			dir = filepath.Join(base, "mur", "wasm")
+		dir, err := CacheDir(cfg.CacheDir)
+		if err != nil {
+			return nil, err
 		}
 		cache, err := wazero.NewCompilationCacheWithDir(dir)
 		if err != nil {

@@ -18,8 +18,11 @@ import (
 )
 
 // agentPkgs builds the driver "scripted" (scripted-go), the WASM tool
-// "echo" (toolrun-go, which answers its input reversed) and the WASM tool
-// "ask" (tool-io, which asks its task for input and answers the reply).
+// "echo" (toolrun-go, which answers its input reversed), the WASM tool
+// "ask" (tool-io, which asks its task for input and answers the reply),
+// the hostile WASM tool "fsattack" (fsattack-go, printing what each of
+// its filesystem commands got) and the native tool "plant"
+// (testdata/plant).
 var agentPkgs = sync.OnceValues(func() (string, error) {
 	src, err := os.MkdirTemp("", "mur-agent-pkgs-")
 	if err != nil {
@@ -29,6 +32,7 @@ var agentPkgs = sync.OnceValues(func() (string, error) {
 		"scripted": {"driver", testguest.ScriptedGo},
 		"echo":     {"tool", testguest.ToolrunGo},
 		"ask":      {"tool", "tool-io"},
+		"fsattack": {"tool", testguest.FSAttackGo},
 	} {
 		dir := filepath.Join(src, name)
 		if err := copyFile(testguest.Path(spec.guest), filepath.Join(dir, name+".wasm")); err != nil {

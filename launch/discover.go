@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mur-go/mur/stage"
 )
 
 // ComponentFile is the script component's preferred name.
-const ComponentFile = "capsule.wasm"
+const ComponentFile = stage.ComponentFile
 
 // FindComponent finds a script capsule's component in its project dir:
 // capsule.wasm if present, else the one root *.wasm; none or several is

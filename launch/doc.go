@@ -9,8 +9,10 @@
 // runtime's MURMUR_* identity, wasi:http behind capabilities.network.allow,
 // capabilities.limits) and the Murmur host interfaces of package
 // host, wired to the runners of package tools. Every WASM preopen hides the
-// runtime's own entries (tools/, trace.jsonl, .murmur/), so no guest can
-// touch what the runtime later executes or trusts. Every failure comes back as an
+// runtime's own entries (tools/, trace.jsonl, .murmur/) and what it trusts
+// at the next run (the manifest, .env, murmur.lock... where the workdir
+// holds them), so no guest can touch what the runtime later executes or
+// trusts. Every failure comes back as an
 // *Error carrying Murmur's wording and E-RUN code, because capsule authors
 // and scripts match on those.
 //

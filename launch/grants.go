@@ -78,8 +78,9 @@ func shadowed(key string, runtime [][2]string) bool {
 }
 
 // preopen grants dir as the guest's "." with the runtime's own entries
-// under it hidden (tools/, trace.jsonl, .murmur/): nothing a guest can
-// write is later executed or trusted by the host.
+// and what it trusts at the next run hidden under it (tools/, trace.jsonl,
+// .murmur/, the manifest, .env, murmur.lock: stage.Session.HiddenUnder):
+// nothing a guest can write is later executed or trusted by the host.
 func preopen(s *stage.Session, dir string) wasip2.DirGrant {
 	return wasip2.DirGrant{Host: dir, Guest: ".", Hide: s.HiddenUnder(dir)}
 }

@@ -94,7 +94,8 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 		prober = sandbox.NewProber(o.Trampoline)
 	}
 	sess, err := stage.Stage(ctx, stage.Options{Manifest: f, Workdir: o.Workdir, Task: o.Task,
-		Lock: lock, Compiler: engine, CapsuleWasm: wasm, RuntimeVersion: o.RuntimeVersion, Containment: o.Containment,
+		Lock: lock, Compiler: engine, CapsuleWasm: wasm, ComponentPath: compPath, CacheDir: o.CacheDir,
+		RuntimeVersion: o.RuntimeVersion, Containment: o.Containment,
 		Host:    prober.Probe(ctx),
 		OnStage: hooks.OnStage(hooks.Options{Getenv: f.LookupEnv, Stdout: o.Stdout, Stderr: o.Stderr, Log: o.Log})})
 	if err != nil {

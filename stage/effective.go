@@ -32,6 +32,9 @@ type EffectiveGrants struct {
 	StagedRuntimeGrants      []manifest.StagedRuntime      `json:"staged_runtime_grants"`
 	// Subprocess says what a native subprocess gets on this host.
 	Subprocess SubprocessReport `json:"subprocess"`
+	// Workdir is --explain-scope's report on a --workdir; nil without one
+	// (and in the trace, whose session ran in it).
+	Workdir *WorkdirReport `json:"workdir,omitempty"`
 }
 
 // SubprocessReport is the mechanism detail behind the tier.

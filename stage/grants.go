@@ -51,8 +51,7 @@ func artifactGrants(c *manifest.Capsule, ceil Grants, a *Artifact, index int, us
 	if err := own.CheckScope(where); err != nil {
 		return Grants{}, nil, err
 	}
-	onStage := a.Role == RoleHook && a.Hook != nil && a.Hook.Binding == "on-stage"
-	if err := checkReservedScope(own.Scope(), where, onStage, userWorkdir); err != nil {
+	if err := checkReservedScope(own.Scope(), where, a.onStageHook(), userWorkdir); err != nil {
 		return Grants{}, nil, err
 	}
 	// Only the artifact's own scope counts: without one a tool or driver

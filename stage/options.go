@@ -73,6 +73,13 @@ type Options struct {
 	// compiled into Session.CapsuleComponent; nil for agent capsules or
 	// when the launcher compiles it itself.
 	CapsuleWasm []byte
+	// ComponentPath is the file CapsuleWasm was read from ("" = none):
+	// the runtime trusts it at the next run.
+	ComponentPath string
+	// CacheDir is the engine's compile cache as component.Config takes it
+	// ("" = the user cache dir's default): code mur runs, kept from
+	// every guest and subprocess.
+	CacheDir string
 
 	// SessionID is used as given when set (it must match ses_<32 hex>);
 	// "" mints one from Clock and Rand.

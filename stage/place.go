@@ -34,7 +34,7 @@ func (s *Session) placeGrants(made *created, acc, sess *os.Root) error {
 		case a.Role == RoleHook && g.Scope == "":
 			g.Preopen = ""
 			continue
-		case a.Role == RoleHook && a.Hook != nil && a.Hook.Binding == "on-stage":
+		case a.onStageHook():
 			base, root = s.SessionDir, sess
 		}
 		if g.Scope == "" {

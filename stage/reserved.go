@@ -40,20 +40,26 @@ func checkReservedScope(scope, where string, sessionBase, userWorkdir bool) erro
 }
 
 // HiddenUnder lists the entries directly under dir (a directory a WASM
-// guest gets as a preopen) that the guest must neither see nor reach:
-// the first element of every reserved path below dir (wasip2.DirGrant.Hide).
+// guest gets as a preopen) that the guest must neither see nor reach, nor
+// create (wasip2.DirGrant.Hide): the first element of every path below
+// dir that the runtime keeps for itself (tools/, trace.jsonl, a
+// --workdir's .murmur/) or trusts at the next run (s.Trusted: the
+// manifest, .env, murmur.lock, ... when the workdir holds them).
 func (s *Session) HiddenUnder(dir string) []string {
 	protected := []string{s.ToolsDir, filepath.Join(s.SessionDir, TraceFile)}
 	if s.UserWorkdir {
 		protected = append(protected, filepath.Join(s.AccessibleDir, ".murmur"))
 	}
+	for _, t := range s.Trusted {
+		protected = append(protected, t.Path)
+	}
 	var hide []string
+	at := anchorAt(dir)
 	for _, p := range protected {
-		rel, err := filepath.Rel(dir, p)
-		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		first, in := at.holds(p)
+		if !in || first == "" {
 			continue
 		}
-		first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
 		if !slices.Contains(hide, first) {
 			hide = append(hide, first)
 		}

@@ -88,6 +88,9 @@ type Session struct {
 	SecurityWarnings []manifest.Warning
 	// Containment is the declared floor and the class achieved.
 	Containment Containment
+	// Trusted is what the capsule's runs trust (trustedPaths): hidden
+	// from every WASM preopen, never inside a subprocess's workdir.
+	Trusted []TrustedPath
 
 	egressOnce sync.Once
 	egress     *sandbox.Egress
@@ -182,6 +185,12 @@ type Artifact struct {
 
 	// Grants is what this artifact may touch (see Grants).
 	Grants Grants
+}
+
+// onStageHook reports a hook bound to on-stage, whose scope lies in the
+// session workdir rather than the accessible one.
+func (a *Artifact) onStageHook() bool {
+	return a.Role == RoleHook && a.Hook != nil && a.Hook.Binding == "on-stage"
 }
 
 // Grants is an artifact's effective capabilities after applying the

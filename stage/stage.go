@@ -27,8 +27,9 @@ import (
 // write: capability ceiling, containment floor (E-CAP-003) and unenforceable
 // resources, --workdir, murmur.lock entries and versions,
 // store lookup (E-RUN-008), per artifact integrity, extraction, grants and
-// compilation; then the workdir, tools/, MURMUR.md, the --workdir
-// manifest copy and task.md.
+// compilation, what the workdir would hand a guest or subprocess of what
+// the runtime trusts (E-CAP-002, checkTrusted); then the workdir, tools/,
+// MURMUR.md, the --workdir manifest copy and task.md.
 func Stage(ctx context.Context, opts Options) (*Session, error) {
 	if opts.Manifest == nil || opts.Manifest.Capsule == nil {
 		return nil, errors.New("stage: Options.Manifest must be a parsed capsule manifest")
@@ -75,9 +76,14 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 	if err := s.mintID(&opts); err != nil {
 		return nil, err
 	}
+	d := layout(s.ProjectDir, userDir, s.ID)
+	s.Trusted = trustedPaths(opts.Manifest, &opts)
+	if err := s.checkTrusted(d); err != nil {
+		return nil, err
+	}
 
 	var made created
-	if err := s.write(&made, arts, userDir, &opts); err != nil {
+	if err := s.write(&made, arts, d, &opts); err != nil {
 		made.undo()
 		return nil, err
 	}
@@ -163,8 +169,7 @@ func (s *Session) mintID(opts *Options) error {
 // write creates the workdir and everything in it. Failures roll back
 // through made; only MURMUR.md and the manifest copy are best-effort, as
 // in Murmur.
-func (s *Session) write(made *created, arts []*staged, userDir string, opts *Options) error {
-	d := layout(s.ProjectDir, userDir, s.ID)
+func (s *Session) write(made *created, arts []*staged, d dirs, opts *Options) error {
 	s.AccessibleDir, s.SessionDir, s.UserWorkdir = d.accessible, d.session, d.user
 	s.ToolsDir = filepath.Join(s.SessionDir, "tools")
 	s.OutDir = filepath.Join(s.SessionDir, "out")

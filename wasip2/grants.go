@@ -63,7 +63,8 @@ type DirGrant struct {
 	// path operation that would resolve to or through them (open, stat,
 	// create, remove, rename, link, readlink, a symlink's target) fails as
 	// if they did not exist. The runtime puts what it later executes or
-	// trusts there (tools/, trace.jsonl, .murmur/). Names compare without
+	// trusts there (tools/, trace.jsonl, .murmur/, and murmur.yaml, .env,
+	// murmur.lock where a workdir holds them). Names compare without
 	// regard to case, as a case-insensitive filesystem would. Operations
 	// that would create an entry at a hidden name (create, mkdir, symlink,
 	// rename or link to it) fail with access instead, whether or not the

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,4 +90,53 @@ func TestExplainScope(t *testing.T) {
 	mur(t, "run", "--manifest", m, "--explain-scope").want(t, 0, "enforcement: KernelFull (host mechanism: mountns+pivot_root+landlock+seccomp)\n  landlock:  ABI ", "")
 	mur(t, "run", "--manifest", m, "--explain-scope", "--containment", "sealed").want(t, 0,
 		"enforcement: KernelSealed (host mechanism: mountns+pivot_root+landlock+seccomp)\n  root:      composed in a private mount namespace", "")
+}
+
+// --explain-scope with a --workdir says what the workdir holds that a
+// later run trusts and whether a run would be refused for it.
+func TestExplainScopeWorkdir(t *testing.T) {
+	const agent = "name: c\nversion: '1'\ninference: {endpoint: 'http://localhost:9', model: m, driver: {artifact: d}}\nartifacts:\n  - {name: d, version: '1', runtime: driver}\n"
+	for _, tc := range []struct {
+		name, yaml string
+		own        bool // a workdir of its own instead of the project
+		want       stage.WorkdirReport
+	}{
+		{"shell in the project", agent + "capabilities: {shell: {allow: [sh]}}\n", false, stage.WorkdirReport{
+			Holds:   []string{"the manifest (murmur.yaml)", ".env (.env)", "murmur.lock (murmur.lock)", "the project's artifact store (.murmur/artifacts)", "the project's .murmur/config.yaml (.murmur/config.yaml)"},
+			Refusal: "E-CAP-002: workdir {dir} cannot be granted to this capsule: it holds what the runtime trusts at the next run: the manifest (murmur.yaml)"}},
+		{"WASM guests in the project", agent, false, stage.WorkdirReport{
+			Holds:           []string{"the manifest (murmur.yaml)", ".env (.env)", "murmur.lock (murmur.lock)", "the project's artifact store (.murmur/artifacts)", "the project's .murmur/config.yaml (.murmur/config.yaml)"},
+			RefusedIfNative: true}},
+		{"shell in a workdir of its own", agent + "capabilities: {shell: {allow: [sh]}}\n", true, stage.WorkdirReport{Holds: []string{}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := capsuleDir(t, tc.yaml, nil)
+			work := dir
+			if tc.own {
+				work = t.TempDir()
+			}
+			o := mur(t, "run", "--manifest", filepath.Join(dir, "murmur.yaml"), "--workdir", work, "--explain-scope", "--json")
+			if o.code != 0 {
+				t.Fatalf("exit %d\n%s%s", o.code, o.stdout, o.stderr)
+			}
+			var g stage.EffectiveGrants
+			if err := json.Unmarshal([]byte(o.stdout), &g); err != nil {
+				t.Fatalf("%v\n%s", err, o.stdout)
+			}
+			wd := g.Workdir
+			want := strings.ReplaceAll(tc.want.Refusal, "{dir}", dir)
+			if wd == nil || wd.Path != work || !slices.Equal(wd.Holds, tc.want.Holds) || !strings.HasPrefix(wd.Refusal, want) ||
+				(want == "") != (wd.Refusal == "") || wd.RefusedIfNative != tc.want.RefusedIfNative {
+				t.Errorf("workdir report: %+v\nwant %+v", wd, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(work, ".murmur")); err == nil {
+				t.Error("--explain-scope created .murmur in the workdir")
+			}
+		})
+	}
+	dir := capsuleDir(t, agent+"capabilities: {shell: {allow: [sh]}}\n", nil)
+	mur(t, "run", "--manifest", filepath.Join(dir, "murmur.yaml"), "--workdir", dir, "--explain-scope").want(t, 0,
+		"workdir:          "+dir+"\n  holds what a later run trusts, hidden from WASM guests: the manifest (murmur.yaml), .env (.env)", "")
+	mur(t, "run", "--manifest", filepath.Join(dir, "murmur.yaml"), "--workdir", dir, "--explain-scope").want(t, 0,
+		"  REFUSED: E-CAP-002: workdir "+dir+" cannot be granted", "")
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/mur-go/mur/policy"
@@ -17,7 +18,8 @@ import (
 // report, one JSON line with --json, and nothing run or created.
 func (r *runner) explainScope(ctx context.Context, self string) error {
 	g, err := runsession.ExplainScope(ctx, runsession.Options{ManifestPath: r.opts.manifest, NoEnvFile: r.opts.noEnvFile,
-		Containment: r.opts.containment, Trampoline: self, Prober: contain.NewProber(self), Log: r.log})
+		Containment: r.opts.containment, Workdir: r.opts.workdir, CacheDir: os.Getenv(cacheDirEnv),
+		Trampoline: self, Prober: contain.NewProber(self), Log: r.log})
 	if err != nil {
 		return err
 	}
@@ -79,5 +81,17 @@ func printGrants(w io.Writer, g stage.EffectiveGrants) {
 	}
 	for _, sr := range g.StagedRuntimeGrants {
 		fmt.Fprintf(w, "staged runtime: %s: %s (%s)\n", sr.Binary, sr.SourcePath, sr.Pin)
+	}
+	if wd := g.Workdir; wd != nil {
+		fmt.Fprintf(w, "workdir:          %s\n", wd.Path)
+		if len(wd.Holds) > 0 {
+			fmt.Fprintf(w, "  holds what a later run trusts, hidden from WASM guests: %s\n", strings.Join(wd.Holds, ", "))
+		}
+		switch {
+		case wd.Refusal != "":
+			fmt.Fprintf(w, "  REFUSED: %s\n", wd.Refusal)
+		case wd.RefusedIfNative:
+			fmt.Fprintln(w, "  refused (E-CAP-002) if an artifact is a native tool: a subprocess's sandbox grants the whole workdir")
+		}
 	}
 }

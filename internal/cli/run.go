@@ -36,7 +36,12 @@ may call the tools its manifest declares, and nothing else.
 The session workdir is <manifest dir>/workdir/<session id>, or DIR with
 --workdir DIR (bookkeeping then goes to DIR/.murmur/<session id>). The
 first run writes murmur.lock if there was none; an existing lock is never
-changed, and every staged package must match it.
+changed, and every staged package must match it. What a later run trusts
+(murmur.yaml, .env, murmur.lock, the stores, prompt and skill files) is
+hidden from WASM guests when it lies in their workdir; a capsule that can
+start native subprocesses is refused (E-CAP-002) a workdir holding any of
+it: run from a directory of its own, as in
+'mur run --manifest ../capsule/murmur.yaml --workdir .'.
 
 Session directories are kept after the run (they hold its output, logs and
 staged tools) and mur never deletes them itself: "mur sessions list" shows

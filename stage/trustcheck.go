@@ -1,0 +1,145 @@
+package stage
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// checkTrusted refuses, before anything is created, a layout d that would
+// hand a trusted path (s.Trusted) to something that could read or change
+// it (E-CAP-002: the workdir is the capsule's filesystem grant):
+//
+//   - a WASM preopen (the accessible workdir, the session dir an on-stage
+//     hook may get, a filesystem.scope) that is a trusted path or lies
+//     inside one. Below a preopen, trusted paths are hidden by name
+//     (HiddenUnder), but nothing can hide the preopen itself;
+//   - when the capsule starts native subprocesses, an accessible workdir
+//     holding a trusted path or inside one. Their sandbox grants the
+//     workdir whole at every class: Landlock cannot except a sub-path, a
+//     mount can mask only what exists (a .env or murmur.lock a command
+//     creates is believed next time), and where the host applies no
+//     Landlock there is no sandbox at all;
+//   - then, a host directory they may read holding a secret
+//     (checkReadGrants).
+func (s *Session) checkTrusted(d dirs) error {
+	preopens := []struct{ dir, what string }{{d.accessible, "workdir"}, {d.session, "session directory"}}
+	for _, a := range s.Artifacts {
+		if a.Kind != KindWasm || a.Grants.Scope == "" {
+			continue
+		}
+		// A hook's scope may lie in either workdir (an unbound one's is
+		// in the session workdir at on-stage, in the accessible one after).
+		what := fmt.Sprintf("filesystem scope '%s' of artifact '%s'", a.Grants.Scope, a.Name)
+		for _, base := range []string{d.accessible, d.session} {
+			preopens = append(preopens, struct{ dir, what string }{filepath.Join(base, filepath.FromSlash(a.Grants.Scope)), what})
+		}
+	}
+	for _, p := range preopens {
+		if err := s.checkNotInside(p.dir, p.what); err != nil {
+			return err
+		}
+	}
+	starts := s.subprocesses()
+	if starts == "" {
+		return nil
+	}
+	if err := s.checkReadGrants(); err != nil {
+		return err
+	}
+	held := s.heldIn(d.accessible)
+	if len(held) == 0 {
+		return nil
+	}
+	return &Error{Code: CodeScope,
+		Msg: fmt.Sprintf("workdir %s cannot be granted to this capsule: it holds what the runtime trusts at the next run: %s; the capsule starts native subprocesses (%s), whose sandbox grants the whole workdir, so a command could read .env or rewrite the manifest the next run trusts",
+			d.accessible, strings.Join(held, ", "), starts),
+		Hint: "keep murmur.yaml, murmur.lock and .env outside the workdir: run from a directory of its own with `mur run --manifest ../capsule/murmur.yaml --workdir .`, or leave out --workdir for a fresh workdir/<session id> beside murmur.yaml"}
+}
+
+// checkReadGrants refuses a host directory every subprocess may read
+// (an interpreter_runtime or staged_runtime grant) that holds a secret
+// the runtime trusts: .env would be as readable as the interpreter.
+func (s *Session) checkReadGrants() error {
+	caps := s.Capsule.Capabilities
+	if caps == nil || caps.Shell == nil {
+		return nil
+	}
+	var grants []struct{ dir, what string }
+	for _, g := range caps.Shell.InterpreterRuntime {
+		for _, d := range g.Dirs {
+			grants = append(grants, struct{ dir, what string }{d.Path, "capabilities.shell.interpreter_runtime directory"})
+		}
+	}
+	for _, g := range caps.Shell.StagedRuntime {
+		grants = append(grants, struct{ dir, what string }{g.SourcePath, "capabilities.shell.staged_runtime source_path"})
+	}
+	for _, g := range grants {
+		for _, t := range s.Trusted {
+			if _, in := beneath(g.dir, t.Path); in && t.Secret {
+				return &Error{Code: CodeScope,
+					Msg: fmt.Sprintf("%s %s holds %s (%s), which every subprocess of the capsule could then read",
+						g.what, g.dir, t.What, t.Path),
+					Hint: "grant the interpreter's own directory (for example /usr/lib/python3), never one holding the project or your home"}
+			}
+		}
+	}
+	return nil
+}
+
+// heldIn names the trusted paths that are dir or lie below it.
+func (s *Session) heldIn(dir string) []string {
+	var held []string
+	at := anchorAt(dir)
+	for _, t := range s.Trusted {
+		if _, in := at.holds(t.Path); in {
+			held = append(held, fmt.Sprintf("%s (%s)", t.What, relTo(dir, t.Path)))
+		}
+	}
+	return held
+}
+
+// checkNotInside refuses dir, a directory some guest or subprocess gets,
+// when it is a trusted path or lies inside one.
+func (s *Session) checkNotInside(dir, what string) error {
+	for _, t := range s.Trusted {
+		if _, in := beneath(t.Path, dir); in {
+			return &Error{Code: CodeScope,
+				Msg: fmt.Sprintf("%s %s is or lies inside %s (%s), which the runtime trusts at the next run: a guest or subprocess granted it could change it",
+					what, dir, t.What, t.Path),
+				Hint: fmt.Sprintf("choose a directory outside %s", t.Path)}
+		}
+	}
+	return nil
+}
+
+// subprocesses says what lets the capsule start native subprocesses
+// (shell.allow, spawn.allow, a native tool, transport: process), "" when
+// nothing does.
+func (s *Session) subprocesses() string {
+	var why []string
+	caps := s.Capsule.Capabilities
+	if l := caps.ShellAllow(); len(l) > 0 {
+		why = append(why, "shell.allow: "+strings.Join(l, ", "))
+	}
+	if l := caps.SpawnAllow(); len(l) > 0 {
+		why = append(why, "spawn.allow: "+strings.Join(l, ", "))
+	}
+	for _, a := range s.Artifacts {
+		if a.Kind == KindNative {
+			why = append(why, "native tool '"+a.Name+"'")
+		}
+	}
+	if inf := s.Capsule.Inference; inf != nil && inf.Transport == "process" {
+		why = append(why, "transport: process runs "+inf.Command)
+	}
+	return strings.Join(why, "; ")
+}
+
+// relTo names p for a message about dir: relative when it lies below.
+func relTo(dir, p string) string {
+	if rel, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
+}
