@@ -115,7 +115,7 @@ func RunSession(ctx context.Context, o SessionOptions) (SessionResult, error) {
 	if err != nil {
 		return SessionResult{}, err
 	}
-	if l.tr, err = trace.Open(l.s.SessionDir, l.s.ID, l.now); err != nil {
+	if l.tr, err = trace.Open(l.s.SessionDir, l.s.ID, l.now, l.s.Secrets); err != nil {
 		return SessionResult{}, failure(KindIO, err, "%v", err)
 	}
 	if l.f, err = openFiles(l.s); err != nil {
