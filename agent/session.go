@@ -221,7 +221,7 @@ func (l *launch) run(ctx context.Context) (SessionResult, error) {
 		}
 		// A2A CancelTask ends only its task's context; the session goes on.
 		tctx, cancel := TaskContext(ctx, t)
-		r := l.runTask(tctx, t)
+		r := redactResult(l.s.Secrets, l.runTask(tctx, t))
 		cancel()
 		res.Tasks++
 		res.Last = r
