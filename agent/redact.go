@@ -25,12 +25,12 @@ type redactedTask struct {
 	mu sync.Mutex
 	// chunks is the task's chunk stream; heldThinking the kind of the
 	// bytes it keeps back.
-	chunks       *redact.Stream
+	chunks       redact.Stream
 	heldThinking bool
 }
 
-func newRedactedTask(secrets *redact.Redactor, events Events, io tools.TaskIO) *redactedTask {
-	return &redactedTask{secrets: secrets, events: events, io: io, chunks: secrets.Stream()}
+func newRedactedTask(secrets *redact.Redactor, events Events, io tools.TaskIO) redactedTask {
+	return redactedTask{secrets: secrets, events: events, io: io, chunks: secrets.Stream()}
 }
 
 // taskIO is the TaskIO the task's guests get: nil when there is none, so
@@ -86,8 +86,10 @@ func (r *redactedTask) Status(s StatusEvent) {
 	r.flush(context.Background())
 	s.Message = r.secrets.String(s.Message)
 	if s.Response != nil {
-		text := r.secrets.String(*s.Response)
-		s.Response = &text
+		if text := r.secrets.String(*s.Response); text != *s.Response {
+			s.Response = new(string)
+			*s.Response = text
+		}
 	}
 	r.events.Status(s)
 }
@@ -107,6 +109,9 @@ func (r *redactedTask) Text(text string) {
 // secrets. An *Error's Msg is redacted in place, since callers read it
 // as a field (session prints it), not only through Error().
 func redactResult(secrets *redact.Redactor, r TaskResult) TaskResult {
+	if !secrets.Active() {
+		return r
+	}
 	r.Text = secrets.String(r.Text)
 	var e *Error
 	if errors.As(r.Err, &e) {

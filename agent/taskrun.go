@@ -22,7 +22,7 @@ type taskRun struct {
 	// secrets.
 	t       Task
 	events  Events
-	out     *redactedTask
+	out     redactedTask
 	started uint64 // launch ms at task_start
 	counts  counts
 	// reopens are the granted reopen requests, in order; original is
@@ -41,7 +41,7 @@ func (l *launch) runTask(ctx context.Context, t Task) TaskResult {
 	}
 	tr := &taskRun{t: t, started: l.sinceOpen()}
 	tr.out = newRedactedTask(l.s.Secrets, events, t.IO)
-	tr.events, tr.t.IO = tr.out, tr.out.taskIO()
+	tr.events, tr.t.IO = &tr.out, tr.out.taskIO()
 	// What a guest streamed last goes out before the source hears the
 	// task ended.
 	defer tr.out.flush(ctx)

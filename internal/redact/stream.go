@@ -20,8 +20,8 @@ import (
 // the stream remembers it, so the rest is replaced by Marker when it
 // comes: what goes out never holds a secret either way.
 //
-// A Stream is not safe for concurrent use; its zero value is unusable
-// (see Redactor.Stream).
+// A Stream is not safe for concurrent use; its zero value holds no
+// secret (see Redactor.Stream).
 type Stream struct {
 	r *Redactor
 	// win is the end of the stream since the last redaction that could
@@ -30,8 +30,9 @@ type Stream struct {
 	held int
 }
 
-// Stream returns a stream redactor over r's secrets.
-func (r *Redactor) Stream() *Stream { return &Stream{r: r} }
+// Stream returns a stream redactor over r's secrets, as a value to keep
+// in whatever owns the stream.
+func (r *Redactor) Stream() Stream { return Stream{r: r} }
 
 // Held reports whether bytes are kept back.
 func (s *Stream) Held() bool { return s.held > 0 }
