@@ -30,9 +30,10 @@ type Redactor struct {
 	m      atomic.Pointer[matcher]
 }
 
-// New returns a Redactor holding secrets; empty ones are ignored.
+// New returns a Redactor holding secrets; empty ones are ignored. The
+// zero Redactor is an empty one too.
 func New(secrets ...string) *Redactor {
-	r := &Redactor{counts: map[string]int{}}
+	r := &Redactor{}
 	for _, s := range secrets {
 		r.Add(s)
 	}
@@ -48,6 +49,9 @@ func (r *Redactor) Add(secret string) (remove func()) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.counts == nil {
+		r.counts = map[string]int{}
+	}
 	r.counts[secret]++
 	r.rebuildLocked()
 	return sync.OnceFunc(func() {
