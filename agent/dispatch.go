@@ -76,7 +76,30 @@ type outcome struct {
 	shell   *tools.ShellOutcome
 }
 
+// run dispatches one call and takes the session's secrets out of what
+// it answered, before anything reads it: the model's next request, the
+// trace, the task's artifact, the hooks' events, the bridge's reply to an
+// agent CLI. Tools never hold a secret, but a shell command can print a
+// file that does.
 func (d *dispatcher) run(ctx context.Context, h handler, c toolCall) (outcome, error) {
+	o, fatal := d.invoke(ctx, h, c)
+	secrets := d.session.Secrets
+	if !secrets.Active() {
+		return o, fatal
+	}
+	o.text = secrets.String(o.text)
+	for i, kv := range o.meta {
+		o.meta[i] = tools.Pair{Key: secrets.String(kv.Key), Value: secrets.String(kv.Value)}
+	}
+	if sh := o.shell; sh != nil {
+		red := *sh
+		red.Command, red.Stdout, red.Stderr = secrets.String(sh.Command), secrets.String(sh.Stdout), secrets.String(sh.Stderr)
+		o.shell = &red
+	}
+	return o, secrets.Error(fatal)
+}
+
+func (d *dispatcher) invoke(ctx context.Context, h handler, c toolCall) (outcome, error) {
 	switch {
 	case h.errText != "":
 		return outcome{text: h.errText, isError: true}, nil

@@ -45,6 +45,8 @@ func (l *launch) callDriver(ctx context.Context, a *attemptRun, turn uint32, wir
 			dctx = tools.WithTaskIO(ctx, a.watch)
 		}
 		res, err := l.o.Driver.Invoke(dctx, tools.ToolInput{Data: &wire.json})
+		// The call's chunk stream ended with it.
+		a.out.flush(ctx)
 		if err != nil {
 			if cerr := cancelled(ctx); cerr != nil {
 				return driverCall{}, nil, cerr

@@ -115,7 +115,7 @@ func RunSession(ctx context.Context, o SessionOptions) (SessionResult, error) {
 	if err != nil {
 		return SessionResult{}, err
 	}
-	if l.tr, err = trace.Open(l.s.SessionDir, l.s.ID, l.now); err != nil {
+	if l.tr, err = trace.Open(l.s.SessionDir, l.s.ID, l.now, l.s.Secrets); err != nil {
 		return SessionResult{}, failure(KindIO, err, "%v", err)
 	}
 	if l.f, err = openFiles(l.s); err != nil {
@@ -221,7 +221,7 @@ func (l *launch) run(ctx context.Context) (SessionResult, error) {
 		}
 		// A2A CancelTask ends only its task's context; the session goes on.
 		tctx, cancel := TaskContext(ctx, t)
-		r := l.runTask(tctx, t)
+		r := redactResult(l.s.Secrets, l.runTask(tctx, t))
 		cancel()
 		res.Tasks++
 		res.Last = r

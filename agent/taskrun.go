@@ -17,8 +17,12 @@ const (
 
 // taskRun is one task across its attempts.
 type taskRun struct {
+	// t is the task with its IO, and events its Events, as the task's
+	// guests reach them: through out, which redacts the session's
+	// secrets.
 	t       Task
 	events  Events
+	out     redactedTask
 	started uint64 // launch ms at task_start
 	counts  counts
 	// reopens are the granted reopen requests, in order; original is
@@ -31,10 +35,16 @@ type taskRun struct {
 // (session.md §3.1, §3.5). An untracked task (no ID: the attempt after
 // an A2A wait timed out) writes no task records and is never reopened.
 func (l *launch) runTask(ctx context.Context, t Task) TaskResult {
-	tr := &taskRun{t: t, events: t.Events, started: l.sinceOpen()}
-	if tr.events == nil {
-		tr.events = NoEvents{}
+	events := t.Events
+	if events == nil {
+		events = NoEvents{}
 	}
+	tr := &taskRun{t: t, started: l.sinceOpen()}
+	tr.out = newRedactedTask(l.s.Secrets, events, t.IO)
+	tr.events, tr.t.IO = &tr.out, tr.out.taskIO()
+	// What a guest streamed last goes out before the source hears the
+	// task ended.
+	defer tr.out.flush(ctx)
 	tracked := t.ID != ""
 	if tracked {
 		if t.Source == "a2a" {

@@ -332,20 +332,17 @@ func (h *inferenceHost) attempt(ctx context.Context, driver tools.Tool, payload 
 	return Response{Text: text.String(), OutputTokens: h.r.opts.CountTokens(*raw), usage: usage, reported: reported}, nil
 }
 
-// redacted replaces a credential that leaks into a driver's error.
-const redacted = "[REDACTED]"
-
-// redact keeps the capsule's inference key out of the err text a hook
-// sees and the retry record: a driver may echo the request, key
-// included, in its error.
+// redact keeps the session's secrets out of the err text a hook sees and
+// the retry record: a driver may echo the request, key included, in its
+// error.
 func (h *inferenceHost) redact(err error) {
 	var ie *InferenceError
-	inf := h.r.s.Capsule.Inference
-	if !errors.As(err, &ie) || inf == nil || !inf.HasAPIKey || inf.APIKey == "" {
+	if !errors.As(err, &ie) {
 		return
 	}
-	ie.msg = strings.ReplaceAll(ie.msg, inf.APIKey, redacted)
-	ie.fail.Err = strings.ReplaceAll(ie.fail.Err, inf.APIKey, redacted)
+	secrets := h.r.s.Secrets
+	ie.msg = secrets.String(ie.msg)
+	ie.fail.Err = secrets.String(ie.fail.Err)
 }
 
 // payloadJSON is the driver request of session.md §1.1 and §4: compact,

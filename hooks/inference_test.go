@@ -9,6 +9,7 @@ import (
 
 	"github.com/mur-go/mur/agent"
 	"github.com/mur-go/mur/inference"
+	"github.com/mur-go/mur/internal/redact"
 	"github.com/mur-go/mur/internal/testguest"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/tools"
@@ -186,6 +187,7 @@ func TestRunInferenceProcessTransport(t *testing.T) {
 func TestRunInferenceRedactsTheKey(t *testing.T) {
 	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
 	s.Capsule.Inference.HasAPIKey, s.Capsule.Inference.APIKey = true, "nope"
+	s.Secrets = redact.New("nope") // as staging makes it
 	r := startRuntime(t, Options{Session: s, Driver: driver(t, testguest.DriverError),
 		Retry: inference.Policy{MaxRetries: 1, Clock: instantClock{}}})
 	_, err := r.Compaction(context.Background(), compaction)

@@ -80,13 +80,14 @@ func NewAgentTools(opts Options) (*AgentTools, error) {
 }
 
 // newDriver is the driver tool the loop (or a hook's run-inference)
-// calls: its failures logged, the key scrubbed from its answers.
+// calls: the session's secrets scrubbed from its answers, then its
+// failures logged (so the log line is scrubbed too).
 func newDriver(o *Options, linker *component.Linker, spec toolSpec) (tools.Tool, error) {
 	d, err := newTool(o, linker, spec)
 	if err != nil {
 		return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
 	}
-	return redacting{tool: logged{name: spec.name, tool: d, log: o.Log}, secret: o.Session.Capsule.Inference.APIKey}, nil
+	return logged{name: spec.name, tool: redacting{tool: d, secrets: o.Session.Secrets}, log: o.Log}, nil
 }
 
 // newAgentToolbox is what every agent capsule's loop dispatches to, for

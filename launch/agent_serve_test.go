@@ -104,6 +104,12 @@ type served struct {
 // test has not stopped it.
 func serveCapsule(t *testing.T, p *project, yaml string, installs ...string) served {
 	t.Helper()
+	return serveCapsuleEnv(t, p, yaml, nil, installs...)
+}
+
+// serveCapsuleEnv is serveCapsule with extra environment for `mur run`.
+func serveCapsuleEnv(t *testing.T, p *project, yaml string, extra []string, installs ...string) served {
+	t.Helper()
 	pkgs, err := agentPkgs()
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +122,7 @@ func serveCapsule(t *testing.T, p *project, yaml string, installs ...string) ser
 	}
 	cmd := exec.Command(env.mur, "run", "--json")
 	cmd.Dir = p.dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(p.dir, ".home"), "MUR_CACHE_DIR=" + env.cache}
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(p.dir, ".home"), "MUR_CACHE_DIR=" + env.cache}, extra...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -3,8 +3,8 @@ package launch
 import (
 	"context"
 	"fmt"
-	"strings"
 
+	"github.com/mur-go/mur/internal/redact"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/tools"
@@ -70,43 +70,37 @@ func setEnv(env [][2]string, key, value string) [][2]string {
 	return append(env[:len(env):len(env)], [2]string{key, value})
 }
 
-// redacting removes the secret from everything the driver answers, so
-// that no path from it (the loop's errors, result.txt, trace, logs) can
-// carry the key: the driver never holds it under the gateway, and one
-// given the raw key, or a provider echoing it, is caught here.
+// redacting removes the session's secrets from everything the driver
+// answers, before the loop, a hook's run-inference or a log sees it, so
+// that no path from it (the loop's errors, result.txt, trace, logs, the
+// tools it calls) can carry the key: the driver never holds it under the
+// gateway, and one given the raw key, or a provider echoing it in a form
+// the response redaction cannot see (split across stream events, escaped
+// in JSON), is caught here. What it streams meanwhile is the task's
+// (agent's redacting TaskIO).
 type redacting struct {
-	tool   tools.Tool
-	secret string
+	tool    tools.Tool
+	secrets *redact.Redactor
 }
 
 func (r redacting) Invoke(ctx context.Context, in tools.ToolInput) (tools.ToolResult, error) {
 	res, err := r.tool.Invoke(ctx, in)
-	if r.secret == "" {
+	if !r.secrets.Active() {
 		return res, err
 	}
 	scrub := func(p *string) *string {
 		if p == nil {
 			return nil
 		}
-		s := strings.ReplaceAll(*p, r.secret, wasip2.Redacted)
+		s := r.secrets.String(*p)
 		return &s
 	}
 	res.Summary, res.Data, res.DataPath = scrub(res.Summary), scrub(res.Data), scrub(res.DataPath)
 	for i, kv := range res.Metadata {
-		res.Metadata[i] = tools.Pair{Key: *scrub(&kv.Key), Value: *scrub(&kv.Value)}
+		res.Metadata[i] = tools.Pair{Key: r.secrets.String(kv.Key), Value: r.secrets.String(kv.Value)}
 	}
-	if err != nil && strings.Contains(err.Error(), r.secret) {
-		err = &redactedError{err: err, msg: strings.ReplaceAll(err.Error(), r.secret, wasip2.Redacted)}
+	for i, a := range res.Attachments {
+		res.Attachments[i] = tools.Attachment{MediaType: r.secrets.String(a.MediaType), Path: r.secrets.String(a.Path)}
 	}
-	return res, err
+	return res, r.secrets.Error(err)
 }
-
-// redactedError keeps the error's identity (errors.Is and As still see
-// it) with the secret taken out of its text.
-type redactedError struct {
-	err error
-	msg string
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }

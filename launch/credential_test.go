@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/mur-go/mur/internal/redact"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/stage"
 	"github.com/mur-go/mur/tools"
@@ -54,7 +55,7 @@ func (a answer) Invoke(context.Context, tools.ToolInput) (tools.ToolResult, erro
 func TestRedactingDriver(t *testing.T) {
 	leak := "key sk-1 here"
 	inner := errors.New("failed with sk-1")
-	r := redacting{secret: "sk-1", tool: answer{err: inner, res: tools.ToolResult{Summary: &leak, Data: &leak,
+	r := redacting{secrets: redact.New("sk-1"), tool: answer{err: inner, res: tools.ToolResult{Summary: &leak, Data: &leak,
 		Metadata: []tools.Pair{{Key: "k", Value: leak}}}}}
 	res, err := r.Invoke(context.Background(), tools.ToolInput{})
 	for _, s := range []string{*res.Summary, *res.Data, res.Metadata[0].Value, err.Error()} {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 
 	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/hooks"
+	"github.com/mur-go/mur/internal/redact"
 	"github.com/mur-go/mur/launch"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/manifest"
@@ -31,20 +33,33 @@ type Result struct {
 // as far as the run got either way, so a cancelled run still names its
 // session. A run whose ctx is cancelled from outside (not by a deadline)
 // ends cancelled, whatever the capsule did with its failed calls.
+//
+// Everything the run writes to Stdout, Stderr and Log, and the error's
+// text, goes out without the session's secrets (the A2A token, and from
+// staging on the inference api_key): guests' output and the runtime's
+// diagnostics about them are paths out like the trace and result.txt.
 func Run(ctx context.Context, opts Options) (Result, error) {
 	o := opts.withDefaults()
-	sess, err := run(ctx, o)
+	secrets := redact.New(o.Serve.Token)
+	stdout, stderr := secrets.Writer(o.Stdout), secrets.Writer(o.Stderr)
+	log := o.Log
+	o.Stdout, o.Stderr, o.Log = stdout, stderr, slog.New(secrets.Handler(o.Log.Handler()))
+	sess, err := run(ctx, o, secrets)
+	if ferr := errors.Join(stdout.Flush(), stderr.Flush()); ferr != nil {
+		log.Warn("writing the capsule's last output", "err", ferr)
+	}
 	if err = asCancelled(ctx, err); err != nil {
 		var e *Error
 		if !errors.As(err, &e) {
 			e = fail(StepRun, err)
 		}
+		e.Err = secrets.Error(e.Err)
 		return Result{Session: sess, Status: e.Status}, e
 	}
 	return Result{Session: sess, Status: launch.StatusOK}, nil
 }
 
-func run(ctx context.Context, o Options) (*stage.Session, error) {
+func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Session, error) {
 	f, err := load(o)
 	if err != nil {
 		return nil, fail(StepLoad, err)
@@ -96,7 +111,7 @@ func run(ctx context.Context, o Options) (*stage.Session, error) {
 	sess, err := stage.Stage(ctx, stage.Options{Manifest: f, Workdir: o.Workdir, Task: o.Task,
 		Lock: lock, Compiler: engine, CapsuleWasm: wasm, ComponentPath: compPath, CacheDir: o.CacheDir,
 		RuntimeVersion: o.RuntimeVersion, Containment: o.Containment,
-		Host:    prober.Probe(ctx),
+		Host: prober.Probe(ctx), Secrets: secrets,
 		OnStage: hooks.OnStage(hooks.Options{Getenv: f.LookupEnv, Stdout: o.Stdout, Stderr: o.Stderr, Log: o.Log})})
 	if err != nil {
 		return nil, fail(StepStage, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/component"
 	"github.com/mur-go/mur/install"
+	"github.com/mur-go/mur/internal/redact"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/policy"
@@ -99,6 +100,9 @@ type Options struct {
 	// shell-tool manifests written, grants placed): the on-stage hook
 	// dispatch (hooks.OnStage). An error fails staging; nil skips it.
 	OnStage func(context.Context, *Session) error
+	// Secrets is the session's redactor (Session.Secrets); nil makes one.
+	// Staging adds inference.api_key to it either way.
+	Secrets *redact.Redactor
 }
 
 // DefaultStores is Murmur's session resolution order: the project store

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mur-go/mur/artifact"
 	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/internal/redact"
 	"github.com/mur-go/mur/lockfile"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/policy"
@@ -91,6 +92,11 @@ type Session struct {
 	// Trusted is what the capsule's runs trust (trustedPaths): hidden
 	// from every WASM preopen, never inside a subprocess's workdir.
 	Trusted []TrustedPath
+	// Secrets are what no text a guest sends out may carry: the
+	// inference api_key from staging on, and what the runtime adds for
+	// the session (the A2A token, a tool bridge's token while it lives).
+	// Every path from a guest to the outside goes through it.
+	Secrets *redact.Redactor
 
 	egressOnce sync.Once
 	egress     *sandbox.Egress

@@ -14,7 +14,10 @@ const ResultFile = "result.txt"
 // opened with os.O_WRONLY|flag, creating its directory. Guests and tools
 // can write the session dir too, so the write stays inside it and never
 // follows a link planted at path: a planted link fails the write instead.
+// What the runtime writes there (results, logs, history) carries text
+// from guests, so the session's secrets are redacted from data.
 func (s *Session) WriteSessionFile(path string, data []byte, flag int) error {
+	data = s.Secrets.Bytes(data)
 	rel, err := filepath.Rel(s.SessionDir, path)
 	if err != nil {
 		return err

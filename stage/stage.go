@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 
 	"github.com/mur-go/mur/install"
+	"github.com/mur-go/mur/internal/redact"
 	"github.com/mur-go/mur/manifest"
 )
 
@@ -39,7 +40,13 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 	}
 	c := opts.Manifest.Capsule
 	s := &Session{Manifest: opts.Manifest, Capsule: c, Lock: opts.Lock, LockPath: opts.LockPath,
-		runtimeVersion: opts.RuntimeVersion, clock: opts.Clock}
+		Secrets: opts.Secrets, runtimeVersion: opts.RuntimeVersion, clock: opts.Clock}
+	if s.Secrets == nil {
+		s.Secrets = redact.New()
+	}
+	if c.Inference != nil {
+		s.Secrets.Add(c.Inference.APIKey) // for the session's life
+	}
 	var err error
 	if s.ManifestPath, err = filepath.Abs(opts.Manifest.Path); err != nil {
 		return nil, ioError("", "failed to resolve the manifest path: "+err.Error(), err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/internal/confined"
+	"github.com/mur-go/mur/internal/redact"
 )
 
 // FileName is the trace's name in the session dir.
@@ -28,6 +29,7 @@ type Writer struct {
 	enc       *json.Encoder
 	sessionID string
 	now       func() time.Time
+	secrets   *redact.Redactor
 }
 
 // keepBuf bounds the encoding buffer kept between writes: a rare huge line
@@ -36,8 +38,11 @@ const keepBuf = 64 << 10
 
 // Open opens (creating, appending) dir/trace.jsonl, refusing a planted
 // link at that name: guests can write the session dir. now nil is
-// time.Now.
-func Open(dir, sessionID string, now func() time.Time) (*Writer, error) {
+// time.Now. Every line is written with secrets redacted: records carry
+// guests' text (a model's answer, a tool's input and output, errors), and
+// redacting the encoded line covers every record type, present and to
+// come.
+func Open(dir, sessionID string, now func() time.Time, secrets *redact.Redactor) (*Writer, error) {
 	if now == nil {
 		now = time.Now
 	}
@@ -50,7 +55,7 @@ func Open(dir, sessionID string, now func() time.Time) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening trace.jsonl: %w", err)
 	}
-	w := &Writer{f: f, sessionID: sessionID, now: now}
+	w := &Writer{f: f, sessionID: sessionID, now: now, secrets: secrets}
 	w.enc = json.NewEncoder(&w.buf)
 	w.enc.SetEscapeHTML(false)
 	return w, nil
@@ -80,7 +85,7 @@ func (w *Writer) Write(eventType string, rec Record) error {
 	if err := w.enc.Encode(rec); err != nil {
 		return fmt.Errorf("encoding a %s record: %w", eventType, err)
 	}
-	if _, err := w.f.Write(w.buf.Bytes()); err != nil {
+	if _, err := w.f.Write(w.secrets.Bytes(w.buf.Bytes())); err != nil {
 		return fmt.Errorf("writing a %s record: %w", eventType, err)
 	}
 	return nil

@@ -8,12 +8,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mur-go/mur/internal/redact"
 )
 
 func TestWriterLinesInSpecOrder(t *testing.T) {
 	dir := t.TempDir()
 	at := time.UnixMilli(1700000000123)
-	w, err := Open(dir, "ses_x", func() time.Time { return at })
+	w, err := Open(dir, "ses_x", func() time.Time { return at }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +79,7 @@ func TestOpenRefusesAPlantedLink(t *testing.T) {
 	if err := os.Symlink(victim, filepath.Join(dir, FileName)); err != nil {
 		t.Fatal(err)
 	}
-	if w, err := Open(dir, "ses_x", nil); err == nil {
+	if w, err := Open(dir, "ses_x", nil, nil); err == nil {
 		w.Close()
 		t.Fatal("Open followed a planted link")
 	}
@@ -86,5 +88,41 @@ func TestOpenRefusesAPlantedLink(t *testing.T) {
 func TestReadRejectsACutLine(t *testing.T) {
 	if _, err := Read(strings.NewReader("{\"event_type\":\"a\"}\n{\"event_")); err == nil {
 		t.Error("a cut last line was accepted")
+	}
+}
+
+// Every record a guest's text reaches is written without the session's
+// secrets, in any field and in the form JSON gives them.
+func TestWriterRedactsSecrets(t *testing.T) {
+	const key, quoted = "sk-trace-secret-42", `tok"en`
+	dir := t.TempDir()
+	w, err := Open(dir, "ses_x", nil, redact.New(key, quoted))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, msg := "tool saw "+key, "failed: "+quoted
+	for _, rec := range []struct {
+		typ string
+		rec Record
+	}{
+		{TypeToolCall, &ToolCall{ToolName: "t", Input: map[string]any{"k": key}, Output: &out, Status: "ok"}},
+		{TypeInferenceRetry, &InferenceRetry{Origin: "turn", Reason: "driver_error", Error: msg}},
+	} {
+		if err := w.Write(rec.typ, rec.rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), key) || strings.Contains(string(b), `tok\"en`) || strings.Count(string(b), redact.Marker) != 3 {
+		t.Errorf("trace.jsonl:\n%s", b)
+	}
+	if _, err := Read(bytes.NewReader(b)); err != nil {
+		t.Errorf("the redacted trace does not parse: %v", err)
 	}
 }

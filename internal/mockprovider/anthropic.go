@@ -1,5 +1,7 @@
 package mockprovider
 
+import "strings"
+
 // Anthropic is a whole Messages API answer: an optional signed thinking
 // block, the text, then tool_use blocks.
 func Anthropic(thinking, text string, calls ...Call) Reply {
@@ -24,6 +26,16 @@ func Anthropic(thinking, text string, calls ...Call) Reply {
 // in the given pieces, tool input as input_json_delta halves, usage in
 // message_start and message_delta.
 func AnthropicStream(thinking string, pieces []string, calls ...Call) Reply {
+	var th []string
+	if thinking != "" {
+		th = []string{thinking}
+	}
+	return AnthropicStreamThinking(th, pieces, calls...)
+}
+
+// AnthropicStreamThinking is AnthropicStream with the thinking block in
+// the given pieces (thinking_delta events).
+func AnthropicStreamThinking(thinking, pieces []string, calls ...Call) Reply {
 	ev := func(name string, v any) string { return "event: " + name + "\ndata: " + mustJSON(v) }
 	evs := []string{ev("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": "msg_mock", "type": "message", "role": "assistant", "content": []any{},
@@ -37,10 +49,13 @@ func AnthropicStream(thinking string, pieces []string, calls ...Call) Reply {
 		evs = append(evs, ev("content_block_stop", map[string]any{"type": "content_block_stop", "index": idx}))
 		idx++
 	}
-	if thinking != "" {
-		block(map[string]any{"type": "thinking", "thinking": ""}, []map[string]any{
-			{"type": "thinking_delta", "thinking": thinking},
-			{"type": "signature_delta", "signature": "sig-" + thinking}})
+	if len(thinking) > 0 {
+		var ds []map[string]any
+		for _, t := range thinking {
+			ds = append(ds, map[string]any{"type": "thinking_delta", "thinking": t})
+		}
+		ds = append(ds, map[string]any{"type": "signature_delta", "signature": "sig-" + strings.Join(thinking, "")})
+		block(map[string]any{"type": "thinking", "thinking": ""}, ds)
 	}
 	if len(pieces) > 0 {
 		var ds []map[string]any

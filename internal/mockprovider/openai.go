@@ -44,12 +44,24 @@ func OpenAI(text string, calls ...Call) Reply {
 // given pieces, each tool call's arguments split in two deltas, a final
 // usage chunk and [DONE].
 func OpenAIStream(pieces []string, calls ...Call) Reply {
+	return OpenAIStreamReasoning([]string{"thinking it over"}, pieces, calls...)
+}
+
+// OpenAIStreamReasoning is OpenAIStream with the reasoning in the given
+// pieces (reasoning_content deltas) before the text.
+func OpenAIStreamReasoning(reasoning, pieces []string, calls ...Call) Reply {
 	var evs []string
 	chunk := func(delta map[string]any, finish any) string {
 		return mustJSON(map[string]any{"object": "chat.completion.chunk",
 			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}})
 	}
-	evs = append(evs, chunk(map[string]any{"role": "assistant", "reasoning_content": "thinking it over"}, nil))
+	for i, r := range reasoning {
+		delta := map[string]any{"reasoning_content": r}
+		if i == 0 {
+			delta["role"] = "assistant"
+		}
+		evs = append(evs, chunk(delta, nil))
+	}
 	for _, p := range pieces {
 		evs = append(evs, chunk(map[string]any{"content": p}, nil))
 	}

@@ -99,6 +99,10 @@ func run(ctx context.Context, o Options, rec *recorder) (string, error) {
 		if err != nil {
 			return "", failure(KindSetup, err, "starting the tool bridge: %v", err)
 		}
+		// While the bridge serves, its token opens the capsule's tools to
+		// any local process: no text from the CLI or a tool carries it
+		// out (removed once the bridge is closed, when it opens nothing).
+		defer o.Session.Secrets.Add(b.Token)()
 		defer b.Close()
 		bc = &bridgeConfig{URL: b.URL, Token: b.Token}
 		for _, t := range o.Tools {
