@@ -332,3 +332,31 @@ func asNobody(t *testing.T, tree string, c *exec.Cmd) {
 	c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	inScope(c)
 }
+
+// The manifest copy a --workdir gets is for guests to read: a literal
+// inference.api_key in the manifest must not reach them through it.
+func TestWorkdirManifestCopyCarriesNoKey(t *testing.T) {
+	const key = "sk-literal-in-the-manifest-0123456789"
+	dir, work := t.TempDir(), t.TempDir()
+	trustProject(t, dir, `[{"text": "done"}]`, nil, "", false)
+	path := filepath.Join(dir, "murmur.yaml")
+	y, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y = []byte(strings.Replace(string(y), "  model: scripted-model\n", "  model: scripted-model\n  api_key: "+key+"\n", 1))
+	if err := os.WriteFile(path, y, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runMur(dir, nil, "run", "--workdir", work, "--task", "hello")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	copied, err := os.ReadFile(filepath.Join(work, "murmur.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(copied), key) || !strings.Contains(string(copied), "api_key:") {
+		t.Errorf("the workdir's manifest copy is not the manifest with its key redacted:\n%s", copied)
+	}
+}

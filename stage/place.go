@@ -86,11 +86,13 @@ func noLinks(root *os.Root, rel string) error {
 // copyManifest puts murmur.yaml into a --workdir that has none, so the
 // agent can read its own manifest at ./murmur.yaml. Best-effort, as in
 // Murmur: a failure is a note, not an error. Anything already there (a
-// file or a link) is left alone.
+// file or a link) is left alone. The copy is for guests to read, so it
+// goes through the session's redactor: a literal inference.api_key in the
+// manifest must not reach them through it.
 func (s *Session) copyManifest(acc *os.Root) {
 	data, err := os.ReadFile(s.ManifestPath)
 	if err == nil {
-		err = confined.WriteFile(acc, "murmur.yaml", data, 0o644, os.O_CREATE|os.O_EXCL)
+		err = confined.WriteFile(acc, "murmur.yaml", s.Secrets.Bytes(data), 0o644, os.O_CREATE|os.O_EXCL)
 	}
 	if err != nil && !errors.Is(err, fs.ErrExist) {
 		s.Notes = append(s.Notes, "failed to copy murmur.yaml to the workdir: "+err.Error())
