@@ -61,7 +61,7 @@ var layers = [][]string{
 	{"registry"},
 	{"artifact", "lockfile"},
 	{"manifest"},
-	{"internal/manifestio", "internal/artifactname", "internal/confined", "internal/running"},
+	{"internal/manifestio", "internal/artifactname", "internal/confined", "internal/running", "internal/httpbound"},
 	{"internal/diag"},
 }
 
