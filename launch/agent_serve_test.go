@@ -94,6 +94,7 @@ lifecycle:
 // served is an agent capsule running under `mur run --json`.
 type served struct {
 	base, sessionID string
+	pid             int
 	stderr          *strings.Builder
 	stop            func()
 }
@@ -103,6 +104,13 @@ type served struct {
 // the launch line names the URL; the capsule is stopped at cleanup if the
 // test has not stopped it.
 func serveCapsule(t *testing.T, p *project, yaml string, installs ...string) served {
+	t.Helper()
+	return serveCapsuleWith(t, p, yaml, nil, nil, installs...)
+}
+
+// serveCapsuleWith is serveCapsule with more variables in mur's
+// environment and more arguments to mur run.
+func serveCapsuleWith(t *testing.T, p *project, yaml string, environ, args []string, installs ...string) served {
 	t.Helper()
 	pkgs, err := agentPkgs()
 	if err != nil {
@@ -114,9 +122,9 @@ func serveCapsule(t *testing.T, p *project, yaml string, installs ...string) ser
 	for _, name := range installs {
 		p.mur(0, "install", filepath.Join(pkgs, name+"-0.1.0.mur.zip"))
 	}
-	cmd := exec.Command(env.mur, "run", "--json")
+	cmd := exec.Command(env.mur, append([]string{"run", "--json"}, args...)...)
 	cmd.Dir = p.dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(p.dir, ".home"), "MUR_CACHE_DIR=" + env.cache}
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(p.dir, ".home"), "MUR_CACHE_DIR=" + env.cache}, environ...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +153,7 @@ func serveCapsule(t *testing.T, p *project, yaml string, installs ...string) ser
 	if !strings.HasPrefix(launch.URL, "localhost:") {
 		t.Fatalf("launch line %q has no URL", line)
 	}
-	return served{base: "http://" + launch.URL, sessionID: launch.SessionID, stderr: stderr, stop: stop}
+	return served{base: "http://" + launch.URL, sessionID: launch.SessionID, pid: cmd.Process.Pid, stderr: stderr, stop: stop}
 }
 
 // sdkClient connects the official Go SDK client to the capsule's card
