@@ -19,14 +19,15 @@ import (
 
 // slowBodies is the slow-body attack on an HTTP server: n connections, each
 // a POST / whose headers announce size bytes of a JSON-RPC message/send and
-// whose body stops 1 KiB short, then stalls. The body is a valid prefix (a
+// whose body stops 1 KiB short, then stalls, spread over the loopback
+// addresses 127.0.0.1 to 127.0.0.<sources>. The body is a valid prefix (a
 // text part still open), so a decoder reading it keeps every byte.
 type slowBodies struct {
 	conns   []net.Conn
 	refused int // connections the server closed before taking the whole prefix
 }
 
-func slowBodyAttack(t *testing.T, addr string, n, size int, token string) *slowBodies {
+func slowBodyAttack(t *testing.T, addr string, n, size, sources int, token string) *slowBodies {
 	t.Helper()
 	prefix := `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"messageId":"m","role":"user","parts":[{"kind":"text","text":"`
 	head := "POST / HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(size) + "\r\n"
@@ -39,7 +40,8 @@ func slowBodyAttack(t *testing.T, addr string, n, size int, token string) *slowB
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			c, err := net.Dial("tcp", addr)
+			d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(1+i%sources))}}
+			c, err := d.Dial("tcp", addr)
 			if err != nil {
 				errs[i] = err
 				return

@@ -180,8 +180,7 @@ func Serve(ctx context.Context, o ServerOptions) error {
 	src := &Source{g: reg, task: task, lc: o.Lifecycle, getenv: getenv, log: log, timeout: timeout}
 	m.log = log
 	conns := &connTracker{fresh: map[net.Conn]struct{}{}}
-	srv := bounds.Server(m)
-	srv.ConnState = conns.track
+	srv := bounds.Server(m, conns.track)
 	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	m.session, _ = json.Marshal(map[string]any{"session_id": o.Session.ID, "pid": os.Getpid()})
 	if o.RunningDir != "" {

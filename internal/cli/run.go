@@ -93,13 +93,14 @@ served capsule; 'mur ps', 'mur watch', 'mur cancel', 'mur stop' see and
 steer it.
 
 The A2A server bounds what its clients can hold: a request body is at
-most 1 MiB, read whole before it is decoded and within
-MURMUR_A2A_BODY_TIMEOUT_SECS (30) seconds; bodies over 16 KiB being
-received share 16 MiB, beyond which they are answered 503; headers get
-10 s and 64 KiB, an idle connection 120 s; 512 connections in all and 128
-from one address. A --bind beyond loopback (0.0.0.0, a LAN address) is
-refused without MURMUR_A2A_TOKEN unless --insecure-no-token says to serve
-it open.
+most 1 MiB, read whole (after the token check) before it is decoded, and
+within MURMUR_A2A_BODY_TIMEOUT_SECS (30) seconds; bodies over 16 KiB
+being received share 16 MiB, beyond which they are answered 503; headers
+get 10 s and 64 KiB, an idle connection 120 s; 512 connections in all
+and 128 from one address, a new one past a cap taking the slot of the
+connection that has waited longest on its client. A --bind beyond
+loopback (0.0.0.0, a LAN address) is refused without MURMUR_A2A_TOKEN
+unless --insecure-no-token says to serve it open.
 
 Output: "session: ses_…" when the session starts, the capsule's own
 output, for an agent capsule "murmur: url …", "result:  <path>" (its

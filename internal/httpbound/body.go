@@ -34,6 +34,9 @@ func (b *Bounds) Body(next http.Handler) http.Handler {
 			refuse(w, http.StatusInternalServerError, "the server cannot bound how long this request's body takes: "+err.Error())
 			return
 		}
+		// While its body arrives the connection waits on its client, and
+		// Listener may close it to make room.
+		markConn(r, false)
 		body, status, msg := b.read(r)
 		if status != 0 {
 			b.bodyNotice.warn(b.log, "refusing a request body", "client", r.RemoteAddr, "status", status, "reason", msg)
@@ -45,6 +48,7 @@ func (b *Bounds) Body(next http.Handler) http.Handler {
 			refuse(w, http.StatusInternalServerError, "lifting the body's read deadline: "+err.Error())
 			return
 		}
+		markConn(r, true)
 		r.Body = body
 		next.ServeHTTP(w, r)
 	})

@@ -79,15 +79,8 @@ func TestBudgetIsSharedBySlowLargeBodies(t *testing.T) {
 	var held []*client
 	for range 2 {
 		c := dial(t, addr, "127.0.0.1")
-		// The server sends 100 Continue when it starts reading the body,
-		// after reserving it.
 		c.send(t, "POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 65536\r\n\r\n")
-		if line, err := c.r.ReadString('\n'); err != nil || !strings.Contains(line, "100 Continue") {
-			t.Fatalf("want 100 Continue, got %q %v", line, err)
-		}
-		if _, err := c.r.ReadString('\n'); err != nil {
-			t.Fatal(err)
-		}
+		c.continued(t)
 		held = append(held, c)
 	}
 	big := strings.Repeat("c", 2<<10)

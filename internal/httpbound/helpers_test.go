@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -19,7 +20,7 @@ func serve(t *testing.T, l Limits, h http.Handler) (*Bounds, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := b.Server(b.Body(h))
+	srv := b.Server(b.Body(h), nil)
 	go func() { _ = srv.Serve(b.Listener(ln)) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	return b, ln.Addr().String()
@@ -74,4 +75,17 @@ func (c *client) response() (int, string, error) {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(body), err
+}
+
+// continued reads the 100 Continue net/http sends when the handler starts
+// reading the body: Body has then reserved it.
+func (c *client) continued(t *testing.T) {
+	t.Helper()
+	status, err := c.r.ReadString('\n')
+	if err != nil || !strings.Contains(status, "100 Continue") {
+		t.Fatalf("want 100 Continue, got %q %v", status, err)
+	}
+	if _, err := c.r.ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
 }

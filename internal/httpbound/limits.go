@@ -2,6 +2,7 @@ package httpbound
 
 import (
 	"log/slog"
+	"net"
 	"net/http"
 	"sync/atomic"
 	"time"
@@ -97,9 +98,23 @@ func New(l Limits, log *slog.Logger) *Bounds {
 func (b *Bounds) Limits() Limits { return b.l }
 
 // Server returns an http.Server for h with the header, idle and header
-// size bounds. It sets no ReadTimeout or WriteTimeout: those would end
-// long-lived streams (Body bounds the body's time instead).
-func (b *Bounds) Server(h http.Handler) *http.Server {
-	return &http.Server{Handler: h, ReadHeaderTimeout: b.l.HeaderTimeout,
-		IdleTimeout: b.l.IdleTimeout, MaxHeaderBytes: b.l.MaxHeaderBytes}
+// size bounds, which tells Listener which connections wait on their
+// clients; onState, if not nil, also sees every connection state change.
+// It sets no ReadTimeout or WriteTimeout: those would end long-lived
+// streams (Body bounds the body's time instead).
+func (b *Bounds) Server(h http.Handler, onState func(net.Conn, http.ConnState)) *http.Server {
+	return &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			markConn(r, true)
+			h.ServeHTTP(w, r)
+		}),
+		ReadHeaderTimeout: b.l.HeaderTimeout, IdleTimeout: b.l.IdleTimeout, MaxHeaderBytes: b.l.MaxHeaderBytes,
+		ConnContext: withConn,
+		ConnState: func(c net.Conn, s http.ConnState) {
+			connState(c, s)
+			if onState != nil {
+				onState(c, s)
+			}
+		},
+	}
 }

@@ -3,45 +3,115 @@ package httpbound
 import (
 	"net/http"
 	"testing"
+	"time"
 )
 
-// Connections past the cap from one address, or in all, are closed at
-// once; a connection that ends gives its slot back.
-func TestListenerCapsConnections(t *testing.T) {
+const get = "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+
+// holding serves GET / at once and holds GET /hold until release is
+// closed, saying on started when it began.
+func holding() (http.Handler, chan struct{}, chan struct{}) {
+	started, release := make(chan struct{}, 8), make(chan struct{})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hold" {
+			started <- struct{}{}
+			<-release
+		}
+	}), started, release
+}
+
+func served(t *testing.T, c *client, request string) bool {
+	t.Helper()
+	c.send(t, request)
+	status, _, err := c.response()
+	return err == nil && status == 200
+}
+
+func closed(c *client) bool {
+	_, err := c.r.ReadByte()
+	return err != nil
+}
+
+// At a cap, a new connection takes the slot of the one that has waited
+// longest on its client: of the same address at the per-address cap, of
+// any at the total one.
+func TestNewConnectionTakesTheLongestWaitingSlot(t *testing.T) {
+	tests := []struct {
+		name     string
+		max, per int
+		first    []string // addresses of connections left idle, oldest first
+		next     string
+	}{
+		{name: "per address", max: 10, per: 2, first: []string{"127.0.0.1", "127.0.0.1"}, next: "127.0.0.1"},
+		{name: "in all", max: 2, per: 2, first: []string{"127.0.0.1", "127.0.0.2"}, next: "127.0.0.3"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l := testLimits
+			l.MaxConns, l.MaxConnsPerClient = tc.max, tc.per
+			h, _, _ := holding()
+			_, addr := serve(t, l, h)
+			var idle []*client
+			for _, ip := range tc.first {
+				c := dial(t, addr, ip)
+				if !served(t, c, get) {
+					t.Fatalf("connection from %s not served", ip)
+				}
+				idle = append(idle, c)
+			}
+			if !served(t, dial(t, addr, tc.next), get) {
+				t.Fatal("the new connection was not served")
+			}
+			if !closed(idle[0]) {
+				t.Error("the longest idle connection was not closed")
+			}
+			if !served(t, idle[1], get) {
+				t.Error("a connection that waited less was closed")
+			}
+		})
+	}
+}
+
+// A client stalled in its body waits on its client and gives way too.
+func TestStalledBodyGivesWay(t *testing.T) {
+	l := testLimits
+	l.MaxConns, l.BodyTimeout = 1, time.Minute
+	_, addr := serve(t, l, echo)
+	stalled := dial(t, addr, "127.0.0.1")
+	stalled.send(t, "POST / HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n")
+	stalled.continued(t)
+	if !served(t, dial(t, addr, "127.0.0.1"), get) {
+		t.Fatal("a prompt client was kept out by a stalled one")
+	}
+	if !closed(stalled) {
+		t.Error("the stalled connection is still open")
+	}
+}
+
+// When every connection is being served a new one is closed, and a slot
+// is free again as soon as its connection ends.
+func TestServedConnectionsKeepTheirSlots(t *testing.T) {
 	l := testLimits
 	l.MaxConns, l.MaxConnsPerClient = 3, 2
-	_, addr := serve(t, l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
-	get := "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
-	served := func(c *client, request string) bool {
-		c.send(t, request)
-		status, _, err := c.response()
-		return err == nil && status == 200
+	h, started, release := holding()
+	_, addr := serve(t, l, h)
+	var held []*client
+	for range 2 {
+		c := dial(t, addr, "127.0.0.1")
+		c.send(t, "GET /hold HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+		<-started
+		held = append(held, c)
 	}
-	steps := []struct {
-		name, from string
-		want       bool
-	}{
-		{"first from one address", "127.0.0.1", true},
-		{"second from it", "127.0.0.1", true},
-		{"third from it", "127.0.0.1", false},
-		{"first from another", "127.0.0.2", true},
-		{"past the total", "127.0.0.3", false},
+	if refused := dial(t, addr, "127.0.0.1"); served(t, refused, get) {
+		t.Fatal("a connection past the per-address cap was served while all were busy")
 	}
-	var open []*client
-	for _, s := range steps {
-		c := dial(t, addr, s.from)
-		if got := served(c, get); got != s.want {
-			t.Fatalf("%s (%s): served %v, want %v", s.name, s.from, got, s.want)
+	close(release)
+	for _, c := range held {
+		if status, _, err := c.response(); status != 200 || !closed(c) {
+			t.Fatalf("held request: HTTP %d %v, want 200 and the connection closed", status, err)
 		}
-		open = append(open, c)
 	}
-	if !served(open[0], "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") {
-		t.Fatal("closing request not served")
-	}
-	if _, err := open[0].r.ReadByte(); err == nil {
-		t.Fatal("the server kept the connection open after Connection: close")
-	}
-	if !served(dial(t, addr, "127.0.0.1"), get) {
+	if !served(t, dial(t, addr, "127.0.0.1"), get) {
 		t.Fatal("a slot given back was not reused")
 	}
 }
