@@ -16,11 +16,12 @@ import (
 // body, within BodyTimeout and its share of memory, before next runs, and
 // hands next the bytes. What a client sends slowly therefore waits here,
 // bounded, and never in a decoder that would keep growing its buffer.
-// The read deadline is lifted once the body is in, so a response that
-// streams for hours is not cut off (http.Server.ReadTimeout would be:
-// net/http's watch for the client going away inherits that deadline and
-// cancels the request when it passes). A refused request is answered with
-// a JSON {"error": …} and its connection closed.
+// The read deadline covers the body alone: it is lifted once the body is
+// in, so a response that streams for hours is not cut off, and a request
+// without a body gets none (net/http already watches such a connection
+// for the client going away, and a deadline passing under that watch
+// cancels the request: golang/go#70834). A refused request is answered
+// with a JSON {"error": …} and its connection closed.
 func (b *Bounds) Body(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body == nil || r.Body == http.NoBody {

@@ -94,9 +94,6 @@ func New(l Limits, log *slog.Logger) *Bounds {
 	return b
 }
 
-// Limits returns the bounds in force, defaults filled in.
-func (b *Bounds) Limits() Limits { return b.l }
-
 // Server returns an http.Server for h with the header, idle and header
 // size bounds, which tells Listener which connections wait on their
 // clients; onState, if not nil, also sees every connection state change.
