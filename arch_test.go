@@ -61,7 +61,7 @@ var layers = [][]string{
 	{"registry"},
 	{"artifact", "lockfile"},
 	{"manifest"},
-	{"internal/manifestio", "internal/artifactname", "internal/confined", "internal/running", "internal/redact"},
+	{"internal/manifestio", "internal/artifactname", "internal/confined", "internal/running", "internal/redact", "internal/httpbound"},
 	{"internal/diag"},
 }
 

@@ -94,6 +94,7 @@ lifecycle:
 // served is an agent capsule running under `mur run --json`.
 type served struct {
 	base, sessionID string
+	pid             int
 	stderr          *strings.Builder
 	stop            func()
 }
@@ -104,11 +105,12 @@ type served struct {
 // test has not stopped it.
 func serveCapsule(t *testing.T, p *project, yaml string, installs ...string) served {
 	t.Helper()
-	return serveCapsuleEnv(t, p, yaml, nil, installs...)
+	return serveCapsuleWith(t, p, yaml, nil, nil, installs...)
 }
 
-// serveCapsuleEnv is serveCapsule with extra environment for `mur run`.
-func serveCapsuleEnv(t *testing.T, p *project, yaml string, extra []string, installs ...string) served {
+// serveCapsuleWith is serveCapsule with more variables in mur's
+// environment and more arguments to mur run.
+func serveCapsuleWith(t *testing.T, p *project, yaml string, environ, args []string, installs ...string) served {
 	t.Helper()
 	pkgs, err := agentPkgs()
 	if err != nil {
@@ -120,9 +122,9 @@ func serveCapsuleEnv(t *testing.T, p *project, yaml string, extra []string, inst
 	for _, name := range installs {
 		p.mur(0, "install", filepath.Join(pkgs, name+"-0.1.0.mur.zip"))
 	}
-	cmd := exec.Command(env.mur, "run", "--json")
+	cmd := exec.Command(env.mur, append([]string{"run", "--json"}, args...)...)
 	cmd.Dir = p.dir
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(p.dir, ".home"), "MUR_CACHE_DIR=" + env.cache}, extra...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(p.dir, ".home"), "MUR_CACHE_DIR=" + env.cache}, environ...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +153,7 @@ func serveCapsuleEnv(t *testing.T, p *project, yaml string, extra []string, inst
 	if !strings.HasPrefix(launch.URL, "localhost:") {
 		t.Fatalf("launch line %q has no URL", line)
 	}
-	return served{base: "http://" + launch.URL, sessionID: launch.SessionID, stderr: stderr, stop: stop}
+	return served{base: "http://" + launch.URL, sessionID: launch.SessionID, pid: cmd.Process.Pid, stderr: stderr, stop: stop}
 }
 
 // sdkClient connects the official Go SDK client to the capsule's card

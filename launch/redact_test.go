@@ -141,7 +141,7 @@ lifecycle:
 			if out, stderr, code := runMur(p.dir, envKey, "install"); code != 0 {
 				t.Fatalf("mur install: exit %d\n%s\n%s", code, out, stderr)
 			}
-			c := serveCapsuleEnv(t, p, yaml, envKey)
+			c := serveCapsuleWith(t, p, yaml, envKey, nil)
 
 			w := startWatch(t, c.base)
 			// client is the text of every message/stream event in order, as

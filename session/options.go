@@ -107,6 +107,9 @@ type ServeOptions struct {
 	TaskAcceptance, AfterTask string
 	// Token is the bearer token A2A requests must carry ("" for none).
 	Token string
+	// InsecureNoToken is --insecure-no-token: a Bind beyond loopback is
+	// served without a Token.
+	InsecureNoToken bool
 	// RunningDir is the registry of served sessions (mur ps); "" lists
 	// nothing.
 	RunningDir string

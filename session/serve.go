@@ -29,15 +29,16 @@ func serve(ctx context.Context, lo launch.Options, o Options, run func(context.C
 		port = *c.InternalPort
 	}
 	return server.Serve(ctx, server.ServerOptions{
-		Session:    s,
-		Lifecycle:  lc,
-		Card:       cardInfo(s),
-		Bind:       o.Serve.Bind,
-		Port:       port,
-		Token:      o.Serve.Token,
-		Getenv:     o.Getenv,
-		Log:        lo.Log,
-		RunningDir: o.Serve.RunningDir,
+		Session:         s,
+		Lifecycle:       lc,
+		Card:            cardInfo(s),
+		Bind:            o.Serve.Bind,
+		Port:            port,
+		Token:           o.Serve.Token,
+		InsecureNoToken: o.Serve.InsecureNoToken,
+		Getenv:          o.Getenv,
+		Log:             lo.Log,
+		RunningDir:      o.Serve.RunningDir,
 		OnListen: func(url string) {
 			if err := s.WriteMurmurMD(url); err != nil {
 				lo.Log.Warn("rewriting MURMUR.md with the capsule URL", "err", err)

@@ -21,15 +21,17 @@ const (
 
 // mux routes one port: the public card, POST / to JSON-RPC v1.0 (with an
 // A2A-Version header of 1.x) or v0.3 (without one), Murmur's routes, and
-// every other path to the HTTP+JSON binding.
+// every other path to the HTTP+JSON binding. Every route but the card is
+// behind the token and then the body bounds (routes), so no byte of an
+// unauthenticated body is read.
 type mux struct {
 	v1, v0, rest http.Handler
+	routes       http.Handler
 	watch        *watchHub
 	mcard        []byte
 	cards        cardSource
 	session      []byte
 	token        []byte
-	maxBody      int64
 	log          *slog.Logger
 }
 
@@ -49,15 +51,21 @@ func (m *mux) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !m.authorized(r) {
+		// The connection is closed too: an unauthenticated client keeps
+		// nothing open, nor its body's unread bytes in the way.
 		w.Header().Set("WWW-Authenticate", `Bearer realm="murmur"`)
 		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Connection", "close")
 		w.WriteHeader(http.StatusUnauthorized)
 		_, _ = w.Write([]byte(`{"error":"this capsule requires Authorization: Bearer <token> (MURMUR_A2A_TOKEN)"}` + "\n"))
 		return
 	}
-	if r.Body != nil {
-		r.Body = http.MaxBytesReader(w, r.Body, m.maxBody)
-	}
+	m.routes.ServeHTTP(w, r)
+}
+
+// route serves an authorized request, its body already read.
+func (m *mux) route(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.Path
 	if tp := strings.TrimSpace(r.Header.Get("traceparent")); tp != "" {
 		r = r.WithContext(withTraceparent(r.Context(), tp))
 	}

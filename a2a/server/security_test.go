@@ -1,13 +1,18 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
@@ -65,10 +70,40 @@ func TestBearerTokenGuardsEveryRoute(t *testing.T) {
 	}
 }
 
-// A body over the bound is refused with a JSON-RPC error before it is
-// decoded, however valid it is.
+// The token is checked before a byte of the body is read: a client
+// without it that announces a large body and sends none is answered 401
+// at once, and its connection closed, instead of being waited for.
+func TestTokenIsCheckedBeforeTheBody(t *testing.T) {
+	s := serve(t, func(o *ServerOptions) { o.Token = "s3cret-token" })
+	addr := strings.TrimPrefix(s.url, "http://")
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// Well short of the 30 s a server waiting for the body would take.
+	if err := c.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 900000\r\n\r\n{", addr); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(c)
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("an unauthenticated large body: %v %v, want 401 before the body", resp, err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if _, err := r.ReadByte(); !errors.Is(err, io.EOF) {
+		t.Errorf("the unauthenticated connection stays open: %v", err)
+	}
+}
+
+// A body over the bound is refused (413, before a byte of it is read),
+// however valid it is.
 func TestOversizedBodyIsRefused(t *testing.T) {
-	s := serve(t, func(o *ServerOptions) { o.MaxBody = 64 << 10 })
+	s := serve(t, func(o *ServerOptions) { o.Limits.MaxBody = 64 << 10 })
 	big := strings.Repeat("A", 128<<10)
 	for _, v := range []string{"", "1.0"} {
 		body := `{"jsonrpc":"2.0","id":7,"method":"message/send","params":{"message":{"messageId":"m","role":"user","parts":[{"kind":"text","text":"` + big + `"}]}}}`
@@ -78,7 +113,7 @@ func TestOversizedBodyIsRefused(t *testing.T) {
 			body = `{"jsonrpc":"2.0","id":7,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"` + big + `"}]}}}`
 		}
 		got := rpc(t, s.url+"/", body, h)
-		if got["error"] == nil {
+		if got["error"] == nil || got["http_status"] != float64(http.StatusRequestEntityTooLarge) {
 			t.Fatalf("version %q: a %d-byte body was accepted: %v", v, len(body), got["result"] != nil)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
 	"github.com/mur-go/mur/agent"
+	"github.com/mur-go/mur/internal/httpbound"
 	"github.com/mur-go/mur/internal/running"
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/stage"
@@ -29,9 +30,13 @@ const TokenEnv = "MURMUR_A2A_TOKEN"
 // ServerOptions.KeepTasks is 0 (RATIONALE.md, Memory).
 const KeepEnv = "MURMUR_A2A_KEEP_REPLIES"
 
+// BodyTimeoutEnv sets, in whole seconds, how long a client has to send a
+// request body when ServerOptions.Limits.BodyTimeout is 0 (RATIONALE.md,
+// Bounds).
+const BodyTimeoutEnv = "MURMUR_A2A_BODY_TIMEOUT_SECS"
+
 const (
 	defaultBind      = "127.0.0.1"
-	defaultMaxBody   = 1 << 20
 	defaultHeartbeat = 15 * time.Second
 	defaultKeep      = 1024
 	shutdownGrace    = 5 * time.Second
@@ -47,19 +52,24 @@ type ServerOptions struct {
 	// Card describes the capsule on the agent cards.
 	Card CardInfo
 	// Bind is the address to listen on; "" is 127.0.0.1. Anything that is
-	// not loopback is logged as a warning.
+	// not loopback is logged as a warning, and refused without a Token
+	// unless InsecureNoToken is set (CheckExposure).
 	Bind string
 	// Port is network.internal_port; 0 lets the OS choose.
 	Port uint16
 	// Token, if set, is the bearer token every request but the public card
 	// must carry (the caller reads TokenEnv).
 	Token string
+	// InsecureNoToken serves a Bind beyond loopback without a Token.
+	InsecureNoToken bool
 	// Getenv reads MURMUR_A2A_TIMEOUT_SECS at each wait; nil is os.Getenv.
 	Getenv func(string) string
 	// Log receives notices; nil is slog.Default().
 	Log *slog.Logger
-	// MaxBody bounds a request body; 0 is 1 MiB.
-	MaxBody int64
+	// Limits bound the server's connections, bodies and waits; zero fields
+	// are httpbound's defaults, and a zero BodyTimeout reads
+	// BodyTimeoutEnv.
+	Limits httpbound.Limits
 	// Heartbeat is the keep-alive interval of public SSE streams; 0 is 15 s.
 	Heartbeat time.Duration
 	// KeepTasks is how many finished tasks keep their reply (status
@@ -117,16 +127,24 @@ func Serve(ctx context.Context, o ServerOptions) error {
 	if bind == "" {
 		bind = defaultBind
 	}
+	if err := CheckExposure(bind, o.Token, o.InsecureNoToken); err != nil {
+		return err
+	}
+	limits := o.Limits
+	if limits.BodyTimeout <= 0 {
+		limits.BodyTimeout = bodyTimeout(getenv, log)
+	}
+	bounds := httpbound.New(limits, log)
 	addr := net.JoinHostPort(bind, strconv.Itoa(int(o.Port)))
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
 		return bindError(addr, o.Port, err)
 	}
-	if wideBind(bind) {
+	if !httpbound.Loopback(bind) {
 		msg := "the A2A server is reachable from other machines"
 		if o.Token == "" {
-			msg += " and needs no token: set " + TokenEnv + " to require one"
+			msg += " and needs no token (--insecure-no-token): anyone who reaches the port can send the agent tasks"
 		}
 		log.Warn(msg, "bind", bind)
 	}
@@ -145,7 +163,7 @@ func Serve(ctx context.Context, o ServerOptions) error {
 		d := time.Duration(*s) * time.Second
 		timeout = &d
 	}
-	m, err := newMux(ctx, o, reg, watch, "http://"+url)
+	m, err := newMux(ctx, o, reg, watch, "http://"+url, bounds)
 	if err != nil {
 		ln.Close()
 		return err
@@ -162,9 +180,8 @@ func Serve(ctx context.Context, o ServerOptions) error {
 	src := &Source{g: reg, task: task, lc: o.Lifecycle, getenv: getenv, log: log, timeout: timeout}
 	m.log = log
 	conns := &connTracker{fresh: map[net.Conn]struct{}{}}
-	srv := &http.Server{Handler: m, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10,
-		ConnState:   conns.track,
-		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
+	srv := bounds.Server(m, conns.track)
+	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	m.session, _ = json.Marshal(map[string]any{"session_id": o.Session.ID, "pid": os.Getpid()})
 	if o.RunningDir != "" {
 		remove, err := running.Register(o.RunningDir, running.Entry{SessionID: o.Session.ID, PID: os.Getpid(), URL: url,
@@ -176,7 +193,7 @@ func Serve(ctx context.Context, o ServerOptions) error {
 		}
 	}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(bounds.Listener(ln)) }()
 	if o.OnListen != nil {
 		o.OnListen(url)
 	}
@@ -199,14 +216,10 @@ func Serve(ctx context.Context, o ServerOptions) error {
 }
 
 // newMux builds the routes over the SDK's transports.
-func newMux(ctx context.Context, o ServerOptions, reg *registry, watch *watchHub, base string) (*mux, error) {
+func newMux(ctx context.Context, o ServerOptions, reg *registry, watch *watchHub, base string, bounds *httpbound.Bounds) (*mux, error) {
 	hb := o.Heartbeat
 	if hb <= 0 {
 		hb = defaultHeartbeat
-	}
-	max := o.MaxBody
-	if max <= 0 {
-		max = defaultMaxBody
 	}
 	h := &handler{g: reg}
 	keep := a2asrv.WithTransportKeepAlive(hb)
@@ -214,18 +227,31 @@ func newMux(ctx context.Context, o ServerOptions, reg *registry, watch *watchHub
 	if err != nil {
 		return nil, err
 	}
-	return &mux{
+	m := &mux{
 		v1:    a2asrv.NewJSONRPCHandler(h, keep),
 		v0:    a2av0.NewJSONRPCHandler(h, keep),
 		rest:  a2asrv.NewRESTHandler(h, keep),
-		watch: watch, cards: cards, token: []byte(o.Token), maxBody: max,
-	}, nil
+		watch: watch, cards: cards, token: []byte(o.Token),
+	}
+	m.routes = bounds.Body(http.HandlerFunc(m.route))
+	return m, nil
 }
 
-// wideBind reports whether bind reaches beyond this machine.
-func wideBind(bind string) bool {
-	ip := net.ParseIP(bind)
-	return bind != "localhost" && (ip == nil || !ip.IsLoopback())
+// bodyTimeout reads BodyTimeoutEnv: unset is httpbound's default, and so
+// is anything but a whole number of seconds of at least 1 (with a
+// warning).
+func bodyTimeout(getenv func(string) string, log *slog.Logger) time.Duration {
+	def := httpbound.Defaults().BodyTimeout
+	v := strings.TrimSpace(getenv(BodyTimeoutEnv))
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		log.Warn("ignoring "+BodyTimeoutEnv+": not a number of seconds of at least 1", "value", v, "seconds", int(def.Seconds()))
+		return def
+	}
+	return time.Duration(n) * time.Second
 }
 
 // keepReplies reads KeepEnv: unset is 1024, and so is anything but a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"strings"
 	"testing"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -13,12 +14,41 @@ import (
 	"github.com/mur-go/mur/manifest"
 )
 
-func TestWideBind(t *testing.T) {
-	for bind, wide := range map[string]bool{"127.0.0.1": false, "::1": false, "localhost": false, "127.1.2.3": false,
-		"0.0.0.0": true, "::": true, "192.168.1.10": true, "example.com": true} {
-		if wideBind(bind) != wide {
-			t.Errorf("wideBind(%q) = %v", bind, !wide)
+// A bind beyond loopback needs a token or the flag that names the risk;
+// Serve refuses it before it binds anything.
+func TestExposureNeedsATokenOrTheFlag(t *testing.T) {
+	tests := []struct {
+		bind, token string
+		insecure    bool
+		refused     bool
+	}{
+		{bind: "", refused: false},
+		{bind: "127.0.0.1", refused: false},
+		{bind: "localhost", refused: false},
+		{bind: "::1", refused: false},
+		{bind: "0.0.0.0", refused: true},
+		{bind: "::", refused: true},
+		{bind: "192.168.1.10", refused: true},
+		{bind: "example.com", refused: true},
+		{bind: "0.0.0.0", token: "tok", refused: false},
+		{bind: "0.0.0.0", insecure: true, refused: false},
+	}
+	for _, tc := range tests {
+		err := CheckExposure(tc.bind, tc.token, tc.insecure)
+		var d *diag.Error
+		switch {
+		case tc.refused && (!errors.As(err, &d) || d.Code != CodeIO || !strings.Contains(d.Hint, "--insecure-no-token") || !strings.Contains(d.Hint, TokenEnv)):
+			t.Errorf("bind %q, token %q, insecure %v: %v, want E-IO-003 naming %s and --insecure-no-token", tc.bind, tc.token, tc.insecure, err, TokenEnv)
+		case !tc.refused && err != nil:
+			t.Errorf("bind %q, token %q, insecure %v: %v, want it served", tc.bind, tc.token, tc.insecure, err)
 		}
+	}
+	ran := false
+	err := Serve(t.Context(), ServerOptions{Session: s0(t), Bind: "0.0.0.0",
+		Lifecycle: manifest.Lifecycle{TaskAcceptance: AcceptSingle, AfterTask: "exit", QueueDepth: 1},
+		Run:       func(context.Context, agent.TaskSource) error { ran = true; return nil }})
+	if err == nil || ran {
+		t.Fatalf("Serve on 0.0.0.0 without a token: %v (loop ran: %v), want a refusal", err, ran)
 	}
 }
 

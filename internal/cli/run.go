@@ -97,6 +97,16 @@ served to it over a loopback MCP bridge. 'mur send URL TEXT' talks to a
 served capsule; 'mur ps', 'mur watch', 'mur cancel', 'mur stop' see and
 steer it.
 
+The A2A server bounds what its clients can hold: a request body is at
+most 1 MiB, read whole (after the token check) before it is decoded, and
+within MURMUR_A2A_BODY_TIMEOUT_SECS (30) seconds; bodies over 16 KiB
+being received share 16 MiB, beyond which they are answered 503; headers
+get 10 s and 64 KiB, an idle connection 120 s; 512 connections in all
+and 128 from one address, a new one past a cap taking the slot of the
+connection that has waited longest on its client. A --bind beyond
+loopback (0.0.0.0, a LAN address) is refused without MURMUR_A2A_TOKEN
+unless --insecure-no-token says to serve it open.
+
 Output: "session: ses_…" when the session starts, the capsule's own
 output, for an agent capsule "murmur: url …", "result:  <path>" (its
 out/result.txt) and "trace:   <path>" (its trace.jsonl, once written),
@@ -129,6 +139,8 @@ type runOptions struct {
 	// bind, acceptance and afterTask are --bind and the lifecycle
 	// overrides of a served agent capsule.
 	bind, acceptance, afterTask string
+	// insecureNoToken serves a --bind beyond loopback without a token.
+	insecureNoToken bool
 }
 
 func newRunCommand(a *app) *cobra.Command {
@@ -142,6 +154,9 @@ func newRunCommand(a *app) *cobra.Command {
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.systemPromptSet = cmd.Flags().Changed("system-prompt")
+			if err := server.CheckExposure(opts.bind, os.Getenv(server.TokenEnv), opts.insecureNoToken); err != nil {
+				return &usageError{cmd, err}
+			}
 			r := &runner{app: a, opts: opts}
 			return r.run(cmd.Context())
 		},
@@ -156,7 +171,8 @@ func newRunCommand(a *app) *cobra.Command {
 	f.BoolVar(&opts.explain, "explain-scope", false, "print the capsule's effective grants, containment class and enforcement tier (one JSON line with --json) and exit without running anything")
 	f.StringVar(&opts.containment, "containment", "", "the weakest containment class the run accepts: advisory, scoped or sealed (the strongest of this and capabilities.containment applies)")
 	f.StringVar(&opts.systemPrompt, "system-prompt", "", "an agent capsule's system prompt for this run, replacing the manifest's system_prompt, system_prompt_file and system_prompt_artifact (\"\" for none)")
-	f.StringVar(&opts.bind, "bind", "", "the address an agent capsule's A2A server listens on (default 127.0.0.1; anything wider is reachable from other hosts and is warned about)")
+	f.StringVar(&opts.bind, "bind", "", "the address an agent capsule's A2A server listens on (default 127.0.0.1; anything wider is reachable from other hosts and needs MURMUR_A2A_TOKEN or --insecure-no-token)")
+	f.BoolVar(&opts.insecureNoToken, "insecure-no-token", false, "serve on a --bind beyond loopback without MURMUR_A2A_TOKEN: anyone who reaches the port can give the agent tasks")
 	f.StringVar(&opts.acceptance, "lifecycle-task-acceptance", "", "override lifecycle.task_acceptance: none, single or queue")
 	f.StringVar(&opts.afterTask, "lifecycle-after-task", "", "override lifecycle.after_task: exit or sleep")
 	return cmd
@@ -214,7 +230,7 @@ func (r *runner) run(ctx context.Context) error {
 		},
 		OnStaged: r.printSession,
 		Serve: runsession.ServeOptions{Bind: r.opts.bind, TaskAcceptance: r.opts.acceptance, AfterTask: r.opts.afterTask,
-			Token: os.Getenv(server.TokenEnv), RunningDir: runningDir(), OnURL: r.printURL},
+			Token: os.Getenv(server.TokenEnv), InsecureNoToken: r.opts.insecureNoToken, RunningDir: runningDir(), OnURL: r.printURL},
 	})
 	err = asCancelled(ctx, err)
 	if r.opts.json {
