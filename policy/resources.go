@@ -36,5 +36,5 @@ func NoCgroup(reason string, err error) *diag.Error {
 	}
 	return &diag.Error{Code: CodeNoCgroup, Err: err,
 		Msg:  fmt.Sprintf("this capsule can spawn native subprocesses but no cgroup v2 scope could be created to bound them (%s); on Linux the runtime refuses to launch rather than run a subprocess tree with no aggregate memory/pids/cpu ceiling", reason),
-		Hint: "run mur where a delegated cgroup v2 subtree (memory, pids and cpu controllers) or writable cgroup v1 memory, pids and cpu hierarchies exist (mur doctor says which), or remove capabilities.shell.allow, capabilities.spawn.allow and native tools from the capsule"}
+		Hint: "run mur where a delegated cgroup v2 subtree (memory, pids and cpu controllers) or writable cgroup v1 memory, pids and cpu hierarchies exist (mur doctor says which), or remove capabilities.shell.allow, capabilities.spawn.allow and native tools from the capsule (an inference.transport: process agent CLI needs the scope too)"}
 }
