@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -143,9 +142,11 @@ func (r *reaper) stop() {
 
 // reaperMain is the reaper: it says it runs, waits for EOF on its
 // lifeline (the runtime is gone or done) and kills and removes the scope
-// whose leaves are args. Only leaves that are still marked as a scope
-// naming exactly these leaves are touched, so a hand-typed invocation
-// can remove nothing else; without its lifeline it does nothing.
+// whose leaves are args. A leaf is touched only if it is the very
+// directory whose lock the runtime handed over at the same position, so
+// a hand-typed invocation (or a tool that rewrote a leaf's record) can
+// make it remove nothing else, or spare nothing; without its lifeline it
+// does nothing.
 func reaperMain(args []string) {
 	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
 	var st unix.Stat_t
@@ -166,8 +167,8 @@ func reaperMain(args []string) {
 		}
 	}
 	var leaves []string
-	for _, l := range args {
-		if rec, err := readScopeRecord(l); err == nil && slices.Equal(rec.Leaves, args) {
+	for i, l := range args {
+		if heldLeaf(reaperAckFD+1+i, l) {
 			leaves = append(leaves, l)
 		}
 	}
@@ -175,4 +176,15 @@ func reaperMain(args []string) {
 		os.Exit(1)
 	}
 	os.Exit(0)
+}
+
+// heldLeaf says whether descriptor fd is the cgroup directory at path.
+func heldLeaf(fd int, path string) bool {
+	var held, named unix.Stat_t
+	var fs unix.Statfs_t
+	if unix.Fstat(fd, &held) != nil || unix.Lstat(path, &named) != nil || unix.Fstatfs(fd, &fs) != nil {
+		return false
+	}
+	return held.Mode&unix.S_IFMT == unix.S_IFDIR && held.Dev == named.Dev && held.Ino == named.Ino &&
+		(fs.Type == unix.CGROUP_SUPER_MAGIC || fs.Type == unix.CGROUP2_SUPER_MAGIC)
 }

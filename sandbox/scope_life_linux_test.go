@@ -145,12 +145,87 @@ func TestReaperIsRestarted(t *testing.T) {
 	}
 }
 
-// A tree in which each process forks the next and exits (no pid lives
-// long enough to be read and killed) cannot outrun Close: the scope is
-// removed within its bound.
+// The reaper's half: once its lifeline reaches EOF (here closed by hand,
+// as the runtime's death closes it) it kills the scope's processes and
+// removes its leaves, while the runtime does nothing.
+func TestReaperRemovesTheScopeAtEOF(t *testing.T) {
+	cg := newScope(t, "ses_eof", 16)
+	member := startIn(t, cg, self(t), attackMode, "sleep")
+	dirs := cg.Dirs()
+	r := cg.reaper
+	r.mu.Lock()
+	life := r.life
+	r.life = nil // its watch must not start another
+	r.mu.Unlock()
+	life.Close()
+	if err := member.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Errorf("the scope's process: %v, want killed", err)
+	}
+	if !waitFor(func() bool { return gone(dirs) }) {
+		t.Errorf("the reaper left the scope: %v", dirs)
+	}
+	if err := cg.Close(); err != nil {
+		t.Errorf("Close after the reaper: %v", err)
+	}
+}
+
+// A reaper started by hand, with leaves whose locks it was not handed,
+// removes nothing: without a lifeline it refuses, with one it spares
+// every leaf.
+func TestReaperByHandRemovesNothing(t *testing.T) {
+	cg := newScope(t, "ses_hand", 16)
+	out, err := exec.Command(self(t), append([]string{ReaperMode}, cg.Dirs()...)...).CombinedOutput()
+	if code := exitCode(err); code != 2 || !strings.Contains(string(out), "never by hand") {
+		t.Errorf("without a lifeline: exit %d, %s", code, out)
+	}
+	lifeR, lifeW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ackR, ackW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ackR.Close()
+	cmd := exec.Command(self(t), append([]string{ReaperMode}, cg.Dirs()...)...)
+	cmd.ExtraFiles = []*os.File{lifeR, ackW}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lifeR.Close()
+	ackW.Close()
+	lifeW.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("the hand-started reaper: %v", err)
+	}
+	for _, d := range cg.Dirs() {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("a hand-started reaper removed %s: %v", d, err)
+		}
+	}
+	if err := cg.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+// A tree in which each process starts the next and exits, without end,
+// cannot outrun Close: once pids.max is 0 no member can start another,
+// so the scope is removed within its bound whatever the race.
 func TestCgroupCloseStopsAForkChain(t *testing.T) {
 	cg := newScope(t, "ses_chain", 64)
-	startIn(t, cg, "/bin/sh", "-c", "f() { f & }; f").Wait()
+	const chain = `sh -c "$0" "$0" & exit`
+	startIn(t, cg, "/bin/sh", "-c", chain, chain).Wait()
 	// The chain runs in the scope after its first shell has exited.
 	if !waitFor(func() bool { return len(members(cg.Dirs())) > 0 }) {
 		t.Fatal("the chain never ran")
