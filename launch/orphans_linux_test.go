@@ -421,6 +421,7 @@ func TestStaleScopeIsSwept(t *testing.T) {
 						t.Errorf("mur run does not report the stale scope:\n%s", out)
 					}
 				}
+				t.Logf("mur %s:\n%s", by, out)
 				if !daemon.goneWithin(orphanBound) {
 					t.Errorf("the daemon %d outlived mur %s:\n%s", daemon.pid, by, out)
 				}
