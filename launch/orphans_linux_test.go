@@ -45,14 +45,17 @@ type asUser struct {
 }
 
 // users are the uids these tests run mur as: this one and, as root,
-// nobody with a delegated cgroup (where a scope can be built for it).
+// nobody. As root each runs mur in a cgroup of its own (delegated to
+// nobody), so the scopes these tests leave stale are where only their own
+// mur doctor or mur run looks, never another test's sweep.
 func users(t *testing.T) []asUser {
 	t.Helper()
-	self := asUser{name: "self", mur: env.mur, tree: t.TempDir(), start: func(*exec.Cmd) {}}
 	if os.Geteuid() != 0 {
-		return []asUser{self}
+		// No cgroup can be delegated: mur builds its scope where it sits.
+		return []asUser{{name: "self", mur: env.mur, tree: t.TempDir(), start: func(*exec.Cmd) {}}}
 	}
-	return []asUser{{name: "root", mur: self.mur, tree: self.tree, start: self.start}, nobody(t)}
+	root := asUser{name: "root", mur: env.mur, tree: t.TempDir(), start: delegateCgroup(t, 0)}
+	return []asUser{root, nobody(t)}
 }
 
 // nobody is uid 65534 in a tree of its own holding a copy of mur, in a
@@ -358,7 +361,9 @@ func startDaemonSession(t *testing.T, u asUser, dir string) (*liveMur, pinned, [
 	if cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", daemon.pid)); !bytes.HasPrefix(cmdline, []byte("sleep\x00")) && !bytes.Contains(cmdline, []byte("\x00__daemon\x00")) {
 		t.Fatalf("daemon.pid names %d, which runs %q", daemon.pid, cmdline)
 	}
-	return m, daemon, scopeDirs(t, filepath.Dir(pidFile))
+	dirs := scopeDirs(t, filepath.Dir(pidFile))
+	t.Logf("daemon %d in the scope %v", daemon.pid, dirs)
+	return m, daemon, dirs
 }
 
 // SIGKILL of mur: the reaper kills the daemon and removes the scope.
