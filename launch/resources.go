@@ -55,9 +55,7 @@ func StartResources(ctx context.Context, s *stage.Session, o ResourceOptions) (*
 	}
 	r := &Resources{}
 	res := s.Ceiling.Resources
-	if runtime.GOOS == "linux" {
-		sweep(o.Log)
-	}
+	sweep(o.Log)
 	if NeedsScope(s) && runtime.GOOS == "linux" {
 		cg, err := sandbox.NewCgroup(sandbox.CgroupRequest{SessionID: s.ID, Workdir: s.AccessibleDir,
 			Limits: CgroupLimits(res), Reaper: o.Self, Log: o.Log})
@@ -84,8 +82,8 @@ func StartResources(ctx context.Context, s *stage.Session, o ResourceOptions) (*
 	return r, nil
 }
 
-// sweep removes stale scopes and says so: a session of a mur that was
-// killed left processes running until now.
+// sweep removes stale scopes (none off Linux) and says so: a session of
+// a mur that was killed left processes running until now.
 func sweep(log *slog.Logger) {
 	stale, err := sandbox.SweepStaleScopes()
 	if err != nil {

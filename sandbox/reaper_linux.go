@@ -60,7 +60,10 @@ func startReaper(self string, leaves []string, locks []*os.File, log *slog.Logge
 	r := &reaper{self: self, leaves: leaves, locks: locks, log: log}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r, r.spawnLocked()
+	if err := r.spawnLocked(); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 func (r *reaper) spawnLocked() error {
