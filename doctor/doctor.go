@@ -2,8 +2,9 @@
 // subprocesses and whether mur's own state is usable: the containment
 // tiers with the reason for each one missing, the cgroup scope, the cache
 // and stores, the toolchain, and, inside a project, the capsule's grants
-// and the refusals `mur run` would make. `mur doctor` renders it; a
-// server can call it the same way.
+// and the refusals `mur run` would make. It also removes the session
+// scopes a mur that is gone left behind, killing what still ran in them.
+// `mur doctor` renders it; a server can call it the same way.
 package doctor
 
 import (
@@ -15,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/mur-go/mur/manifest"
 	"github.com/mur-go/mur/policy"
@@ -84,7 +86,10 @@ func (r Report) OK() bool {
 }
 
 // Run diagnoses the host and, when Dir is inside a project, its capsule.
-// It creates and changes nothing.
+// The one thing it changes is what no live mur owns: the session scopes
+// of a mur that is gone (killed, crashed), whose processes it kills and
+// whose cgroups it removes (sandbox.SweepStaleScopes). It creates
+// nothing.
 func Run(ctx context.Context, o Options) Report {
 	getenv := o.Getenv
 	if getenv == nil {
@@ -100,7 +105,7 @@ func Run(ctx context.Context, o Options) Report {
 			r.Missing = append(r.Missing, Gap{Class: c.String(), Reason: gaps[c]})
 		}
 	}
-	r.Checks = append(r.Checks, netnsCheck(s), sealedCheck(s), cgroupCheck(s), cacheCheck(o.CacheDir), storeCheck(getenv), toolchainCheck())
+	r.Checks = append(r.Checks, netnsCheck(s), sealedCheck(s), cgroupCheck(s), staleScopeCheck(), cacheCheck(o.CacheDir), storeCheck(getenv), toolchainCheck())
 	if o.Dir != "" {
 		r.Capsule, r.Checks = capsule(o.Dir, s, r.Checks)
 	}
@@ -141,7 +146,40 @@ func cgroupCheck(s policy.HostSupport) Check {
 		c.Info = true
 		c.Detail = "this platform has no cgroups: the subprocess tree has per-process rlimits but no aggregate ceiling (W-SEC-010)"
 	default:
-		c.Detail = "none (" + s.CgroupErr + "); capsules with capabilities.shell.allow, spawn.allow or native tools are refused with E-RUN-012"
+		c.Detail = "none (" + s.CgroupErr + "); capsules with capabilities.shell.allow, spawn.allow, native tools or an inference.transport: process agent CLI are refused with E-RUN-012"
+	}
+	return c
+}
+
+// staleScopeCheck removes the session scopes whose mur and reaper are
+// both gone and says what it found: processes a killed mur's session left
+// running are killed here, at the latest. A scope that could not be
+// removed fails the check.
+func staleScopeCheck() Check {
+	c := Check{Name: "stale cgroup scopes", OK: true, Info: true, Detail: "none: no session scope outlived its mur"}
+	stale, err := sandbox.SweepStaleScopes()
+	if err != nil {
+		c.OK, c.Info, c.Detail = false, false, "could not look for them: "+err.Error()
+		return c
+	}
+	if len(stale) == 0 {
+		return c
+	}
+	var removed, stayed []string
+	for _, s := range stale {
+		if s.Err != nil {
+			stayed = append(stayed, s.String())
+		} else {
+			removed = append(removed, s.String())
+		}
+	}
+	c.Detail = ""
+	if len(removed) > 0 {
+		c.Detail = "removed what a mur that is gone left behind: " + strings.Join(removed, "; ")
+	}
+	if len(stayed) > 0 {
+		c.OK, c.Info = false, false
+		c.Detail = strings.TrimPrefix(c.Detail+"; could not remove (kill their processes and rmdir the directories as their owner or root): "+strings.Join(stayed, "; "), "; ")
 	}
 	return c
 }

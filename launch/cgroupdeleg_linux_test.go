@@ -7,10 +7,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/mur-go/mur/sandbox"
 )
+
+// delegations numbers the cgroups delegateCgroup makes, so that one test
+// may make several.
+var delegations atomic.Int64
 
 // delegateCgroup is what an administrator does for a user who runs mur
 // in a container: a cgroup of this test's own, owned by uid, that mur
@@ -25,12 +31,18 @@ func delegateCgroup(t *testing.T, uid int) func(*exec.Cmd) {
 		t.Skipf("no cgroup to delegate on this host: %s", s.Reason)
 	}
 	ctls := []string{"memory", "pids", "cpu"}
+	if b, err := os.ReadFile("/proc/self/cgroup"); err == nil && strings.Contains(string(b), ":blkio:") {
+		// mur puts a leaf there too where it can: the whole scope is then
+		// under this test's cgroups.
+		ctls = append(ctls, "blkio")
+	}
 	if s.Mechanism == sandbox.CgroupV2 {
 		ctls = []string{""}
 	}
+	n := delegations.Add(1)
 	var dirs []string
 	for _, ctl := range ctls {
-		dir := filepath.Join(cgroupOf(t, ctl), fmt.Sprintf("mur-test-%d", os.Getpid()))
+		dir := filepath.Join(cgroupOf(t, ctl), fmt.Sprintf("mur-test-%d-%d", os.Getpid(), n))
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -57,6 +69,9 @@ func delegateCgroup(t *testing.T, uid int) func(*exec.Cmd) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { f.Close() })
+			if c.SysProcAttr == nil {
+				c.SysProcAttr = &syscall.SysProcAttr{}
+			}
 			c.SysProcAttr.UseCgroupFD, c.SysProcAttr.CgroupFD = true, int(f.Fd())
 		}
 	}

@@ -29,7 +29,8 @@ const evilScript = "#!/bin/sh\necho pwned > pwned\n"
 const guideText = "staged guidance: use the victim tool kindly"
 
 // packHostileArtifacts builds the packages of these tests into env.pkgs:
-// attack (WASM), victim (the record binary), swap and spy (testdata/hostile).
+// attack (WASM), victim (the record binary), swap, spy and daemon
+// (testdata/hostile).
 func packHostileArtifacts(src string) error {
 	record, hostile := filepath.Join(src, "record-bin"), filepath.Join(src, "hostile-bin")
 	if err := goBuild(hostile, "./launch/testdata/hostile"); err != nil {
@@ -38,12 +39,12 @@ func packHostileArtifacts(src string) error {
 	if err := artifactDir(filepath.Join(src, "attack"), "attack", "", map[string]string{"attack.wasm": testguest.Path("wasitest-go")}); err != nil {
 		return err
 	}
-	for name, bin := range map[string]string{"victim": record, "swap": hostile, "spy": hostile} {
+	for name, bin := range map[string]string{"victim": record, "swap": hostile, "spy": hostile, "daemon": hostile} {
 		if err := artifactDir(filepath.Join(src, name), name, "implementation: native\n", map[string]string{"bin/" + name: bin}); err != nil {
 			return err
 		}
 	}
-	for _, name := range []string{"attack", "victim", "swap", "spy"} {
+	for _, name := range []string{"attack", "victim", "swap", "spy", "daemon"} {
 		if _, stderr, code := runMur(src, nil, "build", filepath.Join(src, name), "-o", env.pkgs); code != 0 {
 			return fmt.Errorf("mur build %s: exit %d\n%s", name, code, stderr)
 		}

@@ -15,7 +15,9 @@ type ProcessTools struct {
 	// (security.md §7: no runtime pairs, credentials stripped, synthetic
 	// HOME) from the capsule-wide shell settings.
 	Env tools.SubprocessEnv
-	// Sandbox applies the capsule's capabilities.resources to the CLI.
+	// Sandbox applies the capsule's capabilities.resources to the CLI and
+	// starts it in the session's cgroup scope (Options.Resources), so
+	// nothing it starts outlives the session.
 	Sandbox *sandbox.Trampoline
 }
 
@@ -39,6 +41,6 @@ func NewProcessTools(opts Options) (*ProcessTools, error) {
 	return &ProcessTools{
 		AgentTools: AgentTools{Tools: tb.tools, Allowlist: tb.allowlist, Shell: shell},
 		Env:        tools.SubprocessEnv{Getenv: o.Getenv, BaselineEnv: g.ShellBaselineEnv, StripEnv: g.ShellStripEnv},
-		Sandbox:    &sandbox.Trampoline{Self: o.Trampoline, Limits: sandbox.RlimitsFor(g.Resources)},
+		Sandbox:    o.trampoline(sandbox.RlimitsFor(g.Resources), nil, nil),
 	}, nil
 }

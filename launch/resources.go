@@ -30,6 +30,9 @@ type Resources struct {
 
 // ResourceOptions are StartResources' inputs beside the session.
 type ResourceOptions struct {
+	// Self is the mur binary the scope's reaper runs (sandbox.ReaperMode),
+	// as Options.Trampoline; a scope is never built without it.
+	Self string
 	// Stderr receives the guard's latch line; nil discards it.
 	Stderr io.Writer
 	// Ticks drives the guard's walks (tests); nil walks every 10 s.
@@ -37,11 +40,12 @@ type ResourceOptions struct {
 	Log   *slog.Logger
 }
 
-// StartResources creates the session's scope, when the capsule can spawn
-// a native subprocess (shell.allow or spawn.allow non-empty, or a native
-// tool installed), before any tool runs, and starts the workdir guard.
-// A scope that cannot be created is E-RUN-012 with the reason. Close ends
-// both.
+// StartResources first removes the scopes runtimes that are gone left
+// behind (sandbox.SweepStaleScopes), then creates the session's scope,
+// when the capsule can spawn a native subprocess (shell.allow or
+// spawn.allow non-empty, a native tool installed, or an agent CLI), before
+// any tool runs, and starts the workdir guard. A scope that cannot be
+// created is E-RUN-012 with the reason. Close ends both.
 func StartResources(ctx context.Context, s *stage.Session, o ResourceOptions) (*Resources, error) {
 	if o.Stderr == nil {
 		o.Stderr = io.Discard
@@ -51,9 +55,10 @@ func StartResources(ctx context.Context, s *stage.Session, o ResourceOptions) (*
 	}
 	r := &Resources{}
 	res := s.Ceiling.Resources
+	sweep(o.Log)
 	if NeedsScope(s) && runtime.GOOS == "linux" {
 		cg, err := sandbox.NewCgroup(sandbox.CgroupRequest{SessionID: s.ID, Workdir: s.AccessibleDir,
-			Limits: CgroupLimits(res)})
+			Limits: CgroupLimits(res), Reaper: o.Self, Log: o.Log})
 		if err != nil {
 			return nil, NoCgroupError(err)
 		}
@@ -77,6 +82,22 @@ func StartResources(ctx context.Context, s *stage.Session, o ResourceOptions) (*
 	return r, nil
 }
 
+// sweep removes stale scopes (none off Linux) and says so: a session of
+// a mur that was killed left processes running until now.
+func sweep(log *slog.Logger) {
+	stale, err := sandbox.SweepStaleScopes()
+	if err != nil {
+		log.Warn("looking for cgroup scopes left by a mur that is gone", "err", err)
+	}
+	for _, s := range stale {
+		if s.Err != nil {
+			log.Error("a cgroup scope left by a mur that is gone could not be removed; mur doctor retries", "scope", s.String())
+			continue
+		}
+		log.Warn("removed a cgroup scope left by a mur that is gone", "scope", s.String())
+	}
+}
+
 // bootstrapLine appends a capability-policy line to logs/bootstrap.log.
 func bootstrapLine(s *stage.Session, log *slog.Logger, text string) {
 	line := policy.BootstrapPrefix + " " + text + "\n"
@@ -85,11 +106,15 @@ func bootstrapLine(s *stage.Session, log *slog.Logger, text string) {
 	}
 }
 
-// NeedsScope is §12.2's condition: the capsule can start a native
-// subprocess.
+// NeedsScope is §12.2's condition, the capsule can start a native
+// subprocess, with the agent CLI of transport: process counted as one:
+// it and whatever it starts must not outlive the session either.
 func NeedsScope(s *stage.Session) bool {
 	caps := s.Capsule.Capabilities
 	if len(caps.ShellAllow()) > 0 || len(caps.SpawnAllow()) > 0 {
+		return true
+	}
+	if inf := s.Capsule.Inference; inf != nil && inf.Transport == "process" {
 		return true
 	}
 	for _, a := range s.Artifacts {

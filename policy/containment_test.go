@@ -174,8 +174,8 @@ func TestContainmentFlag(t *testing.T) {
 }
 
 // Every capabilities.resources field is enforced now, so none is refused;
-// what is refused is a capsule that can spawn a subprocess on a Linux
-// host where no cgroup scope can be built.
+// what is refused is a capsule that can spawn a subprocess (an agent CLI
+// included) on a Linux host where no cgroup scope can be built.
 func TestCheckCgroup(t *testing.T) {
 	v1 := HostSupport{Linux: true, Cgroup: "cgroup1"}
 	none := HostSupport{Linux: true, CgroupErr: "no cgroup v2 hierarchy is mounted"}
@@ -189,10 +189,15 @@ func TestCheckCgroup(t *testing.T) {
 		{"shell with none", "shell: {allow: [ls]}", none, true},
 		{"spawn with none", "spawn: {allow: [ls]}", none, true},
 		{"shell off Linux", "shell: {allow: [ls]}", HostSupport{}, false},
+		{"agent CLI with a v1 scope", "cli", v1, false},
+		{"agent CLI with none", "cli", none, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := "name: c\nversion: '1'\ncapabilities:\n  " + tc.caps + "\n"
-			err := CheckCgroup(parseCapsule(t, src).Capabilities, tc.host)
+			if tc.caps == "cli" {
+				src = "name: c\nversion: '1'\ninference:\n  transport: process\n  command: claude\n"
+			}
+			err := CheckCgroup(parseCapsule(t, src), tc.host)
 			var d *diag.Error
 			switch {
 			case !tc.refused && err != nil:

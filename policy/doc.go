@@ -20,7 +20,8 @@
 //     SealedBlocker the probe found), E-CAP-004 (CheckStagedRuntime),
 //     E-CAP-006 (CheckInterpreted) and E-CAP-005 (CheckNetNS).
 //   - E-RUN-012 (CheckCgroup, NoCgroup): a capsule that can spawn a
-//     subprocess on a Linux host where no cgroup scope can be built.
+//     subprocess (its transport: process agent CLI included) on a Linux
+//     host where no cgroup scope can be built.
 //   - The host-dependent W-SEC warnings (SecurityWarnings) and their
 //     stderr and bootstrap.log lines (LaunchLine, InBootstrapLog).
 //

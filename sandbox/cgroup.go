@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 )
@@ -63,11 +64,23 @@ func (c CgroupCounters) Attribution(before CgroupCounters) string {
 // v2) holding the ceilings, whose cgroup.procs files stay open for the
 // session so that every trampoline joins it before it execs. Close kills
 // what is left in it and removes it.
+//
+// Nothing in it may outlive the session, however the runtime ends: each
+// leaf is locked (flock) for as long as the runtime or its reaper lives,
+// and marked with a scopeRecord once locked. The reaper, a process of
+// its own outside the scope, kills and removes the scope when the
+// runtime's end closes its lifeline pipe (by any death: SIGKILL, OOM
+// kill, crash, os.Exit); SweepStaleScopes removes a marked scope whose
+// locks are free (runtime and reaper both gone).
 type Cgroup struct {
 	mechanism string
 	note      string
 	leaves    []string
 	procs     []*os.File
+	// locks are the leaves' directories, flock'ed shared; the reaper
+	// holds them too.
+	locks  []*os.File
+	reaper *reaper
 	// memory and pids are the leaves whose event files Counters reads.
 	memory, pids string
 }
@@ -79,6 +92,13 @@ type CgroupRequest struct {
 	Limits    CgroupLimits
 	// Workdir is the accessible workdir, whose device io.max throttles.
 	Workdir string
+	// Reaper is the binary the scope's reaper runs: one whose init hands
+	// ReaperMode to the reaper (the mur binary, as Trampoline.Self). A
+	// scope is never built without one.
+	Reaper string
+	// Log receives what the reaper's watch sees (a reaper that died and
+	// was restarted); nil discards it.
+	Log *slog.Logger
 }
 
 // Mechanism is CgroupV2 or CgroupV1.
@@ -108,3 +128,25 @@ func (e *CgroupError) Error() string { return e.Reason }
 func (e *CgroupError) Unwrap() error { return ErrNoCgroup }
 
 func noCgroup(reason string) error { return &CgroupError{Reason: reason} }
+
+// StaleScope is a session scope whose runtime and reaper were both gone,
+// as SweepStaleScopes found and removed it.
+type StaleScope struct {
+	// Name is the leaf name, Owner the pid its runtime had.
+	Name  string
+	Owner int
+	// Dirs are the leaves that were still there.
+	Dirs []string
+	// Killed counts the processes that were still running in it.
+	Killed int
+	// Err says why a leaf stayed; nil when all were removed.
+	Err error
+}
+
+func (s StaleScope) String() string {
+	what := fmt.Sprintf("%s (mur pid %d, %d process(es) killed)", s.Name, s.Owner, s.Killed)
+	if s.Err != nil {
+		return what + ": " + s.Err.Error()
+	}
+	return what
+}

@@ -19,14 +19,15 @@ import (
 const cgroupDrainTimeout = 5 * time.Second
 
 // NewCgroup creates the session's scope with the mechanism ProbeCgroup
-// finds: on v2, the runtime steps aside into the supervisor leaf when it
-// sits in the base itself, enables +memory +pids +cpu (+io best effort)
-// for the base's children and creates the session leaf with memory.max,
-// pids.max, cpu.max and io.max; on v1, a leaf of the same name in each of
-// the memory, pids and cpu hierarchies with memory.limit_in_bytes,
-// pids.max and cpu.cfs_quota_us/cpu.cfs_period_us (and the blkio
-// throttles, best effort). Every failure wraps ErrNoCgroup and leaves
-// nothing behind.
+// finds, then locks and marks its leaves and starts its reaper (see
+// Cgroup): on v2, the runtime steps aside into the supervisor leaf when
+// it sits in the base itself, enables +memory +pids +cpu (+io best
+// effort) for the base's children and creates the session leaf with
+// memory.max, pids.max, cpu.max and io.max; on v1, a leaf of the same
+// name in each of the memory, pids and cpu hierarchies with
+// memory.limit_in_bytes, pids.max and cpu.cfs_quota_us/cpu.cfs_period_us
+// (and the blkio throttles, best effort). Every failure wraps
+// ErrNoCgroup and leaves nothing behind.
 func NewCgroup(r CgroupRequest) (*Cgroup, error) {
 	p, err := findCgroups()
 	if err != nil {
@@ -46,6 +47,14 @@ func NewCgroup(r CgroupRequest) (*Cgroup, error) {
 		return nil, noCgroup(err.Error())
 	}
 	c.note = s.Note
+	if err := c.claim(); err != nil {
+		c.Close()
+		return nil, noCgroup(err.Error())
+	}
+	if c.reaper, err = startReaper(r.Reaper, c.leaves, c.locks, r.Log); err != nil {
+		c.Close()
+		return nil, noCgroup(err.Error())
+	}
 	for _, leaf := range c.leaves {
 		f, err := os.OpenFile(filepath.Join(leaf, "cgroup.procs"), os.O_WRONLY|syscall.O_CLOEXEC, 0)
 		if err != nil {
@@ -240,8 +249,9 @@ func counter(path, key string) uint64 {
 	return 0
 }
 
-// Close kills every process left in the scope and removes its leaves;
-// an error says which leaf stayed.
+// Close kills every process left in the scope and removes its leaves,
+// then stops the reaper and releases the leaves' locks; an error says
+// which leaf stayed.
 func (c *Cgroup) Close() error {
 	if c == nil {
 		return nil
@@ -250,39 +260,15 @@ func (c *Cgroup) Close() error {
 		f.Close()
 	}
 	c.procs = nil
-	var errs []error
-	for _, leaf := range c.leaves {
-		if err := drain(leaf); err != nil {
-			errs = append(errs, err)
-		}
-	}
+	err := drainScope(c.leaves, cgroupDrainTimeout)
 	c.leaves = nil
-	return errors.Join(errs...)
-}
-
-// drain kills the members of leaf until it is empty, then removes it.
-// A killed process leaves its cgroup only once the kernel has reaped its
-// exit, so this retries for a bounded while.
-func drain(leaf string) error {
-	_ = writeFile(leaf, "cgroup.kill", "1") // v2 ≥ 5.14 kills the subtree at once
-	deadline := time.Now().Add(cgroupDrainTimeout)
-	for {
-		b, err := os.ReadFile(filepath.Join(leaf, "cgroup.procs"))
-		if errors.Is(err, os.ErrNotExist) {
-			return nil
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if pid, err := strconv.Atoi(f); err == nil && pid > 0 {
-				_ = unix.Kill(pid, unix.SIGKILL)
-			}
-		}
-		if err := os.Remove(leaf); err == nil || errors.Is(err, os.ErrNotExist) {
-			return nil
-		} else if time.Now().After(deadline) {
-			return fmt.Errorf("removing the cgroup %s: %w", leaf, err)
-		}
-		time.Sleep(10 * time.Millisecond)
+	c.reaper.stop()
+	c.reaper = nil
+	for _, f := range c.locks {
+		f.Close()
 	}
+	c.locks = nil
+	return err
 }
 
 // procsFiles are the leaves' cgroup.procs, for the trampoline to join.

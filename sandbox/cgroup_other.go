@@ -2,7 +2,10 @@
 
 package sandbox
 
-import "os"
+import (
+	"fmt"
+	"os"
+)
 
 // ProbeCgroup finds nothing: cgroups are Linux's.
 func ProbeCgroup() CgroupSupport {
@@ -14,6 +17,9 @@ func NewCgroup(CgroupRequest) (*Cgroup, error) {
 	return nil, noCgroup("this platform has no cgroups")
 }
 
+// SweepStaleScopes finds nothing: no scope exists off Linux.
+func SweepStaleScopes() ([]StaleScope, error) { return nil, nil }
+
 // Counters are zero: no scope exists off Linux.
 func (c *Cgroup) Counters() CgroupCounters { return CgroupCounters{} }
 
@@ -21,3 +27,12 @@ func (c *Cgroup) Counters() CgroupCounters { return CgroupCounters{} }
 func (c *Cgroup) Close() error { return nil }
 
 func (c *Cgroup) procsFiles() []*os.File { return nil }
+
+// reaper does not exist off Linux: there is no scope to reap.
+type reaper struct{}
+
+// reaperMain refuses: only a Linux scope has a reaper.
+func reaperMain([]string) {
+	fmt.Fprintf(os.Stderr, "mur: %s is started by mur for a session's cgroup scope, never by hand\n", ReaperMode)
+	os.Exit(2)
+}

@@ -40,7 +40,17 @@
 // else a leaf in each of the cgroup v1 memory, pids and cpu hierarchies
 // (mur-go's fallback for hybrid hosts, see SECURITY.md), else none and
 // why (ProbeCgroup); its OOM-kill and pids.max counters attribute a kill
-// (§12.4), and Close kills what is left and removes it. WorkdirGuard is
+// (§12.4), and Close kills what is left and removes it. Nothing in a
+// scope outlives the runtime, however it ends: the leaves are flock'ed
+// for as long as the runtime or the scope's reaper lives (a re-exec in
+// ReaperMode, taken in init like the trampoline, outside the scope, that
+// kills and removes the scope when its lifeline pipe from the runtime
+// reaches EOF), and SweepStaleScopes (every run, mur doctor) removes a
+// marked scope whose locks are free. A parent-death signal is not used:
+// it reaches only the direct child, is cleared by fork (a daemon never
+// has it) and, in Go, fires when the forking OS thread exits rather than
+// the process. Draining sets pids.max to 0 first, so a tree cannot fork
+// faster than it is killed. WorkdirGuard is
 // §12.3's walk of the workdir: once past workdir_max_bytes it latches and
 // Trampoline.Refusal refuses every later spawn.
 package sandbox

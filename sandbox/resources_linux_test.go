@@ -25,7 +25,8 @@ func sessionCgroup(t *testing.T, l CgroupLimits) *Cgroup {
 	if s := ProbeCgroup(); s.Mechanism == "" {
 		t.Skipf("no cgroup scope can be built on this host: %s", s.Reason)
 	}
-	cg, err := NewCgroup(CgroupRequest{SessionID: "ses_" + strings.ReplaceAll(t.Name(), "/", "_"), Limits: l, Workdir: t.TempDir()})
+	cg, err := NewCgroup(CgroupRequest{SessionID: "ses_" + strings.ReplaceAll(t.Name(), "/", "_"), Limits: l, Workdir: t.TempDir(),
+		Reaper: self(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,6 +42,17 @@ func sessionCgroup(t *testing.T, l CgroupLimits) *Cgroup {
 		}
 	})
 	return cg
+}
+
+// self is the test binary, whose init is the trampoline and the reaper
+// as the mur binary's is.
+func self(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
 }
 
 // bigLimits are rlimits that leave the cgroup ceilings to act.
@@ -161,7 +173,8 @@ func TestCgroupCloseKillsLeftovers(t *testing.T) {
 	if s := ProbeCgroup(); s.Mechanism == "" {
 		t.Skipf("no cgroup scope can be built on this host: %s", s.Reason)
 	}
-	cg, err := NewCgroup(CgroupRequest{SessionID: "ses_leftover", Limits: CgroupLimits{MemoryBytes: 1 << 30, PidsMax: 16, CPUPercent: 100}})
+	cg, err := NewCgroup(CgroupRequest{SessionID: "ses_leftover", Limits: CgroupLimits{MemoryBytes: 1 << 30, PidsMax: 16, CPUPercent: 100},
+		Reaper: self(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -132,7 +132,7 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Sessi
 	}
 	o.OnStaged(sess)
 
-	res, err := launch.StartResources(ctx, sess, launch.ResourceOptions{Stderr: o.Stderr, Log: o.Log})
+	res, err := launch.StartResources(ctx, sess, launch.ResourceOptions{Self: o.Trampoline, Stderr: o.Stderr, Log: o.Log})
 	if err != nil {
 		return sess, fail(StepRun, err)
 	}

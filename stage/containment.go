@@ -72,7 +72,7 @@ func refusals(c *manifest.Capsule, ct Containment, declared bool, support policy
 	if err := policy.CheckNetNS(c.Capabilities, support); err != nil {
 		return err
 	}
-	return policy.CheckCgroup(c.Capabilities, support)
+	return policy.CheckCgroup(c, support)
 }
 
 // securityWarnings are the host-dependent W-SEC warnings, once staging

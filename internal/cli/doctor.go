@@ -12,7 +12,10 @@ import (
 )
 
 const doctorLong = `Check what this host can enforce on a capsule's subprocesses and whether
-mur's own state is usable, without running or changing anything.
+mur's own state is usable, without running anything. The one change it
+makes: the cgroup scopes of sessions whose mur is gone (killed or crashed
+before it could clean up) are removed, and whatever still ran in them is
+killed; the report lists them.
 
 The host part comes from live probes (a child of mur that really applies
 Landlock, the seccomp filter, a user + network namespace and, for the
@@ -20,10 +23,10 @@ sealed class, a user + mount namespace it mounts in, never a kernel
 version): the enforcement tier, the strongest containment class the
 host provides (advisory, scoped or sealed) and, for each class above it,
 why it is missing. Then the subprocess network namespace, the sealed
-mount namespace, the cgroup
-scope, the compile cache, the global store and the Go toolchain. Inside a
-project (murmur.yaml here or above), the capsule's effective grants and
-any refusal 'mur run' would make (E-CAP-003/004/005).
+mount namespace, the cgroup scope, stale session scopes, the compile
+cache, the global store and the Go toolchain. Inside a project
+(murmur.yaml here or above), the capsule's effective grants and any
+refusal 'mur run' would make (E-CAP-003/004/005).
 
 Exits 1 when a check fails or the capsule would be refused.`
 

@@ -114,6 +114,22 @@ func run() error {
 			return err
 		}
 		p.result("left a child behind")
+	case "daemon": // a child in a session of its own, which no process group kill reaches; then hang
+		child := exec.Command(os.Args[0], "__sleep")
+		child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := child.Start(); err != nil {
+			return err
+		}
+		if err := os.WriteFile("fake-pids.tmp", fmt.Appendf(nil, "%d %d\n", os.Getpid(), child.Process.Pid), 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename("fake-pids.tmp", "fake-pids"); err != nil {
+			return err
+		}
+		p.text("working")
+		for {
+			time.Sleep(time.Hour)
+		}
 	case "hang":
 		child := exec.Command(os.Args[0], "__sleep")
 		if err := child.Start(); err != nil {
