@@ -146,6 +146,9 @@ func call(p *printer, tool, input string, quiet, block bool) error {
 	if err != nil {
 		return err
 	}
+	if err := record("fake-auth.json", header); err != nil {
+		return err
+	}
 	ctx := context.Background()
 	client := mcp.NewClient(&mcp.Implementation{Name: "fakecli", Version: "1.0.0"}, nil)
 	hc := &http.Client{Transport: withHeader{header}}
