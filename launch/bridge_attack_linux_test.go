@@ -157,7 +157,7 @@ func attackBridge(t *testing.T, thief string, uid int, shell bool) {
 	}
 
 	marker := "thief-" + rand.Text()
-	scan := []string{os.TempDir(), tree}
+	scan := []string{tree, os.TempDir()}
 	thiefCmd := exec.Command("setpriv", "--reuid", strconv.Itoa(thiefUID), "--regid", strconv.Itoa(thiefUID), "--clear-groups",
 		thief, "-uid", strconv.Itoa(uid), "-skip", strings.Join(bystanders, ","), "-marker", marker, "-scan", strings.Join(scan, ","))
 	var stderr bytes.Buffer
@@ -178,6 +178,7 @@ func attackBridge(t *testing.T, thief string, uid int, shell bool) {
 		Harvest            []byte
 		Cmdlines, Environs []int
 		Files              int
+		Truncated          bool
 		Listeners          []struct {
 			Port      int
 			Statuses  map[int]int
@@ -189,8 +190,8 @@ func attackBridge(t *testing.T, thief string, uid int, shell bool) {
 	if err := json.Unmarshal(thiefOut, &r); err != nil {
 		t.Fatalf("tokenthief's report: %v\n%s", err, stderr.String())
 	}
-	t.Logf("tokenthief read %d cmdlines, %d environs, %d files (%d bytes) and tried %d listeners",
-		len(r.Cmdlines), len(r.Environs), r.Files, len(r.Harvest), len(r.Listeners))
+	t.Logf("tokenthief read %d cmdlines, %d environs, %d files (%d bytes, walk cut short: %v) and tried %d listeners",
+		len(r.Cmdlines), len(r.Environs), r.Files, len(r.Harvest), r.Truncated, len(r.Listeners))
 
 	// It looked where the token was.
 	if !slices.Contains(r.Cmdlines, cliPID) {

@@ -34,8 +34,10 @@ import (
 )
 
 // maxFile is how much of one file is read: a config holding a token is
-// small, and binaries named in argv need not be read whole.
-const maxFile = 1 << 20
+// small, and binaries named in argv need not be read whole. maxHarvest
+// bounds the whole walk on a busy /tmp: the directories to scan are
+// walked in the order given, so the capsule's own come first.
+const maxFile, maxHarvest = 1 << 20, 512 << 20
 
 type report struct {
 	// Harvest is every byte gathered, for the test to search.
@@ -44,8 +46,10 @@ type report struct {
 	// environ was; Files the files read.
 	Cmdlines, Environs []int
 	Files              int
-	Candidates         int
-	Listeners          []listener
+	// Truncated says maxHarvest stopped the walk.
+	Truncated  bool
+	Candidates int
+	Listeners  []listener
 	// Called are the tools a listener let it call, and their answers.
 	Called []string
 }
@@ -127,6 +131,10 @@ func gather(r *report, harvest *bytes.Buffer, scan []string) {
 			continue
 		}
 		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if harvest.Len() > maxHarvest {
+				r.Truncated = true
+				return fs.SkipAll
+			}
 			if err == nil && d.Type().IsRegular() && read(path) {
 				r.Files++
 			}
