@@ -32,11 +32,17 @@ var fakeCLIs = sync.OnceValues(func() (string, error) {
 // adds inference to the transport, with the WASM tool echo installed.
 func processProject(t *testing.T, inference string) *project {
 	t.Helper()
+	return processProjectIn(t, t.TempDir(), inference)
+}
+
+// processProjectIn is processProject in the existing directory dir.
+func processProjectIn(t *testing.T, dir, inference string) *project {
+	t.Helper()
 	pkgs, err := agentPkgs()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &project{t: t, dir: t.TempDir()}
+	p := &project{t: t, dir: dir}
 	yaml := fmt.Sprintf(`name: proc
 version: "0.1.0"
 inference:

@@ -20,6 +20,14 @@ type Process struct {
 	// with SubprocessEnv so no host secret reaches the child).
 	Dir string
 	Env []string
+	// Secrets are variables of the runtime's own making that carry a
+	// secret (the tool bridge's token), as name and value. They are the
+	// one way a secret reaches a child: set in its environment after Env,
+	// so no strip list drops them and no host variable shadows them, and
+	// never in argv, which every local user can read in /proc/<pid>/cmdline
+	// (environ only the child's own uid): Start refuses a Path or Args
+	// holding a value of one.
+	Secrets [][2]string
 	// Stdin, Stdout and Stderr are the child's stdio (nil: /dev/null).
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer

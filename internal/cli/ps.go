@@ -44,8 +44,10 @@ func resolveSession(sel string) (running.Entry, error) {
 	return running.Resolve(entries, sel)
 }
 
+// tokenFlag is --token. A command line is readable by every local user
+// (/proc/<pid>/cmdline), so the help steers to the environment.
 func tokenFlag(cmd *cobra.Command, token *string) {
-	cmd.Flags().StringVar(token, "token", "", "bearer token (default $MURMUR_A2A_TOKEN)")
+	cmd.Flags().StringVar(token, "token", "", "bearer token; other local users can read a command line, so prefer $MURMUR_A2A_TOKEN, the default")
 }
 
 func tokenOr(token string) string {

@@ -62,7 +62,7 @@ func newSendCommand(a *app) *cobra.Command {
 			return fmt.Errorf("sending to %s: %w", args[0], err)
 		},
 	}
-	cmd.Flags().StringVar(&token, "token", "", "bearer token (default $MURMUR_A2A_TOKEN)")
+	tokenFlag(cmd, &token)
 	cmd.Flags().StringVar(&task, "task", "", "answer this task, which asked for input")
 	return cmd
 }

@@ -37,7 +37,7 @@ func newWatchCommand(a *app) *cobra.Command {
 			return a2a.Watch(cmd.Context(), nil, args[0], token, from, r.render)
 		},
 	}
-	cmd.Flags().StringVar(&token, "token", "", "bearer token (default $MURMUR_A2A_TOKEN)")
+	tokenFlag(cmd, &token)
 	cmd.Flags().StringVar(&from, "from", "0", "replay the events after this event id")
 	return cmd
 }

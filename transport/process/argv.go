@@ -11,11 +11,17 @@ import (
 // is codex; anything else speaks Claude Code's stream-json.
 func codex(command string) bool { return filepath.Base(command) == "codex" }
 
+// BridgeTokenEnv is the variable of the CLI's environment that holds the
+// bridge's token, the only place the CLI is given it: never its argv,
+// which every local user can read.
+const BridgeTokenEnv = "MURMUR_BRIDGE_TOKEN"
+
 // bridgeConfig is where the CLI finds the bridge; nil when there are no
-// tools.
+// tools. The token is not in it: the CLI reads it from BridgeTokenEnv in
+// its environment, and its argv names only that variable.
 type bridgeConfig struct {
-	URL, Token string
-	Tools      []string
+	URL   string
+	Tools []string
 }
 
 // claudeArgs is the Claude dialect's argv after the command (session.md
@@ -38,8 +44,10 @@ func claudeArgs(model, notices, prompt string, b *bridgeConfig) ([]string, error
 	for i, t := range b.Tools {
 		names[i] = claudeToolPrefix + t
 	}
+	// Claude Code expands ${VAR} in an MCP server's url and headers,
+	// --mcp-config's included.
 	cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{BridgeServer: map[string]any{
-		"type": "http", "url": b.URL, "headers": map[string]string{"Authorization": "Bearer " + b.Token}}}})
+		"type": "http", "url": b.URL, "headers": map[string]string{"Authorization": "Bearer ${" + BridgeTokenEnv + "}"}}}})
 	if err != nil {
 		return nil, err
 	}
@@ -68,9 +76,10 @@ func codexArgs(model, notices, task string, b *bridgeConfig) []string {
 	prompt := notices
 	if b != nil {
 		key := "mcp_servers." + BridgeServer
+		// codex sends bearer_token_env_var's value as the bearer token.
 		args = append(args,
 			"-c", key+".url="+strconv.Quote(b.URL),
-			"-c", key+".http_headers={Authorization="+strconv.Quote("Bearer "+b.Token)+"}")
+			"-c", key+".bearer_token_env_var="+strconv.Quote(BridgeTokenEnv))
 		prompt += "\n\n" + bridgeGuidance(b.Tools)
 	}
 	return append(args, prompt+"\n\n"+task)

@@ -94,6 +94,7 @@ func run(ctx context.Context, o Options, rec *recorder) (string, error) {
 		return "", failure(KindCommand, err, "inference.command '%s': %v", o.Command, err)
 	}
 	var bc *bridgeConfig
+	var secrets [][2]string
 	if len(o.Tools) > 0 {
 		b, err := StartBridge(ctx, o.Tools, o.Dispatcher, o.Log)
 		if err != nil {
@@ -104,7 +105,8 @@ func run(ctx context.Context, o Options, rec *recorder) (string, error) {
 		// out (removed once the bridge is closed, when it opens nothing).
 		defer o.Session.Secrets.Add(b.Token)()
 		defer b.Close()
-		bc = &bridgeConfig{URL: b.URL, Token: b.Token}
+		bc = &bridgeConfig{URL: b.URL}
+		secrets = [][2]string{{BridgeTokenEnv, b.Token}}
 		for _, t := range o.Tools {
 			bc.Tools = append(bc.Tools, t.Name)
 		}
@@ -113,10 +115,9 @@ func run(ctx context.Context, o Options, rec *recorder) (string, error) {
 	if err != nil {
 		return "", failure(KindSetup, err, "building the agent CLI's arguments: %v", err)
 	}
-	// argv is not logged: it carries the bridge's token.
 	o.Log.Info("agent CLI starting", "command", exe, "codex_dialect", codex(o.Command), "tools", len(o.Tools), "max_turns", o.MaxTurns)
 	return follow(ctx, o, rec, tools.Process{Path: exe, Args: append([]string{o.Command}, args...),
-		Dir: o.Session.AccessibleDir, Env: env, Stdin: stdin, Sandbox: o.Sandbox})
+		Dir: o.Session.AccessibleDir, Env: env, Secrets: secrets, Stdin: stdin, Sandbox: o.Sandbox})
 }
 
 // argv is the dialect's arguments and stdin: the task line for Claude,

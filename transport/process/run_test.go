@@ -66,8 +66,9 @@ func TestToolCallRoundTrip(t *testing.T) {
 }
 
 // The argv is exactly session.md §6's for each dialect, with and without
-// tools, and the bridge it names is a loopback /bridge with a fresh
-// 32-hex-digit token.
+// tools; the bridge it names is a loopback /bridge, and its fresh
+// 32-hex-digit token is only in the CLI's environment, which the argv
+// names the way each real CLI reads it.
 func TestArgv(t *testing.T) {
 	system := notices + "\n\nBe brief."
 	claudeBase := []string{"--print", "--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
@@ -75,7 +76,7 @@ func TestArgv(t *testing.T) {
 	codexBase := []string{"exec", "--json", "--skip-git-repo-check", "-s", "read-only", "-c", "include_apply_patch_tool=false",
 		"--disable", "shell_tool", "--disable", "unified_exec", "--disable", "shell_snapshot", "--disable", "code_mode_host", "-m", "m-1"}
 	bridge := regexp.MustCompile(`^http://127\.0\.0\.1:[0-9]+/bridge$`)
-	token := regexp.MustCompile(`^Bearer [0-9a-f]{32}$`)
+	token := regexp.MustCompile(`^` + process.BridgeTokenEnv + `=[0-9a-f]{32}$`)
 	tests := []struct {
 		name, cli, task string
 		tools           bool
@@ -103,7 +104,8 @@ func TestArgv(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := cfg.MCPServers["claude_bridge"]
-			if len(cfg.MCPServers) != 1 || s.Type != "http" || !bridge.MatchString(s.URL) || !token.MatchString(s.Headers["Authorization"]) {
+			if len(cfg.MCPServers) != 1 || s.Type != "http" || !bridge.MatchString(s.URL) ||
+				s.Headers["Authorization"] != "Bearer ${"+process.BridgeTokenEnv+"}" {
 				t.Fatalf("--mcp-config %s", args[n+3])
 			}
 		}},
@@ -121,9 +123,8 @@ func TestArgv(t *testing.T) {
 			if err != nil || !bridge.MatchString(url) {
 				t.Fatalf("url override %q", args[n+1])
 			}
-			h, _ := strings.CutPrefix(args[n+3], "mcp_servers.claude_bridge.http_headers={Authorization=")
-			if h, err = strconv.Unquote(strings.TrimSuffix(h, "}")); err != nil || !token.MatchString(h) {
-				t.Fatalf("header override %q", args[n+3])
+			if want := `mcp_servers.claude_bridge.bearer_token_env_var="` + process.BridgeTokenEnv + `"`; args[n+3] != want {
+				t.Fatalf("token override %q, want %q", args[n+3], want)
 			}
 			prompt := args[n+4]
 			if !strings.HasPrefix(prompt, notices+"\n\n") || !strings.Contains(prompt, "claude_bridge") || !strings.HasSuffix(prompt, "\n\ncall echo {\"a\":\"1\"}") {
@@ -140,12 +141,22 @@ func TestArgv(t *testing.T) {
 			if _, err := process.Run(context.Background(), o); err != nil {
 				t.Fatal(err)
 			}
-			var argv []string
+			var argv, env []string
 			recorded(t, o.Session, "fake-argv.json", &argv)
+			recorded(t, o.Session, "fake-env.json", &env)
 			if argv[0] != o.Command {
 				t.Fatalf("argv[0] %q", argv[0])
 			}
 			tt.check(t, argv[1:])
+			i := slices.IndexFunc(env, func(kv string) bool { return strings.HasPrefix(kv, process.BridgeTokenEnv+"=") })
+			switch {
+			case !tt.tools && i >= 0:
+				t.Fatalf("a CLI without tools got %s", env[i])
+			case tt.tools && (i < 0 || !token.MatchString(env[i])):
+				t.Fatalf("the CLI's environment has no bridge token: %q", env)
+			case tt.tools && strings.Contains(strings.Join(argv, "\x00"), strings.TrimPrefix(env[i], process.BridgeTokenEnv+"=")):
+				t.Fatalf("the bridge token is in the argv %q", argv)
+			}
 			var task string
 			if b, err := os.ReadFile(filepath.Join(o.Session.AccessibleDir, "fake-task.txt")); err == nil {
 				task = string(b)
@@ -172,6 +183,54 @@ func TestEnvHasNoHostSecret(t *testing.T) {
 	}
 	if !slices.Contains(env, "HOME="+filepath.Join(o.Session.AccessibleDir, ".capsule-home")) {
 		t.Fatalf("HOME is not the synthetic home:\n%s", joined)
+	}
+}
+
+// The bridge's token reaches the CLI whatever the capsule's shell
+// settings say: a strip_env matching its variable does not drop it, and a
+// host variable of its name, passed through baseline_env, does not
+// replace it. Each dialect's CLI reads it as the real one does and calls
+// the tool.
+func TestBridgeTokenSurvivesTheCapsulesEnvSettings(t *testing.T) {
+	settings := []struct {
+		name            string
+		baseline, strip []string
+	}{
+		{"strip_env matches it", nil, []string{"MURMUR_*", "*_TOKEN"}},
+		{"baseline_env passes the host's", []string{process.BridgeTokenEnv}, nil},
+	}
+	for _, cli := range []string{"claude", "codex"} {
+		for _, st := range settings {
+			t.Run(cli+"/"+st.name, func(t *testing.T) {
+				d := &echo{}
+				o := options(t, fakeCLI(cli), `call echo {"a":"1"}`, d, &trace{})
+				host := o.Env.Getenv
+				o.Env.Getenv = func(k string) (string, bool) {
+					if k == process.BridgeTokenEnv {
+						return "from-the-host", true
+					}
+					return host(k)
+				}
+				o.Env.BaselineEnv, o.Env.StripEnv = st.baseline, st.strip
+				if _, err := process.Run(context.Background(), o); err != nil {
+					t.Fatal(err)
+				}
+				if len(d.calls) != 1 {
+					t.Fatalf("dispatched %q", d.calls)
+				}
+				var env []string
+				recorded(t, o.Session, "fake-env.json", &env)
+				var tokens []string
+				for _, kv := range env {
+					if strings.HasPrefix(kv, process.BridgeTokenEnv+"=") {
+						tokens = append(tokens, kv)
+					}
+				}
+				if len(tokens) != 1 || strings.Contains(tokens[0], "from-the-host") {
+					t.Fatalf("the CLI's token variables: %q", tokens)
+				}
+			})
+		}
 	}
 }
 

@@ -1,7 +1,9 @@
 // Command fakecli stands in for the claude and codex CLIs in the
 // transport's tests: it records its argv and environment in its working
-// directory, reads its task (stdin for claude, the last argument for
+// directory (readable by its own uid only, as a real CLI keeps its
+// environment), reads its task (stdin for claude, the last argument for
 // codex), reaches the bridge with the MCP SDK's own client when told to,
+// configured the way the real CLI reads its configuration (bridge.go),
 // and prints the dialect's JSON events. The task's first word picks the
 // scenario; the test checks what was recorded.
 package main
@@ -73,16 +75,18 @@ func run() error {
 		}
 		task = ev.Message.Content[0].Text
 	}
-	if err := os.WriteFile("fake-task.txt", []byte(task), 0o644); err != nil {
+	if err := os.WriteFile("fake-task.txt", []byte(task), 0o600); err != nil {
 		return err
 	}
 	words := strings.Fields(task)
 	p := &printer{codex: codex}
 	switch words[0] {
 	case "call":
-		return call(p, words[1], strings.Join(words[2:], " "), false)
+		return call(p, words[1], strings.Join(words[2:], " "), false, false)
 	case "quiet": // a call over the bridge that the event stream hides
-		return call(p, words[1], strings.Join(words[2:], " "), true)
+		return call(p, words[1], strings.Join(words[2:], " "), true, false)
+	case "block": // a call, then wait until the test says to finish
+		return call(p, words[1], strings.Join(words[2:], " "), false, true)
 	case "turns":
 		n, _ := strconv.Atoi(words[1])
 		for i := range n {
@@ -110,7 +114,7 @@ func run() error {
 		if err := child.Start(); err != nil {
 			return err
 		}
-		if err := os.WriteFile("fake-pids", fmt.Appendf(nil, "%d", child.Process.Pid), 0o644); err != nil {
+		if err := os.WriteFile("fake-pids", fmt.Appendf(nil, "%d", child.Process.Pid), 0o600); err != nil {
 			return err
 		}
 		p.result("left a child behind")
@@ -135,7 +139,7 @@ func run() error {
 		if err := child.Start(); err != nil {
 			return err
 		}
-		if err := os.WriteFile("fake-pids", fmt.Appendf(nil, "%d %d", os.Getpid(), child.Process.Pid), 0o644); err != nil {
+		if err := os.WriteFile("fake-pids", fmt.Appendf(nil, "%d %d", os.Getpid(), child.Process.Pid), 0o600); err != nil {
 			return err
 		}
 		p.text("working")
@@ -151,11 +155,14 @@ func run() error {
 }
 
 // call lists the bridge's tools, records them, calls tool with the JSON
-// input and, unless quiet, reports the call as the dialect does; then the
-// result.
-func call(p *printer, tool, input string, quiet bool) error {
-	url, header, err := bridgeFlags(p.codex)
+// input and, unless quiet, reports the call as the dialect does; then,
+// if block, it waits for the test (awaitGo), and ends with the result.
+func call(p *printer, tool, input string, quiet, block bool) error {
+	url, header, err := bridgeConfig(p.codex)
 	if err != nil {
+		return err
+	}
+	if err := record("fake-auth.json", header); err != nil {
 		return err
 	}
 	ctx := context.Background()
@@ -215,41 +222,24 @@ func call(p *printer, tool, input string, quiet bool) error {
 				"content": []any{map[string]any{"type": "text", "text": text}}}}}})
 	}
 	p.text("the tool said " + text)
+	if block {
+		if err := awaitGo(); err != nil {
+			return err
+		}
+	}
 	p.result("done: " + text)
 	return nil
 }
 
-// bridgeFlags finds the bridge's URL and Authorization header in argv.
-func bridgeFlags(codex bool) (url, header string, err error) {
-	args := os.Args
-	for i := 1; i < len(args)-1; i++ {
-		switch {
-		case !codex && args[i] == "--mcp-config":
-			var cfg struct {
-				MCPServers map[string]struct {
-					Type, URL string
-					Headers   map[string]string
-				} `json:"mcpServers"`
-			}
-			if err := json.Unmarshal([]byte(args[i+1]), &cfg); err != nil {
-				return "", "", err
-			}
-			s := cfg.MCPServers["claude_bridge"]
-			return s.URL, s.Headers["Authorization"], nil
-		case codex && args[i] == "-c" && strings.HasPrefix(args[i+1], "mcp_servers.claude_bridge.url="):
-			url, err = strconv.Unquote(strings.TrimPrefix(args[i+1], "mcp_servers.claude_bridge.url="))
-		case codex && args[i] == "-c" && strings.HasPrefix(args[i+1], "mcp_servers.claude_bridge.http_headers={Authorization="):
-			v := strings.TrimSuffix(strings.TrimPrefix(args[i+1], "mcp_servers.claude_bridge.http_headers={Authorization="), "}")
-			header, err = strconv.Unquote(v)
-		}
-		if err != nil {
-			return "", "", err
-		}
+// awaitGo writes this process's pid to the FIFO fake-ready, which the
+// test reads to know the CLI is connected and working, then reads the
+// FIFO fake-go until the test closes it.
+func awaitGo() error {
+	if err := os.WriteFile("fake-ready", fmt.Appendf(nil, "%d", os.Getpid()), 0o600); err != nil {
+		return err
 	}
-	if url == "" {
-		return "", "", fmt.Errorf("no bridge configuration in argv")
-	}
-	return url, header, nil
+	_, err := os.ReadFile("fake-go")
+	return err
 }
 
 type withHeader struct{ auth string }
@@ -294,5 +284,5 @@ func record(name string, v any) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(name, b, 0o644)
+	return os.WriteFile(name, b, 0o600)
 }
