@@ -121,6 +121,9 @@ func attackBridge(t *testing.T, thief string, uid int, shell bool) {
 		}
 		cmd.Env[2] = "MUR_CACHE_DIR=" + cache
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
+		// The agent CLI runs in the session's cgroup scope, which this
+		// user can build only in a cgroup delegated to it.
+		delegateCgroup(t, uid)(cmd)
 	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
