@@ -12,10 +12,10 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mur-go/mur/internal/httpbound"
 )
 
 // BridgeServer is the MCP server name the CLI is configured with; Claude
@@ -65,21 +65,23 @@ func StartBridge(ctx context.Context, specs []ToolSpec, d Dispatcher, log *slog.
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: isError}, nil
 			})
 	}
+	// The bridge is on loopback, where every local user can reach it: it
+	// takes the A2A server's bounds on connections, headers and bodies,
+	// and reads no body byte before the token is checked.
+	bounds := httpbound.New(httpbound.Defaults(), log)
 	mux := http.NewServeMux()
-	mux.Handle("/bridge", b.authorize(mcp.NewStreamableHTTPHandler(
-		func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Logger: log})))
+	mux.Handle("/bridge", b.authorize(bounds.Body(mcp.NewStreamableHTTPHandler(
+		func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Logger: log}))))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("listening on loopback for the tool bridge: %w", err)
 	}
 	b.URL = "http://" + ln.Addr().String() + "/bridge"
-	// A local process holding connections open with unfinished headers
-	// must not pin the bridge's goroutines.
-	b.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
+	b.srv = bounds.Server(mux, nil)
+	b.srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelDebug)
 	go func() {
 		defer close(b.done)
-		if err := b.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := b.srv.Serve(bounds.Listener(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Warn("tool bridge stopped", "bridge", b.ID, "err", err.Error())
 		}
 	}()
