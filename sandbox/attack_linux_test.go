@@ -123,7 +123,11 @@ func attacks() map[string]func([]string) (string, error) {
 			return "started 400 processes", nil
 		},
 		"sleep": func([]string) (string, error) {
-			select {}
+			// A bare select{} would be the runtime's deadlock (exit 2)
+			// in a process with nothing else to wait on.
+			for {
+				time.Sleep(time.Hour)
+			}
 		},
 		"whoami": func([]string) (string, error) {
 			u, err := user.Current()
