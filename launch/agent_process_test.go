@@ -123,11 +123,7 @@ func TestProcessTransportSession(t *testing.T) {
 					t.Errorf("tool_call line %v, want turn 0, echo's input and output", f)
 				}
 			}
-			results, _ := filepath.Glob(filepath.Join(p.dir, "workdir", "ses_*", "out", "result.txt"))
-			if len(results) != 1 {
-				t.Fatalf("want one out/result.txt, found %v", results)
-			}
-			if b, _ := os.ReadFile(results[0]); !strings.HasPrefix(string(b), c.result) {
+			if b := sessionResult(t, p.dir); !strings.HasPrefix(b, c.result) {
 				t.Errorf("out/result.txt = %q, want %q", b, c.result)
 			}
 		})

@@ -67,15 +67,22 @@ var agentPkgs = sync.OnceValues(func() (string, error) {
 func agentRun(t *testing.T, maxTurns int, turns string, wantCode int) (stdout, stderr, result string) {
 	t.Helper()
 	p, stdout, stderr := agentProject(t, maxTurns, turns, wantCode)
-	results, _ := filepath.Glob(filepath.Join(p.dir, "workdir", "ses_*", "out", "result.txt"))
+	return stdout, stderr, sessionResult(t, p.dir)
+}
+
+// sessionResult is the out/result.txt of the one session under the
+// project dir's default workdir.
+func sessionResult(t *testing.T, dir string) string {
+	t.Helper()
+	results, _ := filepath.Glob(filepath.Join(dir, "workdir", "ses_*", "out", "result.txt"))
 	if len(results) != 1 {
-		t.Fatalf("want one out/result.txt, found %v\nstdout:\n%s\nstderr:\n%s", results, stdout, stderr)
+		t.Fatalf("want one out/result.txt, found %v", results)
 	}
 	b, err := os.ReadFile(results[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	return stdout, stderr, string(b)
+	return string(b)
 }
 
 // agentProject writes, installs and runs the capsule agentRun describes.

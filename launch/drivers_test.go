@@ -11,7 +11,6 @@ package launch_test
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,11 +114,7 @@ capabilities:
 			if code != 0 {
 				t.Fatalf("mur run: exit %d\nstdout:\n%.4000s\nstderr:\n%s", code, stdout, stderr)
 			}
-			results, _ := filepath.Glob(filepath.Join(p.dir, "workdir", "ses_*", "out", "result.txt"))
-			if len(results) != 1 {
-				t.Fatalf("result files %v", results)
-			}
-			if b, _ := os.ReadFile(results[0]); strings.TrimSpace(string(b)) != "all done" {
+			if b := sessionResult(t, p.dir); strings.TrimSpace(b) != "all done" {
 				t.Errorf("result.txt %q", b)
 			}
 
@@ -154,18 +149,7 @@ capabilities:
 			if !strings.Contains(stdout, "env MURMUR_INFERENCE_API_KEY="+launch.KeyPlaceholder) || !strings.Contains(stdout, "probe 200") {
 				t.Errorf("keyspy did not run as expected:\n%.2000s", stdout)
 			}
-			if strings.Contains(stdout+stderr, providerKey) {
-				t.Error("the key is in mur's output (a guest or a log had it)")
-			}
-			_ = filepath.WalkDir(p.dir, func(path string, d fs.DirEntry, err error) error {
-				if err != nil || d.IsDir() {
-					return nil
-				}
-				if b, err := os.ReadFile(path); err == nil && strings.Contains(string(b), providerKey) {
-					t.Errorf("the key is in %s", path)
-				}
-				return nil
-			})
+			assertNoKey(t, p.dir, stdout+stderr)
 		})
 	}
 }
@@ -216,11 +200,7 @@ capabilities:
 				if code != 0 {
 					t.Fatalf("mur run: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 				}
-				results, _ := filepath.Glob(filepath.Join(p.dir, "workdir", "ses_*", "out", "result.txt"))
-				if len(results) != 1 {
-					t.Fatalf("result files %v", results)
-				}
-				if b, _ := os.ReadFile(results[0]); strings.TrimSpace(string(b)) != "compressed answer" {
+				if b := sessionResult(t, p.dir); strings.TrimSpace(b) != "compressed answer" {
 					t.Errorf("result.txt %q", b)
 				}
 				reqs := srv.Requests()

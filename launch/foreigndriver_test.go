@@ -71,14 +71,7 @@ artifacts:
 	if !strings.HasSuffix(stdout, "status:  ok\n") {
 		t.Errorf("stdout does not end with status ok:\n%s\nstderr:\n%s", stdout, stderr)
 	}
-	results, _ := filepath.Glob(filepath.Join(p.dir, "workdir", "ses_*", "out", "result.txt"))
-	if len(results) != 1 {
-		t.Fatalf("want one out/result.txt, found %v", results)
-	}
-	result, err := os.ReadFile(results[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	result := []byte(sessionResult(t, p.dir))
 	// Turn 1: the driver called echo with {"text": <task>}; echo (toolrun-go)
 	// answers its input reversed. Turn 2: the driver ended with that answer.
 	if want := `echo answered: }"olleh":"txet"{`; string(result) != want {

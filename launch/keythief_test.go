@@ -235,14 +235,7 @@ capabilities:
 			if _, ok := protos.Load(proto); !ok {
 				t.Fatalf("the endpoint was not reached over %s", proto)
 			}
-			results, _ := filepath.Glob(filepath.Join(p.dir, "workdir", "ses_*", "out", "result.txt"))
-			if len(results) != 1 {
-				t.Fatalf("result files %v", results)
-			}
-			found, err := os.ReadFile(results[0])
-			if err != nil {
-				t.Fatal(err)
-			}
+			found := []byte(sessionResult(t, p.dir))
 			slices.Reverse(found)
 			// Each probe ran and ended as the gateway decides.
 			for _, want := range []string{
