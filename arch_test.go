@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,18 +19,18 @@ const module = "github.com/mur-go/mur"
 // engine, the canonical ABI, WIT values and the WASI host. ARCHITECTURE.md
 // draws the same line.
 var engine = []string{
-	"canon", "component", "component/internal/ast", "component/internal/binary", "component/internal/coremod", "wasip2", "wit",
+	"engine/canon", "engine/component", "engine/component/internal/ast", "engine/component/internal/binary", "engine/component/internal/coremod", "engine/wasip2", "engine/wit",
 }
 
 // manifestDeps are the only module packages manifest may import: helpers
 // with no runtime knowledge. manifest parses and validates; what a capsule
 // may do at run time is the policy package's business.
-var manifestDeps = []string{"internal/artifactname", "internal/diag", "internal/manifestio"}
+var manifestDeps = []string{"internal/base/artifactname", "internal/base/diag", "internal/base/manifestio"}
 
 // runners are the packages that run tools or talk to peers. The WIT
 // bindings in host hand calls to them; nothing below the bindings reaches
 // back up.
-var runners = []string{"tools", "a2a"}
+var runners = []string{"internal/tools", "internal/remote/a2a"}
 
 // sessionCallers are the only packages that may run a whole session: the
 // CLI now, the A2A server when it comes. Everything else is below the
@@ -39,35 +40,35 @@ var sessionCallers = []string{"internal/cli"}
 // hostDeps are the only module packages host may import: the engine it
 // binds to and the runners it hands calls to. It stages, installs and
 // dials nothing itself.
-var hostDeps = []string{"component", "wasip2", "wit", "tools", "a2a"}
+var hostDeps = []string{"engine/component", "engine/wasip2", "engine/wit", "internal/tools", "internal/remote/a2a"}
 
 // topLevel is what no runtime package below the CLI may import.
-var topLevel = []string{"internal/cli", "session"}
+var topLevel = []string{"internal/cli", "internal/session"}
 
 // layers are the runtime's rows in ARCHITECTURE.md, top first: a package
 // may import only packages on rows below its own (and the engine).
 var layers = [][]string{
 	{"cmd/mur"},
 	{"internal/cli"},
-	{"session", "doctor"},
-	{"hooks", "a2a/server"},
-	{"launch", "agent"},
-	{"transport/process"},
-	{"host"},
-	{"tools", "stage", "a2a"},
-	{"sandbox"},
-	{"trace", "tokens", "inference"},
-	{"install", "policy", "firstparty"},
-	{"registry"},
-	{"artifact", "lockfile"},
-	{"manifest"},
-	{"internal/manifestio", "internal/artifactname", "internal/confined", "internal/running", "internal/redact", "internal/httpbound"},
-	{"internal/diag"},
+	{"internal/session", "internal/doctor"},
+	{"internal/agent/hooks", "internal/serve/a2a"},
+	{"internal/launch", "internal/agent"},
+	{"internal/agent/process"},
+	{"internal/host"},
+	{"internal/tools", "internal/stage", "internal/remote/a2a"},
+	{"internal/sandbox"},
+	{"internal/agent/trace", "internal/agent/tokens", "internal/agent/inference"},
+	{"internal/store/install", "internal/policy", "internal/store/firstparty"},
+	{"internal/store/registry"},
+	{"internal/format/artifact", "internal/format/lockfile"},
+	{"internal/format/manifest"},
+	{"internal/base/manifestio", "internal/base/artifactname", "internal/base/confined", "internal/base/running", "internal/base/redact", "internal/base/httpbound"},
+	{"internal/base/diag"},
 }
 
 // unlayered are the module's packages that are not part of the runtime:
 // test guests and their helpers, examples, benchmarks.
-var unlayered = []string{"guests", "guests/", "examples/", "bench/", "internal/testguest", "internal/mockprovider", "."}
+var unlayered = []string{"guests", "guests/", "examples/", "bench/", "internal/testing/testguest", "internal/testing/mockprovider", "."}
 
 // TestLayers fails when a package imports one on its own row or a row
 // above, or when a runtime package is on no row at all: ARCHITECTURE.md's
@@ -112,13 +113,13 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("engine package %s imports %s, which belongs to Murmur's runtime", pkg, dep)
 			case dep == "internal/cli" && pkg != "cmd/mur":
 				t.Errorf("%s imports internal/cli: only cmd/mur may; move shared logic out of the CLI", pkg)
-			case pkg == "manifest" && !slices.Contains(manifestDeps, dep):
+			case pkg == "internal/format/manifest" && !slices.Contains(manifestDeps, dep):
 				t.Errorf("manifest imports %s: it may import only %v; runtime decisions belong in policy", dep, manifestDeps)
-			case dep == "session" && !slices.Contains(sessionCallers, pkg):
+			case dep == "internal/session" && !slices.Contains(sessionCallers, pkg):
 				t.Errorf("%s imports session: only %v may run a whole session", pkg, sessionCallers)
-			case slices.Contains(runners, pkg) && (dep == "host" || dep == "launch" || slices.Contains(topLevel, dep)):
+			case slices.Contains(runners, pkg) && (dep == "internal/host" || dep == "internal/launch" || slices.Contains(topLevel, dep)):
 				t.Errorf("runner package %s imports %s: tools and a2a sit below the host bindings and the run pipeline", pkg, dep)
-			case pkg == "host" && !slices.Contains(hostDeps, dep):
+			case pkg == "internal/host" && !slices.Contains(hostDeps, dep):
 				t.Errorf("host imports %s: the WIT bindings may import only %v; runners and clients live in tools and a2a", dep, hostDeps)
 			}
 		}
@@ -176,7 +177,7 @@ var hostRunners = []string{"WasmTool", "NewWasmTool", "WasmToolConfig", "NativeT
 // TestHostBuildsNoRunner fails when host's non-test code names a runner of
 // package tools.
 func TestHostBuildsNoRunner(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("host", "*.go"))
+	files, err := filepath.Glob(filepath.Join("internal/host", "*.go"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no host sources found (%v); is the test running at the module root?", err)
 	}
@@ -206,7 +207,7 @@ func TestHostBuildsNoRunner(t *testing.T) {
 // or not: its init starts the trampoline once they are initialised, so a
 // dependency on the engine or the CLI's stacks would put their start-up
 // back into every native spawn.
-var trampolineDeps = []string{"policy", "manifest", "internal/diag", "internal/manifestio", "internal/artifactname"}
+var trampolineDeps = []string{"internal/policy", "internal/format/manifest", "internal/base/diag", "internal/base/manifestio", "internal/base/artifactname"}
 
 func TestTrampolineStaysLean(t *testing.T) {
 	imports := moduleImports(t)
@@ -224,5 +225,30 @@ func TestTrampolineStaysLean(t *testing.T) {
 			walk(dep)
 		}
 	}
-	walk("sandbox")
+	walk("internal/sandbox")
+}
+
+// topDirs are the tree's top-level directories, as ARCHITECTURE.md draws
+// them: the command, the public packages, the runtime under internal/,
+// and what is not part of the binary.
+var topDirs = []string{"bench", "cmd", "conformance", "engine", "examples", "guests", "internal"}
+
+// TestTopLevelDirectories fails when a directory appears at the top of
+// the tree that ARCHITECTURE.md does not draw: a new package belongs in
+// one of its groups.
+func TestTopLevelDirectories(t *testing.T) {
+	entries, err := fs.ReadDir(os.DirFS("."), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		// bin/ is where the README's command builds mur (.gitignore).
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && e.Name() != "bin" {
+			got = append(got, e.Name())
+		}
+	}
+	if !slices.Equal(got, topDirs) {
+		t.Errorf("top-level directories are %v, want %v (ARCHITECTURE.md); put a new package in one of the groups", got, topDirs)
+	}
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs mur-go's component benchmarks (component/bench_test.go, plus the
-# canonical ABI round trip in canon/bench_test.go) and the same measurements
+# Runs mur-go's component benchmarks (engine/component/bench_test.go, plus the
+# canonical ABI round trip in engine/canon/bench_test.go) and the same measurements
 # on jco transpile + Node (jco/bench.mjs) in one run, then prints a table
 # with the mur-go/jco ratios and the targets of issue 2 §9.
 #
@@ -24,11 +24,11 @@ echo "== $(nproc) CPUs; load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/
 # Warm calls and instantiation (with the per-instance memory metrics). Each
 # test binary starts from an empty compilation cache, so its first
 # benchmark of a guest also compiles it cold (not timed).
-go test -run '^$' -bench '^Benchmark(Call|Instantiate)(JS|Go)$' -count "$count" ./component/ | tee "$out/go-run.txt"
+go test -run '^$' -bench '^Benchmark(Call|Instantiate)(JS|Go)$' -count "$count" ./engine/component/ | tee "$out/go-run.txt"
 # Compilation takes seconds per iteration: a fixed, small count.
-go test -run '^$' -bench '^BenchmarkCompile' -benchtime=3x -count 1 ./component/ | tee "$out/go-compile.txt"
+go test -run '^$' -bench '^BenchmarkCompile' -benchtime=3x -count 1 ./engine/component/ | tee "$out/go-compile.txt"
 # The host-side lift/lower round trip (benchmarked in package canon).
-go test -run '^$' -bench '^BenchmarkToolCall$' -count "$count" ./canon/ | tee "$out/go-canon.txt"
+go test -run '^$' -bench '^BenchmarkToolCall$' -count "$count" ./engine/canon/ | tee "$out/go-canon.txt"
 
 node bench/jco/bench.mjs | tee "$out/jco.jsonl"
 

@@ -1,6 +1,6 @@
-// Encodes the components of component/testdata/{invalid,valid}/*.wat into
+// Encodes the components of engine/component/testdata/{invalid,valid}/*.wat into
 // .wasm files next to them and records both hashes in each directory's
-// sums.sha256, which component/invalid_test.go and valid_test.go check.
+// sums.sha256, which engine/component/invalid_test.go and valid_test.go check.
 // jco's parse only encodes the text, it does not validate, which is what
 // lets the invalid components exist at all. Run through build-invalid.sh.
 
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 import { parse } from '@bytecodealliance/jco';
 
-const testdata = join(dirname(fileURLToPath(import.meta.url)), '..', 'component', 'testdata');
+const testdata = join(dirname(fileURLToPath(import.meta.url)), '..', 'engine', 'component', 'testdata');
 const sha = (b) => createHash('sha256').update(b).digest('hex');
 
 for (const set of ['invalid', 'valid']) {

@@ -91,5 +91,5 @@ echo "mur run capsule CPU per task: $(awk -v t="$(( $(cpu "$murpid") - cpu0 ))" 
 echo "RSS right after its load: mur run capsule $(rss "$murpid") ($(breakdown "$murpid"))"
 "$bin/load" -tasks "$tasks" -clients "$clients" "stand-in=$capsule" "a2a-go-sdk=$sdk"
 echo "RSS after the load: stand-in capsule $(rss "$(cat "$bin/echocapsule.pid")")"
-sleep 3 # idle for more than the 2 s after which a capsule hands memory back (session/idle.go)
+sleep 3 # idle for more than the 2 s after which a capsule hands memory back (internal/session/idle.go)
 echo "RSS idle again: mur run capsule $(rss "$murpid") ($(breakdown "$murpid"))"

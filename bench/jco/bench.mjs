@@ -1,4 +1,4 @@
-// Reference numbers for mur-go's component benchmarks (component/bench_test.go):
+// Reference numbers for mur-go's component benchmarks (engine/component/bench_test.go):
 // the same guests run through jco transpile + Node, measured in this process.
 //
 //   node bench.mjs [--calls-ms N] [--compile-runs N]

@@ -34,15 +34,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mur-go/mur/agent"
-	"github.com/mur-go/mur/component"
-	"github.com/mur-go/mur/host"
-	"github.com/mur-go/mur/internal/testguest"
-	"github.com/mur-go/mur/manifest"
-	"github.com/mur-go/mur/stage"
-	"github.com/mur-go/mur/tokens"
-	"github.com/mur-go/mur/tools"
-	"github.com/mur-go/mur/wasip2"
+	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/engine/wasip2"
+	"github.com/mur-go/mur/internal/agent"
+	"github.com/mur-go/mur/internal/agent/tokens"
+	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/host"
+	"github.com/mur-go/mur/internal/stage"
+	"github.com/mur-go/mur/internal/testing/testguest"
+	"github.com/mur-go/mur/internal/tools"
 )
 
 var guests testguest.Guests

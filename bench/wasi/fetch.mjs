@@ -1,4 +1,4 @@
-// jco/Node reference for BenchmarkHTTP100 (wasip2/bench_test.go): the same
+// jco/Node reference for BenchmarkHTTP100 (engine/wasip2/bench_test.go): the same
 // guest (guests/out/fetch-js.wasm) transpiled by jco and run on Node with
 // @bytecodealliance/preview2-shim, making 100 sequential GET round trips to
 // the server at the given URL.

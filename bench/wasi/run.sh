@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the WASI host benchmarks of wasip2/bench_test.go and their jco/Node
+# Runs the WASI host benchmarks of engine/wasip2/bench_test.go and their jco/Node
 # counterpart (fetch.mjs), then prints medians and ratios:
 #   - 100 sequential HTTP round trips through the JS fetch guest
 #     (guests/out/fetch-js.wasm) vs a plain Go net/http client, and vs the
@@ -32,10 +32,10 @@ coproc SRV { "$out/echoserver"; }
 read -r url <&"${SRV[0]}"
 echo "== echo server at $url"
 
-WASIP2_BENCH_URL="$url" go test -run '^$' -bench '^BenchmarkHTTP100$' -count "$count" ./wasip2/ | tee "$out/go.txt"
+WASIP2_BENCH_URL="$url" go test -run '^$' -bench '^BenchmarkHTTP100$' -count "$count" ./engine/wasip2/ | tee "$out/go.txt"
 node "$here/fetch.mjs" "$url" "$count" | tee "$out/node.txt"
 # A fixed iteration count keeps each sample short and comparable.
-go test -run '^$' -bench '^BenchmarkFileCopy1MiB(Native)?$' -benchtime 300x -count "$count" ./wasip2/ | tee -a "$out/go.txt"
+go test -run '^$' -bench '^BenchmarkFileCopy1MiB(Native)?$' -benchtime 300x -count "$count" ./engine/wasip2/ | tee -a "$out/go.txt"
 
 echo
 echo "== after: $(uptime)"

@@ -9,7 +9,7 @@ import (
 	// mur re-executes itself in sandbox.ExecMode to start a native tool
 	// under its limits: sandbox's init takes that mode, before most of
 	// mur is even initialised, and execs the tool.
-	_ "github.com/mur-go/mur/sandbox"
+	_ "github.com/mur-go/mur/internal/sandbox"
 )
 
 func main() {

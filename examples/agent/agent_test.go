@@ -21,7 +21,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/mur-go/mur/internal/testguest"
+	"github.com/mur-go/mur/internal/testing/testguest"
 )
 
 func TestMain(m *testing.M) { os.Exit(testguest.Main(m)) }

@@ -14,7 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/mur-go/mur/internal/mockprovider"
+	"github.com/mur-go/mur/internal/testing/mockprovider"
 )
 
 func TestAgentExampleAgainstAProvider(t *testing.T) {

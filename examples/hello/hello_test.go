@@ -20,10 +20,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mur-go/mur/component"
-	"github.com/mur-go/mur/internal/testguest"
-	"github.com/mur-go/mur/wasip2"
-	"github.com/mur-go/mur/wit"
+	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/engine/wasip2"
+	"github.com/mur-go/mur/engine/wit"
+	"github.com/mur-go/mur/internal/testing/testguest"
 )
 
 const (

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/mur-go/mur/artifact"
-	"github.com/mur-go/mur/manifest"
+	"github.com/mur-go/mur/internal/format/artifact"
+	"github.com/mur-go/mur/internal/format/manifest"
 )
 
 // The packaging commands read artifact manifests with the manifest package,

@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/internal/format/artifact"
 )
 
 // Helpers shared by build, publish, install, list and registry serve.

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mur-go/mur/artifact"
-	"github.com/mur-go/mur/lockfile"
-	"github.com/mur-go/mur/registry"
+	"github.com/mur-go/mur/internal/format/artifact"
+	"github.com/mur-go/mur/internal/format/lockfile"
+	"github.com/mur-go/mur/internal/store/registry"
 )
 
 // examplePath locates a bundled example from this source file, so tests

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/artifact"
+	"github.com/mur-go/mur/internal/format/artifact"
 )
 
 const buildLong = `Package an artifact directory as a .mur.zip.

@@ -8,10 +8,10 @@ import (
 	"slices"
 	"text/tabwriter"
 
-	"github.com/mur-go/mur/artifact"
-	"github.com/mur-go/mur/firstparty"
-	"github.com/mur-go/mur/install"
-	"github.com/mur-go/mur/registry"
+	"github.com/mur-go/mur/internal/format/artifact"
+	"github.com/mur-go/mur/internal/store/firstparty"
+	"github.com/mur-go/mur/internal/store/install"
+	"github.com/mur-go/mur/internal/store/registry"
 )
 
 // withBuiltins is the install sources: the chosen registry, falling back

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mur-go/mur/internal/testguest"
+	"github.com/mur-go/mur/internal/testing/testguest"
 )
 
 // TestMain shares the module's test compilation cache among the tests, so

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/doctor"
-	contain "github.com/mur-go/mur/sandbox"
+	"github.com/mur-go/mur/internal/doctor"
+	contain "github.com/mur-go/mur/internal/sandbox"
 )
 
 const doctorLong = `Check what this host can enforce on a capsule's subprocesses and whether

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mur-go/mur/doctor"
-	"github.com/mur-go/mur/stage"
+	"github.com/mur-go/mur/internal/doctor"
+	"github.com/mur-go/mur/internal/stage"
 )
 
 // This host (Linux with Landlock, seccomp and user + mount namespaces,

@@ -8,10 +8,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mur-go/mur/policy"
-	contain "github.com/mur-go/mur/sandbox"
-	runsession "github.com/mur-go/mur/session"
-	"github.com/mur-go/mur/stage"
+	"github.com/mur-go/mur/internal/policy"
+	contain "github.com/mur-go/mur/internal/sandbox"
+	runsession "github.com/mur-go/mur/internal/session"
+	"github.com/mur-go/mur/internal/stage"
 )
 
 // explainScope is `mur run --explain-scope`: the grant and containment

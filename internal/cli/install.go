@@ -10,11 +10,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/artifact"
-	"github.com/mur-go/mur/install"
-	"github.com/mur-go/mur/internal/manifestio"
-	"github.com/mur-go/mur/lockfile"
-	"github.com/mur-go/mur/registry"
+	"github.com/mur-go/mur/internal/base/manifestio"
+	"github.com/mur-go/mur/internal/format/artifact"
+	"github.com/mur-go/mur/internal/format/lockfile"
+	"github.com/mur-go/mur/internal/store/install"
+	"github.com/mur-go/mur/internal/store/registry"
 )
 
 const installLong = `Install artifacts from a registry into the project's store

@@ -10,12 +10,12 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/mur-go/mur/artifact"
-	"github.com/mur-go/mur/install"
-	"github.com/mur-go/mur/internal/manifestio"
-	"github.com/mur-go/mur/lockfile"
-	"github.com/mur-go/mur/manifest"
-	"github.com/mur-go/mur/registry"
+	"github.com/mur-go/mur/internal/base/manifestio"
+	"github.com/mur-go/mur/internal/format/artifact"
+	"github.com/mur-go/mur/internal/format/lockfile"
+	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/store/install"
+	"github.com/mur-go/mur/internal/store/registry"
 )
 
 // installParallelism bounds concurrent downloads of a batch install.

@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/artifact"
-	"github.com/mur-go/mur/registry"
+	"github.com/mur-go/mur/internal/format/artifact"
+	"github.com/mur-go/mur/internal/store/registry"
 )
 
 const listLong = `List the artifacts installed in the project store (.murmur/artifacts

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mur-go/mur/artifact"
-	"github.com/mur-go/mur/lockfile"
+	"github.com/mur-go/mur/internal/format/artifact"
+	"github.com/mur-go/mur/internal/format/lockfile"
 )
 
 // bigManifest is a valid artifact manifest of 2 MiB: the size cap, not

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/a2a"
-	"github.com/mur-go/mur/internal/running"
+	"github.com/mur-go/mur/internal/base/running"
+	"github.com/mur-go/mur/internal/remote/a2a"
 )
 
 const sessionSelector = `SESSION is a full ses_ id, 4 or more of its last characters, @N (the

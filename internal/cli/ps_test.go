@@ -14,10 +14,10 @@ import (
 	sdka2a "github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
 
-	"github.com/mur-go/mur/a2a/server"
-	"github.com/mur-go/mur/internal/running"
-	"github.com/mur-go/mur/manifest"
-	"github.com/mur-go/mur/stage"
+	"github.com/mur-go/mur/internal/base/running"
+	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/serve/a2a"
+	"github.com/mur-go/mur/internal/stage"
 )
 
 // buildEchoCapsule builds bench/a2a/echocapsule.
@@ -133,9 +133,9 @@ func serveA2AIn(t *testing.T, dir string) string {
 	urls := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- server.Serve(ctx, server.ServerOptions{Session: sess, RunningDir: dir,
+		done <- a2a.Serve(ctx, a2a.ServerOptions{Session: sess, RunningDir: dir,
 			Lifecycle: manifest.Lifecycle{TaskAcceptance: "queue", AfterTask: "sleep", QueueDepth: 4},
-			Card:      server.CardInfo{Name: "cli-test", Version: "0.1.0"},
+			Card:      a2a.CardInfo{Name: "cli-test", Version: "0.1.0"},
 			OnListen:  func(u string) { urls <- u }, Run: chunkLoop(sess)})
 		close(urls)
 	}()

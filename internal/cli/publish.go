@@ -3,7 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/mur-go/mur/internal/diag"
+	"github.com/mur-go/mur/internal/base/diag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/mur-go/mur/artifact"
-	"github.com/mur-go/mur/internal/manifestio"
-	"github.com/mur-go/mur/registry"
+	"github.com/mur-go/mur/internal/base/manifestio"
+	"github.com/mur-go/mur/internal/format/artifact"
+	"github.com/mur-go/mur/internal/store/registry"
 )
 
 const publishLong = `Publish a .mur.zip to a registry.

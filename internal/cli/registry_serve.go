@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/artifact"
-	"github.com/mur-go/mur/registry"
+	"github.com/mur-go/mur/internal/format/artifact"
+	"github.com/mur-go/mur/internal/store/registry"
 )
 
 const registryServeLong = `Serve a directory registry over the Nexus HTTP protocol, so a team can

@@ -10,13 +10,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/a2a/server"
-	"github.com/mur-go/mur/internal/running"
-	"github.com/mur-go/mur/launch"
-	"github.com/mur-go/mur/manifest"
-	"github.com/mur-go/mur/policy"
-	runsession "github.com/mur-go/mur/session"
-	"github.com/mur-go/mur/stage"
+	"github.com/mur-go/mur/internal/base/running"
+	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/launch"
+	"github.com/mur-go/mur/internal/policy"
+	"github.com/mur-go/mur/internal/serve/a2a"
+	runsession "github.com/mur-go/mur/internal/session"
+	"github.com/mur-go/mur/internal/stage"
 )
 
 const runLong = `Run the capsule described by murmur.yaml (./murmur.yaml unless --manifest
@@ -154,7 +154,7 @@ func newRunCommand(a *app) *cobra.Command {
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.systemPromptSet = cmd.Flags().Changed("system-prompt")
-			if err := server.CheckExposure(opts.bind, os.Getenv(server.TokenEnv), opts.insecureNoToken); err != nil {
+			if err := a2a.CheckExposure(opts.bind, os.Getenv(a2a.TokenEnv), opts.insecureNoToken); err != nil {
 				return &usageError{cmd, err}
 			}
 			r := &runner{app: a, opts: opts}
@@ -230,7 +230,7 @@ func (r *runner) run(ctx context.Context) error {
 		},
 		OnStaged: r.printSession,
 		Serve: runsession.ServeOptions{Bind: r.opts.bind, TaskAcceptance: r.opts.acceptance, AfterTask: r.opts.afterTask,
-			Token: os.Getenv(server.TokenEnv), InsecureNoToken: r.opts.insecureNoToken, RunningDir: runningDir(), OnURL: r.printURL},
+			Token: os.Getenv(a2a.TokenEnv), InsecureNoToken: r.opts.insecureNoToken, RunningDir: runningDir(), OnURL: r.printURL},
 	})
 	err = asCancelled(ctx, err)
 	if r.opts.json {

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mur-go/mur/stage"
+	"github.com/mur-go/mur/internal/stage"
 )
 
 // printRecords names, for an agent capsule's run, the session files that

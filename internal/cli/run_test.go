@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mur-go/mur/internal/testguest"
+	"github.com/mur-go/mur/internal/testing/testguest"
 )
 
 // runIn runs "mur run args…" in dir, in process, with a HOME of its own

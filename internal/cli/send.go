@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/a2a"
+	"github.com/mur-go/mur/internal/remote/a2a"
 )
 
 const sendLong = `Send one message to an A2A agent (a capsule served by "mur run", or any

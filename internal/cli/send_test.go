@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mur-go/mur/a2a/server"
-	"github.com/mur-go/mur/agent"
-	"github.com/mur-go/mur/manifest"
-	"github.com/mur-go/mur/stage"
+	"github.com/mur-go/mur/internal/agent"
+	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/serve/a2a"
+	"github.com/mur-go/mur/internal/stage"
 )
 
 // chunkLoop answers each task by streaming its text word by word; "fail"
@@ -59,10 +59,10 @@ func serveA2A(t *testing.T, token string) string {
 	urls := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- server.Serve(ctx, server.ServerOptions{
+		done <- a2a.Serve(ctx, a2a.ServerOptions{
 			Session:   sess,
 			Lifecycle: manifest.Lifecycle{TaskAcceptance: "queue", AfterTask: "sleep", QueueDepth: 4},
-			Card:      server.CardInfo{Name: "cli-test", Version: "0.1.0"},
+			Card:      a2a.CardInfo{Name: "cli-test", Version: "0.1.0"},
 			Token:     token,
 			OnListen:  func(u string) { urls <- u },
 			Run:       chunkLoop(sess),
@@ -102,7 +102,7 @@ func TestSendFallsBackToV03(t *testing.T) {
 	target, _ := url.Parse("http://" + serveA2A(t, ""))
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	v03 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == server.CardPath {
+		if r.URL.Path == a2a.CardPath {
 			http.NotFound(w, r)
 			return
 		}

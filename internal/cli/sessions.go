@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/manifest"
-	"github.com/mur-go/mur/stage"
+	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/stage"
 )
 
 const sessionsLong = `Every "mur run" without --workdir creates a session directory,

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mur-go/mur/stage"
+	"github.com/mur-go/mur/internal/stage"
 )
 
 // sessionsProject is a capsule dir whose workdir/ holds sessions created

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mur-go/mur/artifact"
-	"github.com/mur-go/mur/lockfile"
+	"github.com/mur-go/mur/internal/format/artifact"
+	"github.com/mur-go/mur/internal/format/lockfile"
 )
 
 const corruptManifest = "name: bad\nversion: \"0.1.0\"\nruntime: tool\nrequires_files: [bad.wasm]\n"

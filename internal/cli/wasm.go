@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/component"
-	"github.com/mur-go/mur/wasip2"
+	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/engine/wasip2"
 )
 
 // cacheDirEnv names the directory for compiled components; empty means the

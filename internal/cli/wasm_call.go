@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/component"
-	"github.com/mur-go/mur/wasip2"
-	"github.com/mur-go/mur/wit"
+	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/engine/wasip2"
+	"github.com/mur-go/mur/engine/wit"
 )
 
 const wasmCallLong = `Instantiate the component in FILE and call its exported function EXPORT:

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mur-go/mur/internal/testguest"
+	"github.com/mur-go/mur/internal/testing/testguest"
 )
 
 const toolRun = "murmur:tool/run@0.2.0#run"

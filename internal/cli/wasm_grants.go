@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/mur-go/mur/policy"
-	"github.com/mur-go/mur/wasip2"
+	"github.com/mur-go/mur/engine/wasip2"
+	"github.com/mur-go/mur/internal/policy"
 )
 
 // grantFlags are the WASI capability flags of "mur wasm call" and "mur

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mur-go/mur/internal/testguest"
+	"github.com/mur-go/mur/internal/testing/testguest"
 )
 
 // wasitest runs one command line in the WASI test guest (see

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/wit"
+	"github.com/mur-go/mur/engine/wit"
 )
 
 func newWasmInspectCommand(a *app) *cobra.Command {

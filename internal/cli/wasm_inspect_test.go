@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mur-go/mur/internal/testguest"
+	"github.com/mur-go/mur/internal/testing/testguest"
 )
 
 const toolRunWorld = `world root {

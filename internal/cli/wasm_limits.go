@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/mur-go/mur/component"
+	"github.com/mur-go/mur/engine/component"
 )
 
 // limitFlags are the resource limits of "mur wasm call" and "mur wasm run".

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/wasip2"
-	"github.com/mur-go/mur/wit"
+	"github.com/mur-go/mur/engine/wasip2"
+	"github.com/mur-go/mur/engine/wit"
 )
 
 // commandInterface is the WASI 0.2 export a command component runs

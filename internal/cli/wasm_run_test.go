@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mur-go/mur/internal/testguest"
+	"github.com/mur-go/mur/internal/testing/testguest"
 )
 
 const cmdrun = "cmdrun-go"

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mur-go/mur/a2a"
+	"github.com/mur-go/mur/internal/remote/a2a"
 )
 
 const watchLong = `Follow a served capsule's stream: each turn's status, tool calls and

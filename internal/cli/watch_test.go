@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mur-go/mur/a2a"
+	"github.com/mur-go/mur/internal/remote/a2a"
 )
 
 func TestWatchFollowsAServedCapsule(t *testing.T) {

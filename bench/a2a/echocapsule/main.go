@@ -20,10 +20,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mur-go/mur/a2a/server"
-	"github.com/mur-go/mur/agent"
-	"github.com/mur-go/mur/manifest"
-	"github.com/mur-go/mur/stage"
+	"github.com/mur-go/mur/internal/agent"
+	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/serve/a2a"
+	"github.com/mur-go/mur/internal/stage"
 )
 
 func main() {
@@ -53,10 +53,10 @@ func run(depth uint64, runningDir string) error {
 		return err
 	}
 	sess := &stage.Session{ID: id, AccessibleDir: dir, SessionDir: dir}
-	return server.Serve(ctx, server.ServerOptions{
+	return a2a.Serve(ctx, a2a.ServerOptions{
 		Session:    sess,
 		Lifecycle:  manifest.Lifecycle{TaskAcceptance: "queue", AfterTask: "sleep", QueueDepth: depth, Conversation: "stateless"},
-		Card:       server.CardInfo{Name: "echocapsule", Version: "0.1.0", Tools: []string{"echo"}},
+		Card:       a2a.CardInfo{Name: "echocapsule", Version: "0.1.0", Tools: []string{"echo"}},
 		Log:        slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		RunningDir: runningDir,
 		OnListen:   func(url string) { fmt.Println("url", url) },

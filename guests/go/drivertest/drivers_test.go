@@ -10,7 +10,7 @@ import (
 	"github.com/mur-go/mur/guests/go/driverkit"
 	"github.com/mur-go/mur/guests/go/openai"
 	"github.com/mur-go/mur/guests/go/wasihttp"
-	"github.com/mur-go/mur/internal/mockprovider"
+	"github.com/mur-go/mur/internal/testing/mockprovider"
 )
 
 // request is a runtime request after one tool round trip: the user's

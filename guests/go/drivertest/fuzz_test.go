@@ -8,7 +8,7 @@ import (
 	"github.com/mur-go/mur/guests/go/anthropic"
 	"github.com/mur-go/mur/guests/go/driverkit"
 	"github.com/mur-go/mur/guests/go/openai"
-	"github.com/mur-go/mur/internal/mockprovider"
+	"github.com/mur-go/mur/internal/testing/mockprovider"
 )
 
 // Whatever a provider answers, the translation returns a response or an

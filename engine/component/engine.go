@@ -1,0 +1,209 @@
+// Package component is mur-go's WebAssembly component model engine: it
+// compiles component binaries, links their imports against host definitions
+// registered under versioned instance names, instantiates them into isolated
+// stores on wazero, and calls their exports through the canonical ABI.
+//
+// The engine knows nothing about Murmur. See RATIONALE.md for the design.
+package component
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+
+	"github.com/mur-go/mur/engine/component/internal/ast"
+	"github.com/mur-go/mur/engine/component/internal/binary"
+	"github.com/mur-go/mur/engine/wit"
+)
+
+// Config configures an Engine.
+type Config struct {
+	// CacheDir holds compiled core modules across processes. Empty means
+	// the user cache dir (os.UserCacheDir()/mur/wasm).
+	CacheDir string
+	// DisableCache turns the on-disk compilation cache off.
+	DisableCache bool
+	// CompilationWorkers is the number of goroutines compiling one module;
+	// 0 means runtime.GOMAXPROCS(0).
+	CompilationWorkers int
+}
+
+// Engine compiles components and instantiates them into stores. It is safe
+// for concurrent use; so are the Components it compiles.
+type Engine struct {
+	rt      wazero.Runtime
+	workers int
+	// pool keeps closed stores' memory mappings for the next stores;
+	// stores keeps closed restored stores' instances (store_reuse.go).
+	pool   memPool
+	stores storePool
+	// bg clears released mappings and prepares restored stores, off the
+	// calls' path (background.go).
+	bg background
+	// modConfig configures every module instance (modconfig.go).
+	modConfig wazero.ModuleConfig
+}
+
+// CacheDir is where an engine configured with dir keeps compiled code
+// across processes: dir, or os.UserCacheDir()/mur/wasm when dir is empty.
+// The runtime runs what it finds there, so it is among what no guest may
+// reach.
+func CacheDir(dir string) (string, error) {
+	if dir != "" {
+		return dir, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("locating the compilation cache (set a cache dir or disable the cache): %w", err)
+	}
+	return filepath.Join(base, "mur", "wasm"), nil
+}
+
+// NewEngine creates an engine backed by one wazero runtime.
+func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
+	// Deadlines and cancellation interrupt guests through a flag compiled
+	// into every loop (see RATIONALE.md), not WithCloseOnContextDone, whose
+	// check costs a trip out of the compiled code per loop iteration.
+	rc := wazero.NewRuntimeConfigCompiler().
+		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesThreads)
+	if !cfg.DisableCache {
+		dir, err := CacheDir(cfg.CacheDir)
+		if err != nil {
+			return nil, err
+		}
+		cache, err := wazero.NewCompilationCacheWithDir(dir)
+		if err != nil {
+			return nil, fmt.Errorf("opening compilation cache %s: %w", dir, err)
+		}
+		rc = rc.WithCompilationCache(cache)
+	}
+	workers := cfg.CompilationWorkers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	e := &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig()}
+	e.pool.bg, e.pool.cleared.L = &e.bg, &e.pool.mu
+	if d, err := openDirtyPages(); err == nil {
+		e.pool.pages = d
+	} else {
+		slog.DebugContext(ctx, "component: every reset of a reused store copies its whole memory", "reason", err.Error())
+	}
+	e.stores.prepared.L = &e.stores.mu
+	e.stores.imageBound = maxImagesBytes
+	e.bg.step = e.backgroundStep
+	return e, nil
+}
+
+// backgroundStep is one piece of the worker's work: mappings are cleared
+// first, since a store being prepared takes one.
+func (e *Engine) backgroundStep() bool {
+	return e.pool.clearNext() || e.stores.prepareNext()
+}
+
+// Close releases everything the engine compiled or instantiated.
+func (e *Engine) Close(ctx context.Context) error {
+	// The worker first: it may be instantiating on the runtime.
+	e.bg.close()
+	err := e.rt.Close(ctx)
+	// After the runtime: closing its modules frees their memories, which
+	// would otherwise wait in the pool.
+	e.stores.drain(ctx, true)
+	e.pool.drain(true)
+	if e.pool.pages != nil {
+		e.pool.pages.close()
+	}
+	return err
+}
+
+// ReleaseIdle gives back to the OS what the engine keeps only to make the
+// next stores cheaper (closed and prepared stores' instances and the
+// memory images they are reset to, released memory mappings, cleared or
+// not), for an embedder that has gone idle. Stores made afterwards work
+// as before, just without the head start.
+func (e *Engine) ReleaseIdle(ctx context.Context) {
+	// Stores first: closing them releases their mappings into the pool.
+	e.stores.drain(ctx, false)
+	e.pool.drain(false)
+}
+
+// Component is a compiled component, ready to instantiate many times.
+type Component struct {
+	engine *Engine
+	plan   *plan
+	host   wazero.CompiledModule
+
+	// ast is kept when the root imports core modules: the plan above is
+	// then a check-only one, and each set of modules the host supplies
+	// elaborates into a component of its own (hostmodules.go).
+	tree *ast.Component
+
+	mu sync.Mutex
+	// withModules caches those components by the modules supplied.
+	withModules map[string]*Component
+	// forms are the compiled core modules, per table-element cap (see
+	// modules); uncappedUsed says a store without a cap took form 0.
+	forms        map[uint32][]wazero.CompiledModule
+	uncappedUsed bool
+	// snaps are the snapshots, per configuration (preinit.go), taken at
+	// the first store that needs them, not at Compile.
+	snaps map[snapKey]*snapEntry
+	// snapBytes is the memory the snapshots hold.
+	snapBytes int
+}
+
+// Compile decodes, validates and compiles a component binary. Core modules
+// are compiled by wazero (through the compilation cache).
+func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
+	if isCoreModule(wasm) {
+		return nil, errors.New("this is a core wasm module, not a component; wrap it with a component tool (e.g. jco new) first")
+	}
+	ast, err := binary.DecodeComponent(wasm)
+	if err != nil {
+		return nil, err
+	}
+	mods, err := validateStructure(ast)
+	if err != nil {
+		return nil, err
+	}
+	p, err := elaborate(ast, nil)
+	if err != nil {
+		return nil, err
+	}
+	cctx := experimental.WithCompilationWorkers(ctx, e.workers)
+	if importsModules(ast) {
+		// The plan is check-only until the host supplies the modules; the
+		// embedded modules are still validated now.
+		if err := compileUnused(cctx, e.rt, mods, newPlan()); err != nil {
+			return nil, err
+		}
+		return &Component{engine: e, plan: p, tree: ast, withModules: map[string]*Component{}}, nil
+	}
+	if err := p.compileModules(cctx, e.rt); err != nil {
+		return nil, err
+	}
+	if err := p.validateCompiled(cctx, e.rt, mods); err != nil {
+		p.closeModules(ctx)
+		return nil, err
+	}
+	host, err := p.compileHostModule(cctx, e.rt)
+	if err != nil {
+		return nil, err
+	}
+	return compiled(e, p, host), nil
+}
+
+// World describes the component's imports and exports as WIT.
+func (c *Component) World() *wit.World { return c.plan.world() }
+
+func isCoreModule(b []byte) bool {
+	return len(b) >= 8 && string(b[:4]) == "\x00asm" && b[4] == 1 && b[5] == 0 && b[6] == 0 && b[7] == 0
+}

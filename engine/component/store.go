@@ -1,0 +1,401 @@
+package component
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+
+	"github.com/mur-go/mur/engine/canon"
+	"github.com/mur-go/mur/engine/component/internal/coremod"
+	"github.com/mur-go/mur/engine/wit"
+)
+
+// Store is the unit of isolation: one component instance with its core
+// instances, memories, handle tables and limits. Data is the embedder's
+// per-store state, reachable from host functions. A store is used by one
+// goroutine at a time; use many stores for concurrency.
+type Store struct {
+	Limits Limits
+	Data   any
+	// Preinit, when set, lets the store start from a snapshot of its
+	// configuration's initialisation instead of running it (preinit.go).
+	Preinit *Preinit
+
+	comp   *Component
+	linked *linkedImports
+	core   []api.Module
+	host   api.Module
+	tables []handleTable
+	// handles counts the live handles of all tables.
+	handles handleCount
+	lifted  []*liftedRT
+	lowers  []*loweredRT
+	// funcs are the sites' functions of core (sitefuncs.go).
+	funcs siteFuncs
+	// mem backs the store's memories; a reused store's instances keep the
+	// limiter they were made with (store_reuse.go).
+	mem *memLimiter
+	// poison is set when a guest trapped or ran out its deadline; every
+	// later call fails with it. An abandoned call's goroutine may read it.
+	poison atomic.Pointer[error]
+	// abandon is how a call stuck in a host function is given up on.
+	abandon abandonment
+	// active marks component instances with a call in progress, so a guest
+	// cannot be re-entered (the canonical ABI forbids it).
+	active []bool
+	// fuel are the loop counters of the core instances that have loops
+	// (coremod.AddInterruptChecks); interrupted makes their yield trap.
+	fuelMu      sync.Mutex
+	fuel        []api.MutableGlobal
+	interrupted atomic.Bool
+	// initRec watches an initialisation that is to be snapshotted.
+	initRec *initRecord
+	// restored is the snapshot the store was restored from, which its
+	// instances may serve again once it is closed (store_reuse.go).
+	restored *snapshot
+	// prep is the store of that snapshot the worker is to prepare: when
+	// this one adopted a prepared one, and once it is closed
+	// (store_prepare.go).
+	prep *prepareJob
+}
+
+type storeKey struct{}
+
+func storeFrom(ctx context.Context) *Store {
+	s, _ := ctx.Value(storeKey{}).(*Store)
+	return s
+}
+
+// runtimeType maps a resource type as the component sees it to the type
+// handles carry at run time (imported types become the host's types).
+func (s *Store) runtimeType(t *wit.ResourceType) *wit.ResourceType {
+	if h, ok := s.linked.resources[t]; ok {
+		return h
+	}
+	return t
+}
+
+// Instance is an instantiated component.
+type Instance struct {
+	s *Store
+}
+
+// Store returns the instance's store.
+func (i *Instance) Store() *Store { return i.s }
+
+// Instantiate links c against l and instantiates it into s, which must be
+// fresh. Start functions run under s's deadline.
+func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Instance, error) {
+	if s.comp != nil {
+		return nil, errors.New("store already holds an instance; use a new Store per instance")
+	}
+	c, err := c.linkModules(ctx, l)
+	if err != nil {
+		return nil, err
+	}
+	li, err := l.link(c)
+	if err != nil {
+		return nil, err
+	}
+	p := c.plan
+	if n := len(p.coreInsts) + p.compInsts; s.Limits.MaxInstances > 0 && n > s.Limits.MaxInstances {
+		return nil, &LimitError{Limit: LimitInstances, Desired: uint64(n), Max: uint64(s.Limits.MaxInstances)}
+	}
+	if m := s.Limits.MaxMemoryBytes; m > 0 && p.minMemory > m {
+		return nil, &LimitError{Limit: LimitMemory, Desired: p.minMemory, Max: m}
+	}
+	mods, err := c.modules(ctx, s.Limits.MaxTableElements)
+	if err != nil {
+		return nil, err
+	}
+	if s.Preinit != nil {
+		err = l.instantiatePreinit(ctx, c, li, s, mods)
+	} else {
+		err = s.instantiate(ctx, c, li, mods, false, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{s: s}, nil
+}
+
+// instantiate makes s an instance of c from mods. With skipStart no start
+// function runs; snap, when set, is then written into the fresh instances.
+func (s *Store) instantiate(ctx context.Context, c *Component, li *linkedImports, mods []wazero.CompiledModule, skipStart bool, snap *snapshot) error {
+	s.prepare(c, li)
+	s.core = make([]api.Module, len(c.plan.coreInsts))
+	s.mem = &memLimiter{max: s.Limits.MaxMemoryBytes, pool: &c.engine.pool}
+
+	ctx, cancel := s.callContext(ctx)
+	defer cancel()
+	ctx = experimental.WithMemoryAllocator(ctx, s.mem)
+	ctx = experimental.WithImportResolver(ctx, s.resolve)
+
+	var err error
+	if s.host, err = c.engine.rt.InstantiateModule(ctx, c.host, c.engine.modConfig); err != nil {
+		return fmt.Errorf("instantiating host functions: %w", err)
+	}
+	// Start functions are guest code and may call host functions that get
+	// stuck: the steps run as a call, abandoned like one.
+	if err := s.run(ctx, false, func() error { return s.instantiateSteps(ctx, mods, skipStart, snap) }); err != nil {
+		if errors.Is(err, errAbandoned) {
+			// The steps close the store when they stop.
+			return s.classify(ctx, "instantiation", err)
+		}
+		return err
+	}
+	return nil
+}
+
+// prepare sets up the host-side state of a store about to hold an
+// instance of c: handle tables, call state, per-function caches.
+func (s *Store) prepare(c *Component, li *linkedImports) {
+	p := c.plan
+	s.comp, s.linked = c, li
+	s.handles = handleCount{max: s.Limits.maxHandles()}
+	s.tables = make([]handleTable, p.compInsts)
+	for i := range s.tables {
+		s.tables[i].count = &s.handles
+	}
+	s.active = make([]bool, p.compInsts)
+	s.lifted = make([]*liftedRT, len(p.funcs))
+	s.lowers = make([]*loweredRT, len(p.hostFuncs))
+}
+
+// instantiateSteps instantiates the core instances and runs the start
+// functions of the plan, in order, or restores snap instead of running
+// them. On failure it closes what it made.
+func (s *Store) instantiateSteps(ctx context.Context, mods []wazero.CompiledModule, skipStart bool, snap *snapshot) error {
+	p, rt := s.comp.plan, s.comp.engine.rt
+	for _, st := range p.steps {
+		if err := ctx.Err(); err != nil {
+			s.closeAll(context.WithoutCancel(ctx))
+			return s.classify(ctx, "instantiation", err)
+		}
+		switch st.kind {
+		case stepCoreInstance:
+			m, err := rt.InstantiateModule(ctx, mods[st.core], s.comp.engine.modConfig)
+			if m != nil {
+				s.core[st.core] = m
+			}
+			if s.abandoned() {
+				s.closeAll(context.WithoutCancel(ctx))
+				return errAbandoned
+			}
+			if err != nil {
+				s.closeAll(context.WithoutCancel(ctx))
+				return s.classify(ctx, fmt.Sprintf("core instance %d", st.core), fmt.Errorf("instantiating core instance %d: %w", st.core, err))
+			}
+			ci := p.coreInsts[st.core]
+			if ci.interruptible {
+				if g, ok := m.ExportedGlobal(coremod.FuelGlobal).(api.MutableGlobal); ok {
+					s.addFuel(g)
+				}
+			}
+			if ci.state.Start && !skipStart {
+				if err := s.runCoreStart(ctx, st.core, m); err != nil {
+					return err
+				}
+			}
+		case stepStart:
+			if skipStart {
+				continue
+			}
+			if _, err := s.callFunc(ctx, st.fn, nil); err != nil {
+				s.closeAll(context.WithoutCancel(ctx))
+				return err
+			}
+		}
+	}
+	if snap != nil {
+		if err := s.restore(ctx, snap); err != nil {
+			s.closeAll(context.WithoutCancel(ctx))
+			return err
+		}
+	}
+	return nil
+}
+
+// runCoreStart runs a core instance's start function, which the plan
+// moved to an export (coremod.ExportStart): as the start section would
+// have, it runs before the next instance is made, and its failure is the
+// instance's. On failure it closes the store's instances.
+func (s *Store) runCoreStart(ctx context.Context, i int, m api.Module) error {
+	f := m.ExportedFunction(coremod.StartExport)
+	if f == nil {
+		s.closeAll(context.WithoutCancel(ctx))
+		return fmt.Errorf("core instance %d: start export missing", i)
+	}
+	_, err := f.Call(ctx)
+	if s.abandoned() {
+		s.closeAll(context.WithoutCancel(ctx))
+		return errAbandoned
+	}
+	if err != nil {
+		s.closeAll(context.WithoutCancel(ctx))
+		return s.classify(ctx, fmt.Sprintf("core instance %d", i), fmt.Errorf("instantiating core instance %d: start function: %w", i, err))
+	}
+	return nil
+}
+
+// resolve is the wazero import resolver: module names were rewritten at
+// compile time to name core instances and the host module directly.
+func (s *Store) resolve(name string) api.Module {
+	if name == hostModuleName {
+		return s.host
+	}
+	if len(name) < 2 || name[0] != '$' {
+		return nil
+	}
+	i, err := strconv.Atoi(name[1:])
+	if err != nil || i < 0 || i >= len(s.core) {
+		return nil
+	}
+	return s.core[i]
+}
+
+// callContext applies the store's deadline, makes the store reachable from
+// host functions, and arranges for the guest to be interrupted when the
+// context ends. The returned func must be called when the call is over.
+func (s *Store) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx = context.WithValue(ctx, storeKey{}, s)
+	cancel := context.CancelFunc(func() {})
+	if s.Limits.Deadline > 0 {
+		ctx, cancel = context.WithTimeout(ctx, s.Limits.Deadline)
+	}
+	if ctx.Done() == nil {
+		return ctx, cancel
+	}
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(fired)
+		s.interrupt()
+	})
+	return ctx, func() {
+		if !stop() && s.poisoned() == nil {
+			// The context ended just as the call finished: the call
+			// stands, so the interruption must not trap the next one.
+			<-fired
+			s.interrupted.Store(false)
+		}
+		cancel()
+	}
+}
+
+// interrupt makes every running loop of the store call yield at its next
+// iteration, and yield trap. It may run on another goroutine while the
+// guest runs; the fuel is a plain word the compiled code reads each
+// iteration (a lost race with the guest's own decrement only delays the
+// trap by at most coremod.FuelRefill iterations).
+func (s *Store) interrupt() {
+	s.fuelMu.Lock()
+	defer s.fuelMu.Unlock()
+	s.interrupted.Store(true)
+	for _, g := range s.fuel {
+		g.Set(0)
+	}
+}
+
+// addFuel registers a new core instance's fuel global.
+func (s *Store) addFuel(g api.MutableGlobal) {
+	s.fuelMu.Lock()
+	defer s.fuelMu.Unlock()
+	s.fuel = append(s.fuel, g)
+}
+
+// Close releases the instance's memory. If a call was abandoned while a
+// host function it made was stuck, the memory is released when that host
+// function returns, not before: the guest may still be using it.
+func (i *Instance) Close(ctx context.Context) error {
+	i.s.closeWorker()
+	if i.s.closeAbandoned(ctx) {
+		return nil
+	}
+	defer func() {
+		i.s.wantPrepared(ctx)
+		i.s.prep = nil
+	}()
+	if i.s.park(ctx) {
+		return nil
+	}
+	return i.s.closeAll(ctx)
+}
+
+func (s *Store) closeAll(ctx context.Context) error {
+	var errs []error
+	for i := len(s.core) - 1; i >= 0; i-- {
+		if s.core[i] != nil {
+			errs = append(errs, s.core[i].Close(ctx))
+			s.core[i] = nil
+		}
+	}
+	if s.host != nil {
+		errs = append(errs, s.host.Close(ctx))
+		s.host = nil
+	}
+	s.funcs = nil
+	s.poisonWith(errors.New("instance is closed"))
+	return errors.Join(errs...)
+}
+
+// coreFunc returns the core function an item names. A host function (a
+// lowered function or a resource built-in) is an ordinary core function to
+// the canonical ABI, so it can be lifted or used as realloc, post-return or
+// destructor like any guest export.
+func (s *Store) coreFunc(it coreItem) (api.Function, error) {
+	if it.inst == hostInst {
+		f := s.host.ExportedFunction(hostFuncName(it.host))
+		if f == nil {
+			return nil, fmt.Errorf("host module has no function %d", it.host)
+		}
+		return f, nil
+	}
+	m := s.core[it.inst]
+	if m == nil {
+		return nil, fmt.Errorf("core instance %d is not instantiated yet", it.inst)
+	}
+	f := m.ExportedFunction(it.name)
+	if f == nil {
+		return nil, fmt.Errorf("core instance %d has no function export %q", it.inst, it.name)
+	}
+	return f, nil
+}
+
+// options builds canonical options for a lift or lower site, whose
+// realloc is the function site names.
+func (s *Store) options(o canonOpts, site siteKey) (canon.Options, error) {
+	opts := canon.Options{Encoding: o.encoding, LiftBudget: s.Limits.liftBudget()}
+	if o.memory != nil {
+		m := s.core[o.memory.inst]
+		if m == nil {
+			return opts, fmt.Errorf("memory of core instance %d used before it is instantiated", o.memory.inst)
+		}
+		mem := m.ExportedMemory(o.memory.name)
+		if mem == nil {
+			return opts, fmt.Errorf("core instance %d has no memory export %q", o.memory.inst, o.memory.name)
+		}
+		opts.Memory = mem
+	}
+	if o.realloc != nil {
+		f, err := s.siteFunc(site, *o.realloc)
+		if err != nil {
+			return opts, fmt.Errorf("realloc: %w", err)
+		}
+		stack := make([]uint64, 4)
+		opts.Realloc = func(ctx context.Context, oldPtr, oldSize, align, newSize uint32) (uint32, error) {
+			stack[0], stack[1], stack[2], stack[3] = uint64(oldPtr), uint64(oldSize), uint64(align), uint64(newSize)
+			if err := s.unguarded(func() error { return f.CallWithStack(ctx, stack) }); err != nil {
+				return 0, &reallocFault{err}
+			}
+			return uint32(stack[0]), nil
+		}
+	}
+	return opts, nil
+}

@@ -1,0 +1,276 @@
+package component
+
+import (
+	"fmt"
+
+	"github.com/mur-go/mur/engine/component/internal/ast"
+	"github.com/mur-go/mur/engine/wit"
+)
+
+// Checks that need resolved types; elaboration calls them as it walks.
+
+// resourceNames maps the plain names resources were imported or exported
+// under in one scope, for the annotated function names that refer to them.
+type resourceNames map[string]*wit.ResourceType
+
+// noteResource records an imported or exported resource type by name.
+func (rn resourceNames) note(name string, t any) {
+	if rt, ok := t.(*wit.ResourceType); ok {
+		rn[name] = rt
+	}
+}
+
+// checkAnnotatedFunc checks the type a [constructor] or [method] name
+// requires: a constructor returns own<R> (or result<own<R>, E>), a method
+// takes self: borrow<R> first, R being the resource of that name.
+func checkAnnotatedFunc(name string, ft *wit.Func, rn resourceNames, off int) error {
+	n, _ := parseExternName(name)
+	if n.annotation == "" || ft == nil {
+		return nil
+	}
+	rt := rn[n.resource]
+	if rt == nil {
+		return invalid(ruleAnnotation, off, "%q: %q is not a resource in this scope", name, n.resource)
+	}
+	switch n.annotation {
+	case "constructor":
+		res := ft.Result
+		if r, ok := res.(*wit.Result); ok {
+			res = r.OK
+		}
+		if own, ok := res.(*wit.Own); !ok || own.Resource != rt {
+			return invalid(ruleAnnotation, off, "%q must return own<%s> (or result<own<%s>, E>)", name, n.resource, n.resource)
+		}
+	case "method":
+		if len(ft.Params) == 0 || ft.Params[0].Name != "self" {
+			return invalid(ruleAnnotation, off, "%q must take self: borrow<%s> as its first parameter", name, n.resource)
+		}
+		if b, ok := ft.Params[0].Type.(*wit.Borrow); !ok || b.Resource != rt {
+			return invalid(ruleAnnotation, off, "%q: parameter self must be borrow<%s>", name, n.resource)
+		}
+	}
+	return nil
+}
+
+// checkVisible checks that every resource, record, variant, enum and flags
+// type a function's type uses was itself imported or exported, so users of
+// the import or export can name it.
+func (e *elaborator) checkVisible(what string, ft *wit.Func, off int) error {
+	seen := map[wit.Type]bool{}
+	var visit func(t wit.Type) error
+	need := func(t any, desc string) error {
+		if !e.visible[t] {
+			return invalid(ruleVisibility, off, "%s uses a %s type that is neither imported nor exported (export or import the type and use that index)", what, desc)
+		}
+		return nil
+	}
+	visit = func(t wit.Type) error {
+		if t == nil || seen[t] {
+			return nil
+		}
+		if _, prim := t.(wit.Prim); prim {
+			return nil
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *wit.Record:
+			if err := need(t, "record"); err != nil {
+				return err
+			}
+			for _, f := range t.Fields {
+				if err := visit(f.Type); err != nil {
+					return err
+				}
+			}
+		case *wit.Variant:
+			if err := need(t, "variant"); err != nil {
+				return err
+			}
+			for _, c := range t.Cases {
+				if err := visit(c.Type); err != nil {
+					return err
+				}
+			}
+		case *wit.Enum:
+			return need(t, "enum")
+		case *wit.Flags:
+			return need(t, "flags")
+		case *wit.Own:
+			return need(t.Resource, "resource")
+		case *wit.Borrow:
+			return need(t.Resource, "resource")
+		case *wit.List:
+			return visit(t.Elem)
+		case *wit.Option:
+			return visit(t.Elem)
+		case *wit.Result:
+			if err := visit(t.OK); err != nil {
+				return err
+			}
+			return visit(t.Err)
+		case *wit.Tuple:
+			for _, m := range t.Types {
+				if err := visit(m); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for _, p := range ft.Params {
+		if err := visit(p.Type); err != nil {
+			return err
+		}
+	}
+	return visit(ft.Result)
+}
+
+// makeVisible marks a type as named by an import or export.
+func (e *elaborator) makeVisible(t any) {
+	switch t := t.(type) {
+	case *wit.ResourceType, *wit.Record, *wit.Variant, *wit.Enum, *wit.Flags:
+		e.visible[t] = true
+	}
+}
+
+// checkInstanceVisible checks the functions an exported or imported
+// instance carries.
+func (e *elaborator) checkInstanceVisible(what string, v *instanceVal, off int) error {
+	for _, name := range v.names {
+		if it := v.exports[name]; it.sort == ast.SortFunc {
+			if err := e.checkVisible(fmt.Sprintf("%s function %q", what, name), it.fn.typ, off); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkFits checks an item against a declared type: an instantiation
+// argument against the nested component's import, or an export against its
+// ascribed type. A declared (sub resource) type is bound to the item's
+// resource as an instance's exports are checked in order, so two resources
+// are never taken for one another. rule and what describe the failure.
+func checkFits(rule, what string, declared any, it item, off int) error {
+	switch it.sort {
+	case ast.SortFunc:
+		ft, ok := declared.(*wit.Func)
+		if !ok {
+			return nil
+		}
+		if err := funcTypesMatch(it.fn.typ, ft, nil); err != nil {
+			return invalid(rule, off, "%s: function type differs: %v", what, err)
+		}
+	case ast.SortType:
+		if err := checkExportType(typedExport{sort: ast.SortType, desc: declared}, it, nil); err != nil {
+			return invalid(rule, off, "%s: %v", what, err)
+		}
+	case ast.SortInstance:
+		it2, ok := declared.(*instanceType)
+		if !ok {
+			return nil
+		}
+		bound := map[*wit.ResourceType]*wit.ResourceType{}
+		for _, ex := range it2.exports {
+			got, ok := it.inst.exports[ex.name]
+			if !ok {
+				return invalid(rule, off, "%s has no export %q", what, ex.name)
+			}
+			if got.sort != ex.sort {
+				return invalid(rule, off, "%s: export %q is a %s, want a %s", what, ex.name, got.sort, ex.sort)
+			}
+			if err := checkExportType(ex, got, bound); err != nil {
+				return invalid(rule, off, "%s: export %q: %v", what, ex.name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkExportType checks one export of an instance against its declared
+// type; bound maps the declaration's fresh resources to the real ones.
+func checkExportType(ex typedExport, got item, bound map[*wit.ResourceType]*wit.ResourceType) error {
+	switch ex.sort {
+	case ast.SortFunc:
+		want, _ := ex.desc.(*wit.Func)
+		if want == nil {
+			return nil
+		}
+		return funcTypesMatch(want, got.fn.typ, bound)
+	case ast.SortType:
+		switch want := ex.desc.(type) {
+		case *wit.ResourceType:
+			rt, ok := got.typ.(*wit.ResourceType)
+			if !ok {
+				return fmt.Errorf("want a resource type")
+			}
+			if ex.fresh {
+				if bound != nil {
+					bound[want] = rt
+				}
+				return nil
+			}
+			return resourcesMatch(want, rt, bound)
+		case wit.Type:
+			gt, ok := got.typ.(wit.Type)
+			if !ok {
+				return fmt.Errorf("want a value type")
+			}
+			return typesMatch(want, gt, bound)
+		}
+	}
+	return nil
+}
+
+// checkExtern applies the resolved-type rules to an import (imports true)
+// or export of a component: types become visible and resources nameable,
+// annotated functions have the right types, and functions only use types
+// that are visible.
+func (e *elaborator) checkExtern(s *scope, name string, it item, imports bool, off int) error {
+	what := "export"
+	if imports {
+		what = "import"
+	}
+	rn := s.resources(imports)
+	switch it.sort {
+	case ast.SortType:
+		e.makeVisible(it.typ)
+		rn.note(name, it.typ)
+	case ast.SortFunc:
+		if err := checkAnnotatedFunc(name, it.fn.typ, rn, off); err != nil {
+			return err
+		}
+		return e.checkVisible(fmt.Sprintf("%s %q", what, name), it.fn.typ, off)
+	case ast.SortInstance:
+		return e.checkInstanceVisible(fmt.Sprintf("%s %q:", what, name), it.inst, off)
+	}
+	return nil
+}
+
+// declared applies the same rules to an import or export declarator of a
+// component or instance type; desc is what externDesc resolved.
+func (e *elaborator) declared(ts *scope, name string, desc any, imports bool, off int) error {
+	rn := ts.resources(imports)
+	switch d := desc.(type) {
+	case *wit.Func:
+		return checkAnnotatedFunc(name, d, rn, off)
+	case *instanceType, *componentType, nil:
+	default:
+		e.makeVisible(d)
+		rn.note(name, d)
+	}
+	return nil
+}
+
+// checkCanon checks the options of a lift or lower against its function
+// type and records the core type realloc must have. (The memory option is
+// a memory: the memory index space only holds aliases checked as such.)
+func (e *elaborator) checkCanon(ft *wit.Func, o canonOpts, lift bool, off int) error {
+	if err := checkCanonOptions(ft, o, lift, off); err != nil {
+		return err
+	}
+	if o.realloc != nil {
+		e.p.requireFunc(*o.realloc, sigRealloc, ruleCanonReallocType, "realloc", off)
+	}
+	return nil
+}

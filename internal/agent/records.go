@@ -1,0 +1,89 @@
+package agent
+
+import (
+	"github.com/mur-go/mur/internal/agent/trace"
+	"github.com/mur-go/mur/internal/format/manifest"
+)
+
+// sessionStart is an attempt's session_start record; maxTurns is the
+// turns the attempt may still use.
+func (l *launch) sessionStart(maxTurns uint32) *trace.SessionStart {
+	c := l.s.Capsule
+	var declared []string
+	for _, a := range c.Artifacts {
+		if a.Runtime == manifest.RuntimeTool {
+			declared = append(declared, a.Name)
+		}
+	}
+	g := l.grants()
+	rec := &trace.SessionStart{CapsuleName: c.Name, CapsuleVersion: c.Version, Model: c.Inference.Model, MaxTurns: maxTurns,
+		Capabilities: capabilityNames(c), ToolsDeclared: orEmpty(declared),
+		ContainmentDeclared: g.DeclaredContainment, ContainmentAchieved: g.AchievedContainment,
+		WorkdirExec: g.WorkdirExec, EffectiveGrants: g,
+		SystemPromptSource: l.prompt.source, SystemPromptSHA256: l.prompt.sha256()}
+	if c.IncludeToolOutput && l.prompt.source != sourceNone {
+		rec.SystemPrompt = &l.prompt.text
+	}
+	return rec
+}
+
+// capabilityNames are the capability kinds the capsule uses: network
+// (allow non-empty), filesystem (a scope), shell (allow non-empty).
+func capabilityNames(c *manifest.Capsule) []string {
+	caps := c.Capabilities
+	out := []string{}
+	if len(caps.NetworkAllow()) > 0 {
+		out = append(out, "network")
+	}
+	if caps.Scope() != "" {
+		out = append(out, "filesystem")
+	}
+	if len(caps.ShellAllow()) > 0 {
+		out = append(out, "shell")
+	}
+	return out
+}
+
+// grants is effective_grants: staging's containment decision and the
+// capsule-wide grants as the policy reads them.
+func (l *launch) grants() trace.EffectiveGrants {
+	caps := l.s.Capsule.Capabilities
+	ct := l.s.Containment
+	g := trace.EffectiveGrants{
+		DeclaredContainment: ct.Declared.String(), AchievedContainment: ct.Achieved.String(),
+		FloorMet: ct.Achieved >= ct.Declared, EnforcementTier: ct.Mechanism(),
+		WorkdirExec: caps.WorkdirExec(), NetworkAllow: orEmpty(caps.NetworkAllow()),
+		ShellAllow: orEmpty(caps.ShellAllow()), SpawnAllow: orEmpty(caps.SpawnAllow()), EnvAllow: orEmpty(caps.EnvAllow()),
+		InterpreterRuntimeGrants: []trace.InterpreterRuntime{}, StagedRuntimeGrants: []trace.StagedRuntime{},
+	}
+	if !g.FloorMet {
+		reason := "the host's containment is weaker than the declared floor"
+		g.ShortfallReason = &reason
+	}
+	if s := caps.Scope(); s != "" {
+		g.FilesystemScope = &s
+	}
+	if caps != nil && caps.Network != nil {
+		g.UnixSockets = caps.Network.UnixSockets
+	}
+	if caps != nil && caps.Shell != nil {
+		for _, r := range caps.Shell.InterpreterRuntime {
+			ir := trace.InterpreterRuntime{Binary: r.Binary, Dirs: []trace.InterpreterDir{}}
+			for _, d := range r.Dirs {
+				ir.Dirs = append(ir.Dirs, trace.InterpreterDir{Path: d.Path, ListDir: d.ListDir})
+			}
+			g.InterpreterRuntimeGrants = append(g.InterpreterRuntimeGrants, ir)
+		}
+		for _, r := range caps.Shell.StagedRuntime {
+			g.StagedRuntimeGrants = append(g.StagedRuntimeGrants, trace.StagedRuntime{Binary: r.Binary, SourcePath: r.SourcePath, Pin: r.Pin})
+		}
+	}
+	return g
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

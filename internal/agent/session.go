@@ -1,0 +1,295 @@
+package agent
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/mur-go/mur/internal/agent/inference"
+	"github.com/mur-go/mur/internal/agent/tokens"
+	"github.com/mur-go/mur/internal/agent/trace"
+	"github.com/mur-go/mur/internal/stage"
+	"github.com/mur-go/mur/internal/tools"
+)
+
+// SessionOptions describe one launch of an agent capsule.
+type SessionOptions struct {
+	// Session is the staged agent capsule.
+	Session *stage.Session
+	// Driver is the inference driver; Tools the staged tools by name and
+	// Allowlist the manifest's tool artifacts (see launch.NewAgentTools).
+	Driver tools.Tool
+	// Process starts the agent CLI that replaces the driver under
+	// inference.transport: process (see launch.NewProcessTools); it is
+	// required there and unused otherwise.
+	Process   *ProcessOptions
+	Tools     tools.Tools
+	Allowlist []string
+	// Shell runs capabilities.shell.allow commands; nil answers each
+	// call with an error result saying shell tools are not available.
+	Shell tools.ShellRunner
+	// Hooks are the hook points; nil is NoHooks.
+	Hooks Hooks
+	// Tasks hands out the tasks; nil is NewCLITasks(Session).
+	Tasks TaskSource
+	// SystemPrompt is `mur run --system-prompt` (nil: not given). It wins
+	// over the manifest's three prompt fields; the caller clears those
+	// before staging so MURMUR.md and the inventory agree.
+	SystemPrompt *string
+	// Tokens counts tokens; nil loads cl100k_base.
+	Tokens *tokens.Counter
+	// Log receives the loop's diagnostics; nil discards them.
+	Log *slog.Logger
+	// Now is the clock of trace timestamps and durations; nil is time.Now.
+	Now func() time.Time
+	// Retry is the driver calls' retry policy; nil is the capsule's
+	// inference.retry (inference.NewPolicy). Tests set its Clock and
+	// Jitter.
+	Retry *inference.Policy
+	// Meter is the spend ceiling's meter, shared with the hooks'
+	// run-inference; nil is a meter of the capsule's
+	// inference.max_session_tokens.
+	Meter *inference.Meter
+	// WorkdirBreach is the workdir guard's latched breach (nil before
+	// one), checked at the start of every turn; nil has no guard.
+	WorkdirBreach func() error
+}
+
+// SessionResult is how a launch ended.
+type SessionResult struct {
+	// Tasks is the number of tasks run; Last the last one's result.
+	Tasks int
+	Last  TaskResult
+}
+
+// launch is one RunSession: what lives from trace open to close.
+type launch struct {
+	o      SessionOptions
+	s      *stage.Session
+	tr     *trace.Writer
+	f      *files
+	hooks  Hooks
+	tok    *tokens.Counter
+	log    *slog.Logger
+	now    func() time.Time
+	opened time.Time
+	// lastEnd is the exit status of the last session_end written ("" for
+	// none), what on-session-end reports.
+	lastEnd string
+	// ended is set by the first session_end written; attempted by the
+	// first attempt. Only a launch that ran an attempt and wrote no
+	// session_end gets the fallback one.
+	ended, attempted bool
+	totals           counts
+	prompt           prompt
+	inv              []any
+	invJSON          string
+	invLog           []byte
+	// reqHead and reqTail are the request JSON around the messages,
+	// the same every turn (see payloads).
+	reqHead, reqTail string
+	cont             continuation
+	d                *dispatcher
+	policy           inference.Policy
+	meter            *inference.Meter
+	// attemptFn runs one attempt: the driver's turn loop, or the agent
+	// CLI under transport: process.
+	attemptFn func(context.Context, *taskRun) (attemptEnd, error)
+}
+
+// counts are trace totals: per launch (session_end) and per task.
+type counts struct {
+	turns, toolCalls, shellCalls uint32
+	in, out                      uint64
+}
+
+// RunSession runs every task the source hands out (session.md §3.1):
+// trace.jsonl opened, on-session-start, the task loop, on-session-end,
+// the hooks drained and closed, their faults recorded, the fallback
+// session_end, the trace closed. The error is the last failed task's
+// (an *Error), or what stopped the session from starting.
+func RunSession(ctx context.Context, o SessionOptions) (SessionResult, error) {
+	l, err := newLaunch(o)
+	if err != nil {
+		return SessionResult{}, err
+	}
+	if l.tr, err = trace.Open(l.s.SessionDir, l.s.ID, l.now, l.s.Secrets); err != nil {
+		return SessionResult{}, failure(KindIO, err, "%v", err)
+	}
+	if l.f, err = openFiles(l.s); err != nil {
+		l.tr.Close()
+		return SessionResult{}, failure(KindIO, err, "%v", err)
+	}
+	l.opened = l.now()
+	res, runErr := l.run(ctx)
+	cleanup := context.WithoutCancel(ctx)
+	status := l.lastEnd
+	if status == "" && l.attempted {
+		status = endFailed
+	}
+	l.hooks.SessionEnd(cleanup, l.sessionEndEvent(cmp.Or(status, endOK)))
+	if err := l.hooks.Close(cleanup); err != nil {
+		l.log.Warn("closing the hooks", "err", err)
+	}
+	l.flushFaults()
+	if l.attempted && !l.ended {
+		if err := l.writeSessionEnd("failed"); err != nil {
+			l.log.Warn("writing the fallback session_end", "err", err)
+		}
+	}
+	if err := l.f.close(); err != nil {
+		l.log.Warn("closing the session files", "err", err)
+	}
+	if err := l.tr.Close(); err != nil && runErr == nil {
+		runErr = failure(KindIO, err, "%v", err)
+	}
+	return res, runErr
+}
+
+func newLaunch(o SessionOptions) (*launch, error) {
+	l := &launch{o: o, s: o.Session, hooks: o.Hooks, tok: o.Tokens, log: o.Log, now: o.Now}
+	l.attemptFn = l.attempt
+	if l.s.Capsule.Inference.Transport == transportProcess {
+		if o.Process == nil {
+			return nil, failure(KindIO, nil, "inference.transport: process needs SessionOptions.Process to start its agent CLI")
+		}
+		l.attemptFn = l.processAttempt
+	}
+	if l.now == nil {
+		l.now = time.Now
+	}
+	if l.hooks == nil {
+		l.hooks = NoHooks{}
+	}
+	if l.tok == nil {
+		l.tok = tokens.New()
+	}
+	if l.log == nil {
+		l.log = slog.New(slog.DiscardHandler)
+	}
+	if l.o.Tasks == nil {
+		l.o.Tasks = NewCLITasks(l.s)
+	}
+	inf := l.s.Capsule.Inference
+	l.policy, l.meter = inference.NewPolicy(inf.Retry), o.Meter
+	if o.Retry != nil {
+		l.policy = *o.Retry
+	}
+	if l.meter == nil {
+		l.meter = inference.NewMeter(inf.MaxSessionTokens)
+	}
+	var err error
+	if l.prompt, err = resolveSystem(l.s, o.SystemPrompt); err != nil {
+		return nil, err
+	}
+	bound := l.s.Capsule.Inference.SystemPromptArtifact
+	if o.SystemPrompt != nil {
+		bound = ""
+	}
+	if l.inv, err = inventory(l.s, bound); err != nil {
+		return nil, failure(KindIO, err, "building the tool inventory: %v", err)
+	}
+	if l.invJSON, err = encode(l.inv); err != nil {
+		return nil, failure(KindIO, err, "encoding the tool inventory: %v", err)
+	}
+	if l.invLog, err = inventoryLog(l.inv); err != nil {
+		return nil, failure(KindIO, err, "encoding the tool inventory: %v", err)
+	}
+	l.d = &dispatcher{session: l.s, tools: o.Tools, allowlist: o.Allowlist, shell: o.Shell}
+	return l, nil
+}
+
+// run is on-session-start and the task loop.
+func (l *launch) run(ctx context.Context) (SessionResult, error) {
+	var res SessionResult
+	if err := l.hooks.SessionStart(ctx, l.sessionContext()); err != nil {
+		return res, failure(KindIO, err, "on-session-start: %v", err)
+	}
+	var last error
+	for {
+		t, ok, err := l.o.Tasks.Next(ctx)
+		if err != nil {
+			if cerr := cancelled(ctx); cerr != nil {
+				return res, cerr
+			}
+			return res, err
+		}
+		if !ok {
+			return res, last
+		}
+		// A2A CancelTask ends only its task's context; the session goes on.
+		tctx, cancel := TaskContext(ctx, t)
+		r := redactResult(l.s.Secrets, l.runTask(tctx, t))
+		cancel()
+		res.Tasks++
+		res.Last = r
+		last = r.Err
+		l.o.Tasks.Done(ctx, t, r)
+		if ctx.Err() != nil {
+			return res, last
+		}
+	}
+}
+
+func (l *launch) sessionContext() SessionContext {
+	c := l.s.Capsule
+	return SessionContext{CapsuleName: c.Name, CapsuleVersion: c.Version, SessionID: l.s.ID,
+		Model: c.Inference.Model, Capabilities: capabilityNames(c)}
+}
+
+func (l *launch) sessionEndEvent(status string) SessionEndEvent {
+	t := l.totals
+	return SessionEndEvent{TotalTurns: t.turns, TotalInputTokens: t.in, TotalOutputTokens: t.out,
+		TotalToolCalls: t.toolCalls, TotalShellCalls: t.shellCalls, DurationMS: l.sinceOpen(), ExitStatus: status}
+}
+
+func (l *launch) sinceOpen() uint64 { return durMS(l.now().Sub(l.opened)) }
+
+func durMS(d time.Duration) uint64 { return uint64(max(d, 0).Milliseconds()) }
+
+// writeSessionEnd writes a session_end with the launch totals, after the
+// hook faults gathered so far.
+func (l *launch) writeSessionEnd(status string) error {
+	l.flushFaults()
+	t := l.totals
+	l.ended, l.lastEnd = true, status
+	return l.tr.Write(trace.TypeSessionEnd, &trace.SessionEnd{TotalTurns: t.turns, TotalInputTokens: t.in,
+		TotalOutputTokens: t.out, TotalToolCalls: t.toolCalls, TotalShellCalls: t.shellCalls,
+		DurationMS: l.sinceOpen(), ExitStatus: status})
+}
+
+// flushFaults records the hook faults (their write errors are only
+// logged, session.md §10).
+func (l *launch) flushFaults() {
+	for _, f := range l.hooks.TakeFaults() {
+		if err := l.tr.Write(trace.TypeHookDispatchError, &trace.HookDispatchError{HookName: f.Hook, Event: f.Event, Arm: f.Arm}); err != nil {
+			l.log.Warn("writing a hook_dispatch_error record", "err", err)
+		}
+	}
+}
+
+// bootstrapLog appends one line to logs/bootstrap.log (failures logged).
+func (l *launch) bootstrapLog(line string) {
+	if err := l.f.appendBootstrap([]byte(line + "\n")); err != nil {
+		l.log.Warn("writing logs/bootstrap.log", "err", err)
+	}
+}
+
+// cancelled is a KindCancelled error once ctx is done.
+func cancelled(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	return failure(KindCancelled, context.Cause(ctx), "session cancelled (%v)", context.Cause(ctx))
+}
+
+// asError makes any error an *Error.
+func asError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return failure(KindIO, err, "%v", err)
+}

@@ -1,0 +1,274 @@
+// Package doctor says what this host can enforce on a capsule's
+// subprocesses and whether mur's own state is usable: the containment
+// tiers with the reason for each one missing, the cgroup scope, the cache
+// and stores, the toolchain, and, inside a project, the capsule's grants
+// and the refusals `mur run` would make. It also removes the session
+// scopes a mur that is gone left behind, killing what still ran in them.
+// `mur doctor` renders it; a server can call it the same way.
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/policy"
+	"github.com/mur-go/mur/internal/sandbox"
+	"github.com/mur-go/mur/internal/stage"
+	"github.com/mur-go/mur/internal/store/registry"
+)
+
+// Options say where to look.
+type Options struct {
+	// Prober probes the host (through the mur binary).
+	Prober *sandbox.Prober
+	// Dir is where to look for murmur.yaml, walking up; "" skips the
+	// capsule checks.
+	Dir string
+	// CacheDir is the compile cache (MUR_CACHE_DIR; "" = the user cache).
+	CacheDir string
+	// Getenv reads the environment; nil is os.Getenv.
+	Getenv func(string) string
+}
+
+// Report is the whole diagnosis.
+type Report struct {
+	Platform string             `json:"platform"`
+	Host     policy.HostSupport `json:"host"`
+	// Tier and Mechanism are what subprocesses get here; Class the
+	// strongest containment class the host provides.
+	Tier      string `json:"tier"`
+	Mechanism string `json:"mechanism"`
+	Class     string `json:"class"`
+	// Missing has the reason for each class above Class.
+	Missing []Gap    `json:"missing"`
+	Checks  []Check  `json:"checks"`
+	Capsule *Capsule `json:"capsule,omitempty"`
+}
+
+// Gap is one class this host does not provide, and why.
+type Gap struct {
+	Class  string `json:"class"`
+	Reason string `json:"reason"`
+}
+
+// Check is one pass/fail item; Info items never fail the report.
+type Check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Info   bool   `json:"info,omitempty"`
+	Detail string `json:"detail"`
+}
+
+// Capsule is the project's capsule as `mur run` would decide on it.
+type Capsule struct {
+	Manifest string                `json:"manifest"`
+	Grants   stage.EffectiveGrants `json:"grants"`
+	Warnings []string              `json:"warnings"`
+}
+
+// OK reports whether nothing failed: every non-info check passed and the
+// capsule, if any, would not be refused.
+func (r Report) OK() bool {
+	for _, c := range r.Checks {
+		if !c.OK && !c.Info {
+			return false
+		}
+	}
+	return r.Capsule == nil || r.Capsule.Grants.FloorMet
+}
+
+// Run diagnoses the host and, when Dir is inside a project, its capsule.
+// The one thing it changes is what no live mur owns: the session scopes
+// of a mur that is gone (killed, crashed), whose processes it kills and
+// whose cgroups it removes (sandbox.SweepStaleScopes). It creates
+// nothing.
+func Run(ctx context.Context, o Options) Report {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	s := o.Prober.Probe(ctx)
+	tier := s.Tier()
+	class := policy.Achieved(policy.NewHost(s, policy.Sealed, nil), false)
+	r := Report{Platform: runtime.GOOS + "/" + runtime.GOARCH, Host: s, Tier: tier.String(), Mechanism: tier.Mechanism(), Class: class.String()}
+	gaps := s.Gaps()
+	for _, c := range []policy.Class{policy.Scoped, policy.Sealed} {
+		if c > class {
+			r.Missing = append(r.Missing, Gap{Class: c.String(), Reason: gaps[c]})
+		}
+	}
+	r.Checks = append(r.Checks, netnsCheck(s), sealedCheck(s), cgroupCheck(s), staleScopeCheck(), cacheCheck(o.CacheDir), storeCheck(getenv), toolchainCheck())
+	if o.Dir != "" {
+		r.Capsule, r.Checks = capsule(o.Dir, s, r.Checks)
+	}
+	return r
+}
+
+func netnsCheck(s policy.HostSupport) Check {
+	c := Check{Name: "subprocess network namespace", OK: s.NetNS, Detail: "a user + network namespace with only loopback is created for each subprocess"}
+	if !s.NetNS {
+		c.Detail = fmt.Sprintf("cannot create one (%s: %s); capsules with capabilities.shell.allow or spawn.allow are refused with E-CAP-005", s.NetNSReason, s.NetNSErr)
+		c.Info = !s.Linux
+	}
+	return c
+}
+
+// sealedCheck reports the sealed probe: a child really made a user and
+// mount namespace and mounted in it, or the blocker that stopped it.
+func sealedCheck(s policy.HostSupport) Check {
+	c := Check{Name: "sealed mount namespace", OK: s.Tier() == policy.TierKernelSealed, Info: true,
+		Detail: "each sealed subprocess gets a composed root (read-only system directories, the workdir, a private /dev and /tmp, a synthetic /etc/passwd) in a mount namespace of its own"}
+	if !c.OK {
+		c.Detail = "not available: " + s.Gaps()[policy.Sealed] + "; capsules declaring containment: sealed are refused with E-CAP-003"
+	}
+	return c
+}
+
+// cgroupCheck says how a session's cgroup scope (security.md §12.2) is
+// built here, or why none can be: capsules that can spawn a native
+// subprocess are then refused with E-RUN-012 on Linux.
+func cgroupCheck(s policy.HostSupport) Check {
+	c := Check{Name: "cgroup scope", OK: s.Cgroup != ""}
+	switch {
+	case s.Cgroup == sandbox.CgroupV2:
+		c.Detail = "cgroup2: each session's subprocesses share a scope with memory.max, pids.max, cpu.max (io.max best effort) in a delegated cgroup v2 subtree"
+	case s.Cgroup == sandbox.CgroupV1:
+		c.Detail = "cgroup1: each session's subprocesses share a scope with memory.limit_in_bytes, pids.max and cpu.cfs_quota_us in the cgroup v1 hierarchies (" + s.CgroupNote + ")"
+	case !s.Linux:
+		c.Info = true
+		c.Detail = "this platform has no cgroups: the subprocess tree has per-process rlimits but no aggregate ceiling (W-SEC-010)"
+	default:
+		c.Detail = "none (" + s.CgroupErr + "); capsules with capabilities.shell.allow, spawn.allow, native tools or an inference.transport: process agent CLI are refused with E-RUN-012"
+	}
+	return c
+}
+
+// staleScopeCheck removes the session scopes whose mur and reaper are
+// both gone and says what it found: processes a killed mur's session left
+// running are killed here, at the latest. A scope that could not be
+// removed fails the check.
+func staleScopeCheck() Check {
+	c := Check{Name: "stale cgroup scopes", OK: true, Info: true, Detail: "none: no session scope outlived its mur"}
+	stale, err := sandbox.SweepStaleScopes()
+	if err != nil {
+		c.OK, c.Info, c.Detail = false, false, "could not look for them: "+err.Error()
+		return c
+	}
+	if len(stale) == 0 {
+		return c
+	}
+	var removed, stayed []string
+	for _, s := range stale {
+		if s.Err != nil {
+			stayed = append(stayed, s.String())
+		} else {
+			removed = append(removed, s.String())
+		}
+	}
+	c.Detail = ""
+	if len(removed) > 0 {
+		c.Detail = "removed what a mur that is gone left behind: " + strings.Join(removed, "; ")
+	}
+	if len(stayed) > 0 {
+		c.OK, c.Info = false, false
+		c.Detail = strings.TrimPrefix(c.Detail+"; could not remove (kill their processes and rmdir the directories as their owner or root): "+strings.Join(stayed, "; "), "; ")
+	}
+	return c
+}
+
+func cacheCheck(dir string) Check {
+	c := Check{Name: "compile cache"}
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			c.Detail = "no user cache directory: " + err.Error() + "; set MUR_CACHE_DIR"
+			return c
+		}
+		dir = filepath.Join(base, "mur")
+	}
+	c.OK, c.Detail = writable(dir)
+	c.Detail = dir + ": " + c.Detail
+	return c
+}
+
+func storeCheck(getenv func(string) string) Check {
+	c := Check{Name: "global store"}
+	dir, err := registry.GlobalRoot(getenv)
+	if err != nil {
+		c.Detail = err.Error()
+		return c
+	}
+	c.OK, c.Detail = writable(dir)
+	c.Detail = dir + ": " + c.Detail
+	return c
+}
+
+// writable says whether dir (or, if it does not exist yet, its nearest
+// existing ancestor, where mur would create it) is a writable directory.
+func writable(dir string) (bool, string) {
+	for d, missing := dir, false; ; d, missing = filepath.Dir(d), true {
+		fi, err := os.Stat(d)
+		if errors.Is(err, fs.ErrNotExist) && d != filepath.Dir(d) {
+			continue
+		}
+		if err != nil {
+			return false, err.Error()
+		}
+		if !fi.IsDir() {
+			return false, d + " is not a directory"
+		}
+		if accessW(d) != nil {
+			return false, d + " is not writable"
+		}
+		if missing {
+			return true, "not created yet (" + d + " is writable)"
+		}
+		return true, "writable"
+	}
+}
+
+func toolchainCheck() Check {
+	c := Check{Name: "go toolchain", Info: true, Detail: "not found on PATH (needed only to build native tools from Go sources)"}
+	if p, err := exec.LookPath("go"); err == nil {
+		c.OK, c.Detail = true, p
+	}
+	return c
+}
+
+// capsule finds murmur.yaml from dir upwards and reports it.
+func capsule(dir string, s policy.HostSupport, checks []Check) (*Capsule, []Check) {
+	path := ""
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, manifest.FileName)); err == nil {
+			path = filepath.Join(d, manifest.FileName)
+			break
+		}
+		if d == filepath.Dir(d) {
+			return nil, checks
+		}
+	}
+	f, warns, err := manifest.LoadWith(path, manifest.LoadOptions{Role: manifest.RoleCapsule})
+	if err != nil {
+		return nil, append(checks, Check{Name: "capsule manifest", Detail: err.Error()})
+	}
+	g, err := stage.Explain(f.Capsule, "", s)
+	if err != nil {
+		return nil, append(checks, Check{Name: "capsule manifest", Detail: err.Error()})
+	}
+	c := &Capsule{Manifest: path, Grants: g, Warnings: []string{}}
+	for _, w := range warns {
+		c.Warnings = append(c.Warnings, w.String())
+	}
+	for _, w := range policy.SecurityWarnings(f.Capsule, policy.NewHost(s, policy.Advisory, nil)) {
+		c.Warnings = append(c.Warnings, policy.LaunchLine(policy.StderrPrefix, w))
+	}
+	return c, append(checks, Check{Name: "capsule manifest", OK: true, Detail: path})
+}

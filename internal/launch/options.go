@@ -1,0 +1,92 @@
+package launch
+
+import (
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/internal/sandbox"
+	"github.com/mur-go/mur/internal/stage"
+	"github.com/mur-go/mur/internal/store/install"
+)
+
+// Options is one script-capsule launch.
+type Options struct {
+	// Session is what staging produced; launch only reads it.
+	Session *stage.Session
+	// ComponentPath is the capsule's component (see FindComponent),
+	// compiled here unless staging already did (Session.CapsuleComponent).
+	ComponentPath string
+	// Engine compiles the capsule and any artifact pulled at run time. It
+	// must be the engine staging compiled the tools with.
+	Engine *component.Engine
+	// Getenv reads the host environment as the manifest saw it (process
+	// env over .env: manifest.File.LookupEnv). nil means os.LookupEnv.
+	// Only env.allow names and the subprocess baseline are ever read.
+	Getenv func(string) (string, bool)
+	// Stdout and Stderr receive the guests' output; nil discards.
+	Stdout, Stderr io.Writer
+	// Stores are searched, in order, by manage.pull (project store, then
+	// global store; see Stores). Empty refuses runtime pulls.
+	Stores []install.Source
+	// Trampoline is the binary native tools are started through so that
+	// capabilities.resources applies as hard rlimits: one whose main
+	// hands sandbox.ExecMode to sandbox.Main (the mur binary itself). ""
+	// refuses every native tool rather than run one unlimited.
+	Trampoline string
+	// Resources are the session's cgroup scope and workdir guard
+	// (StartResources), which every shell command and native tool is
+	// started under; nil starts them under neither.
+	Resources *Resources
+	// Log receives diagnostics; nil discards them.
+	Log *slog.Logger
+}
+
+// withDefaults fills what the caller may leave out.
+func (o Options) withDefaults() Options {
+	if o.Getenv == nil {
+		o.Getenv = os.LookupEnv
+	}
+	if o.Stdout == nil {
+		o.Stdout = io.Discard
+	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// trampoline is how a shell command or native tool of the session
+// starts: Options.Trampoline with limits and plan, the session's egress,
+// scope and workdir guard.
+func (o *Options) trampoline(limits sandbox.Rlimits, plan *sandbox.Plan, egress *sandbox.Egress) *sandbox.Trampoline {
+	t := &sandbox.Trampoline{Self: o.Trampoline, Limits: limits, Plan: plan, Egress: egress}
+	if o.Resources != nil {
+		t.Cgroup, t.Guard = o.Resources.Cgroup, o.Resources.Guard
+	}
+	return t
+}
+
+// guestLimits is l with every unset field at Murmur's default: no guest
+// call ever runs without a deadline or a memory cap (spec decision 4),
+// even if a caller forgot to fill one in.
+func guestLimits(l component.Limits) component.Limits {
+	d := stage.DefaultToolLimits()
+	if l.Deadline <= 0 {
+		l.Deadline = d.Deadline
+	}
+	if l.MaxMemoryBytes == 0 {
+		l.MaxMemoryBytes = d.MaxMemoryBytes
+	}
+	if l.MaxTableElements == 0 {
+		l.MaxTableElements = d.MaxTableElements
+	}
+	if l.MaxInstances == 0 {
+		l.MaxInstances = d.MaxInstances
+	}
+	return l
+}

@@ -1,0 +1,46 @@
+package launch
+
+import (
+	"github.com/mur-go/mur/internal/sandbox"
+	"github.com/mur-go/mur/internal/tools"
+)
+
+// ProcessTools are what a transport: process capsule runs: its staged
+// tools and shell runner built as for the loop (no driver), and how its
+// agent CLI is started (session.md §6).
+type ProcessTools struct {
+	// Tools, Allowlist and Shell are AgentTools'; Driver is nil.
+	AgentTools
+	// Env is the CLI's environment, built like a native tool's
+	// (security.md §7: no runtime pairs, credentials stripped, synthetic
+	// HOME) from the capsule-wide shell settings.
+	Env tools.SubprocessEnv
+	// Sandbox applies the capsule's capabilities.resources to the CLI and
+	// starts it in the session's cgroup scope (Options.Resources), so
+	// nothing it starts outlives the session.
+	Sandbox *sandbox.Trampoline
+}
+
+// NewProcessTools prepares the staged transport: process capsule
+// opts.Session. Any failure is an *Error: the capsule cannot run.
+func NewProcessTools(opts Options) (*ProcessTools, error) {
+	o := opts.withDefaults()
+	s := o.Session
+	if inf := s.Capsule.Inference; inf == nil || inf.Transport != "process" {
+		return nil, &Error{Code: CodeRun, Status: StatusFailed, Msg: "inference.transport is not process"}
+	}
+	if o.Trampoline == "" {
+		return nil, &Error{Code: CodeRun, Status: StatusFailed,
+			Msg: "no rlimit trampoline configured, and the agent CLI never runs without capabilities.resources applied"}
+	}
+	_, tb, shell, err := newAgentToolbox(&o)
+	if err != nil {
+		return nil, err
+	}
+	g := s.Ceiling
+	return &ProcessTools{
+		AgentTools: AgentTools{Tools: tb.tools, Allowlist: tb.allowlist, Shell: shell},
+		Env:        tools.SubprocessEnv{Getenv: o.Getenv, BaselineEnv: g.ShellBaselineEnv, StripEnv: g.ShellStripEnv},
+		Sandbox:    o.trampoline(sandbox.RlimitsFor(g.Resources), nil, nil),
+	}, nil
+}

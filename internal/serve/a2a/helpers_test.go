@@ -1,0 +1,55 @@
+package a2a
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/mur-go/mur/internal/stage"
+)
+
+func s0(t *testing.T) *stage.Session {
+	dir := t.TempDir()
+	return &stage.Session{ID: "ses_test", AccessibleDir: dir, SessionDir: dir}
+}
+
+// rpc POSTs a raw JSON-RPC body and returns the decoded reply.
+func rpc(t *testing.T, url, body string, headers map[string]string) map[string]any {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, bytes.NewBufferString(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	var out map[string]any
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatalf("reply is not JSON (HTTP %d): %q", resp.StatusCode, data)
+	}
+	out["http_status"] = float64(resp.StatusCode)
+	return out
+}
+
+// waitRan waits until the fake loop ran n tasks.
+func waitRan(t *testing.T, s *served, n int) {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for range n {
+		select {
+		case <-s.loop.finished:
+		case <-timeout:
+			t.Fatalf("the loop ran %d tasks, want %d", len(s.loop.tasks()), n)
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mur-go/mur/internal/agent"
+	"github.com/mur-go/mur/internal/agent/hooks"
+	"github.com/mur-go/mur/internal/agent/inference"
+	"github.com/mur-go/mur/internal/agent/tokens"
+	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/launch"
+	"github.com/mur-go/mur/internal/tools"
+)
+
+// checkAgent refuses, before anything is staged, an agent capsule mur-go
+// cannot run. transport: process needs nothing more (manifest refuses a
+// driver, endpoint, api_key and max_tokens beside it); transport: http
+// needs its driver to be a declared runtime: driver artifact.
+func checkAgent(c *manifest.Capsule) error {
+	inf := c.Inference
+	switch {
+	case inf.Transport == "process":
+		return nil
+	case inf.Transport != "http":
+		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed,
+			Msg:  fmt.Sprintf("not implemented in mur-go: inference.transport: %s", inf.Transport),
+			Hint: "use transport: http with a WASM driver, or transport: process with an agent CLI"}
+	case inf.Driver == nil:
+		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed,
+			Msg:  "inference.driver is missing: under transport: http the model is reached through a WASM driver",
+			Hint: "set inference.driver.artifact to an artifacts entry with runtime: driver, or use transport: process with an agent CLI"}
+	}
+	name := inf.Driver.Artifact
+	if ref, ok := c.Artifact(name); !ok || ref.Runtime != manifest.RuntimeDriver {
+		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed,
+			Msg:  fmt.Sprintf("inference driver '%s' is not declared: inference.driver.artifact must name an artifacts entry with runtime: driver", name),
+			Hint: fmt.Sprintf("add `- name: %s` with its version and `runtime: driver` to artifacts in murmur.yaml, then mur install", name)}
+	}
+	return nil
+}
+
+// runAgent runs the staged agent capsule's session through package agent,
+// its driver (or, under transport: process, its agent CLI) and tools
+// built by launch with the grants a script capsule's tools get, behind its
+// A2A server. A failed task is a failed run: its reason is in
+// out/result.txt and in the error.
+func runAgent(ctx context.Context, lo launch.Options, o Options) error {
+	so, drv, err := sessionTools(lo)
+	if err != nil {
+		return err
+	}
+	inf := lo.Session.Capsule.Inference
+	// One policy and one meter for the loop's turns and the hooks'
+	// run-inference: the spend ceiling is the session's, whoever spends.
+	policy, meter := inference.NewPolicy(inf.Retry), inference.NewMeter(inf.MaxSessionTokens)
+	rt, err := hooks.New(ctx, hooks.Options{Session: lo.Session, Driver: so.Driver, Retry: policy, Meter: meter,
+		DriverName: drv.name, CompactionDriver: drv.compaction, CountTokens: tokens.New().Count,
+		Getenv: lo.Getenv, Stdout: lo.Stdout, Stderr: lo.Stderr, Log: lo.Log})
+	if err != nil {
+		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed, Err: err, Msg: err.Error(),
+			Hint: "logs/hook-<name>.log in the session directory has the hook's own errors"}
+	}
+	defer rt.Close(context.WithoutCancel(ctx)) // RunSession closes it too; this covers an early return
+	so.Session, so.Hooks, so.Tokens, so.SystemPrompt, so.Log = lo.Session, rt, tokens.New(), o.SystemPrompt, lo.Log
+	so.Retry, so.Meter = &policy, meter
+	so.WorkdirBreach = lo.Resources.Breach
+	err = serve(ctx, lo, o, func(ctx context.Context, src agent.TaskSource) error {
+		so.Tasks = newIdleSource(src, lo.Engine, lo.Log)
+		_, err := agent.RunSession(ctx, so)
+		return err
+	})
+	var ae *agent.Error
+	if !errors.As(err, &ae) {
+		return err
+	}
+	status, hint := launch.StatusFailed, "out/result.txt and trace.jsonl in the session directory record what happened"
+	if ae.Kind == agent.KindCancelled {
+		status, hint = launch.StatusCancelled, "the session directory keeps what the agent did before it was stopped"
+	}
+	return &launch.Error{Code: ae.Code, Status: status, Msg: "agent task failed: " + ae.Msg, Hint: hint, Err: ae}
+}
+
+// hookDriver is what hooks' run-inference needs of the driver beyond the
+// loop's: its name for errors ("" without one) and its compaction twin
+// (nil without an inference.compaction.driver_config).
+type hookDriver struct {
+	name       string
+	compaction tools.Tool
+}
+
+// sessionTools are the session's driver or agent CLI, its tools and
+// shell, as launch builds them for the capsule's transport.
+func sessionTools(lo launch.Options) (agent.SessionOptions, hookDriver, error) {
+	inf := lo.Session.Capsule.Inference
+	if inf.Transport == "process" {
+		pt, err := launch.NewProcessTools(lo)
+		if err != nil {
+			return agent.SessionOptions{}, hookDriver{}, err
+		}
+		return agent.SessionOptions{Tools: pt.Tools, Allowlist: pt.Allowlist, Shell: pt.Shell,
+			Process: &agent.ProcessOptions{Env: pt.Env, Sandbox: pt.Sandbox}}, hookDriver{}, nil
+	}
+	at, err := launch.NewAgentTools(lo)
+	if err != nil {
+		return agent.SessionOptions{}, hookDriver{}, err
+	}
+	return agent.SessionOptions{Driver: at.Driver, Tools: at.Tools, Allowlist: at.Allowlist, Shell: at.Shell},
+		hookDriver{name: inf.Driver.Artifact, compaction: at.CompactionDriver}, nil
+}
+
+// withSystemPrompt is the capsule as `mur run --system-prompt` makes it:
+// the manifest's three prompt fields cleared (session.md §3.3), so
+// staging writes MURMUR.md and the loop lists tools without a bound skill.
+// The parsed manifest itself is left alone.
+func withSystemPrompt(f *manifest.File, prompt *string) *manifest.File {
+	if prompt == nil || f.Capsule == nil || f.Capsule.Inference == nil {
+		return f
+	}
+	c, inf, g := *f.Capsule, *f.Capsule.Inference, *f
+	inf.SystemPrompt, inf.SystemPromptFile, inf.SystemPromptArtifact = "", "", ""
+	c.Inference = &inf
+	g.Capsule = &c
+	return &g
+}

@@ -1,0 +1,118 @@
+package session
+
+import (
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/sandbox"
+	"github.com/mur-go/mur/internal/stage"
+)
+
+// Options describe one run.
+type Options struct {
+	// ManifestPath is the capsule's murmur.yaml (an absolute path, or one
+	// relative to the process's working directory).
+	ManifestPath string
+	// NoEnvFile skips loading .env from the manifest's directory or its
+	// ancestors.
+	NoEnvFile bool
+	// Workdir is an existing directory to use as the capsule's workdir; ""
+	// makes a new one under <manifest dir>/workdir.
+	Workdir string
+	// Task is the task input written to task.md: a file's contents if it
+	// names a file, else the text itself ("" writes none).
+	Task string
+	// SystemPrompt is `mur run --system-prompt` for an agent capsule (nil:
+	// not given): trimmed, it replaces the manifest's prompt fields, and
+	// empty means no prompt at all.
+	SystemPrompt *string
+	// Containment is the --containment floor ("" when not given); the
+	// strongest of it and the manifest's applies.
+	Containment string
+	// Trampoline is the mur binary native tools start through, under
+	// capabilities.resources' rlimits; "" refuses every native tool.
+	Trampoline string
+	// Prober probes what this host enforces on subprocesses (cached in
+	// it, so a server shares one across sessions); nil probes through
+	// Trampoline for this run, and with no Trampoline either nothing is
+	// assumed enforced.
+	Prober *sandbox.Prober
+	// RuntimeVersion is the running mur's version, recorded by staging and
+	// compared with the manifest's mur_version.
+	RuntimeVersion string
+
+	// Engine compiles and runs the components. Nil makes one for this run
+	// (with CacheDir as its compilation cache) and closes it afterwards; a
+	// server running many sessions passes its own.
+	Engine   *component.Engine
+	CacheDir string
+
+	// Stdout and Stderr receive the capsule's own output; nil discards it.
+	Stdout, Stderr io.Writer
+	// Getenv reads the runtime's environment to find the global store that
+	// manage.pull searches; nil means os.Getenv.
+	Getenv func(string) string
+	// Log receives the run's diagnostics; nil uses slog.Default().
+	Log *slog.Logger
+
+	// OnWarning, if set, receives each manifest and staging warning.
+	OnWarning func(manifest.Warning)
+	// OnSecurityWarning, if set, receives each W-SEC warning staging found
+	// for this host (they are in logs/bootstrap.log too).
+	OnSecurityWarning func(manifest.Warning)
+	// Serve is how an agent capsule is served over A2A while it runs.
+	Serve ServeOptions
+	// OnStaged, if set, is called once the session is staged (and a new
+	// murmur.lock written), before the capsule runs: the moment a caller
+	// can show the session's id and workdir.
+	OnStaged func(*stage.Session)
+}
+
+func (o Options) withDefaults() Options {
+	if o.Stdout == nil {
+		o.Stdout = io.Discard
+	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	if o.OnWarning == nil {
+		o.OnWarning = func(manifest.Warning) {}
+	}
+	if o.OnSecurityWarning == nil {
+		o.OnSecurityWarning = func(manifest.Warning) {}
+	}
+	if o.OnStaged == nil {
+		o.OnStaged = func(*stage.Session) {}
+	}
+	return o
+}
+
+// ServeOptions are `mur run`'s A2A settings for an agent capsule: every
+// agent session binds its port and takes tasks from task.md and from A2A
+// messages as its lifecycle says (session.md §3.8).
+type ServeOptions struct {
+	// Bind is --bind; "" is 127.0.0.1.
+	Bind string
+	// TaskAcceptance and AfterTask override the manifest's lifecycle block
+	// ("" keeps it).
+	TaskAcceptance, AfterTask string
+	// Token is the bearer token A2A requests must carry ("" for none).
+	Token string
+	// InsecureNoToken is --insecure-no-token: a Bind beyond loopback is
+	// served without a Token.
+	InsecureNoToken bool
+	// RunningDir is the registry of served sessions (mur ps); "" lists
+	// nothing.
+	RunningDir string
+	// OnURL is called with the capsule URL (localhost:PORT) once bound.
+	OnURL func(url string)
+}

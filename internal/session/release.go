@@ -1,0 +1,31 @@
+package session
+
+import (
+	"context"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/mur-go/mur/engine/component"
+)
+
+// releaseMemory gives back what a capsule waiting for its next task holds
+// without needing: the engine's pooled mappings and stores (a nil engine
+// has none), the heap its work left free (debug.FreeOSMemory) and the
+// executable's read-only pages (releaseBinaryPages). Neither changes
+// what the capsule does; a failure only leaves the memory where it was.
+// A nil log logs nothing.
+func releaseMemory(engine *component.Engine, log *slog.Logger) {
+	if engine != nil {
+		engine.ReleaseIdle(context.Background())
+	}
+	debug.FreeOSMemory()
+	n, err := releaseBinaryPages()
+	if log == nil {
+		return
+	}
+	if err != nil {
+		log.Debug("releasing the executable's pages", "err", err)
+		return
+	}
+	log.Debug("released idle memory", "binary_pages_bytes", n)
+}

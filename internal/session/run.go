@@ -1,0 +1,207 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/internal/agent/hooks"
+	"github.com/mur-go/mur/internal/base/redact"
+	"github.com/mur-go/mur/internal/format/lockfile"
+	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/launch"
+	"github.com/mur-go/mur/internal/policy"
+	"github.com/mur-go/mur/internal/sandbox"
+	"github.com/mur-go/mur/internal/stage"
+)
+
+// Result is how a run ended.
+type Result struct {
+	// Session is the staged session; nil when the run failed before
+	// staging created it.
+	Session *stage.Session
+	// Status is ok, failed, trapped or cancelled.
+	Status launch.Status
+}
+
+// Run loads the capsule at opts.ManifestPath, stages it and runs it once
+// (a2a-cli.md §6.3's order). A failure is an *Error; the Result is filled
+// as far as the run got either way, so a cancelled run still names its
+// session. A run whose ctx is cancelled from outside (not by a deadline)
+// ends cancelled, whatever the capsule did with its failed calls.
+//
+// Everything the run writes to Stdout, Stderr and Log, and the error's
+// text, goes out without the session's secrets (the A2A token, and from
+// staging on the inference api_key): guests' output and the runtime's
+// diagnostics about them are paths out like the trace and result.txt.
+func Run(ctx context.Context, opts Options) (Result, error) {
+	o := opts.withDefaults()
+	secrets := redact.New(o.Serve.Token)
+	stdout, stderr := secrets.Writer(o.Stdout), secrets.Writer(o.Stderr)
+	log := o.Log
+	o.Stdout, o.Stderr, o.Log = stdout, stderr, slog.New(secrets.Handler(o.Log.Handler()))
+	sess, err := run(ctx, o, secrets)
+	if ferr := errors.Join(stdout.Flush(), stderr.Flush()); ferr != nil {
+		log.Warn("writing the capsule's last output", "err", ferr)
+	}
+	if err = asCancelled(ctx, err); err != nil {
+		var e *Error
+		if !errors.As(err, &e) {
+			e = fail(StepRun, err)
+		}
+		e.Err = secrets.Error(e.Err)
+		return Result{Session: sess, Status: e.Status}, e
+	}
+	return Result{Session: sess, Status: launch.StatusOK}, nil
+}
+
+func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Session, error) {
+	f, err := load(o)
+	if err != nil {
+		return nil, fail(StepLoad, err)
+	}
+	if err := policy.ContainmentFlag(o.Containment); err != nil {
+		return nil, fail(StepPrepare, err)
+	}
+	f = withSystemPrompt(f, o.SystemPrompt)
+	agentCapsule := f.Capsule.IsAgent()
+	if agentCapsule {
+		if err := checkAgent(f.Capsule); err != nil {
+			return nil, fail(StepPrepare, err)
+		}
+	}
+	lock, err := stage.ReadLock(filepath.Join(f.Dir, lockfile.FileName))
+	if err != nil {
+		return nil, fail(StepPrepare, err)
+	}
+	// Component discovery runs before staging so a capsule without its
+	// component stages nothing. (Murmur checks the lock and the stores
+	// first; both are in stage.Stage, which also writes the workdir.)
+	// An agent capsule has no component of its own: its driver is staged.
+	var compPath string
+	var wasm []byte
+	if !agentCapsule {
+		if compPath, err = launch.FindComponent(f.Dir); err != nil {
+			return nil, fail(StepPrepare, err)
+		}
+		if wasm, err = os.ReadFile(compPath); err != nil {
+			return nil, fail(StepPrepare, fmt.Errorf("reading the capsule component: %w", err))
+		}
+	}
+	engine := o.Engine
+	if engine == nil {
+		if engine, err = component.NewEngine(ctx, component.Config{CacheDir: o.CacheDir}); err != nil {
+			return nil, fail(StepPrepare, fmt.Errorf("starting the engine: %w", err))
+		}
+		defer func() {
+			if err := engine.Close(context.WithoutCancel(ctx)); err != nil {
+				o.Log.Warn("closing the engine", "err", err)
+			}
+		}()
+	}
+
+	prober := o.Prober
+	if prober == nil {
+		prober = sandbox.NewProber(o.Trampoline)
+	}
+	sess, err := stage.Stage(ctx, stage.Options{Manifest: f, Workdir: o.Workdir, Task: o.Task,
+		Lock: lock, Compiler: engine, CapsuleWasm: wasm, ComponentPath: compPath, CacheDir: o.CacheDir,
+		RuntimeVersion: o.RuntimeVersion, Containment: o.Containment,
+		Host: prober.Probe(ctx), Secrets: secrets,
+		OnStage: hooks.OnStage(hooks.Options{Getenv: f.LookupEnv, Stdout: o.Stdout, Stderr: o.Stderr, Log: o.Log})})
+	if err != nil {
+		return nil, fail(StepStage, err)
+	}
+	for _, w := range sess.Warnings {
+		o.OnWarning(w)
+	}
+	for _, w := range sess.SecurityWarnings {
+		o.OnSecurityWarning(w)
+	}
+	for _, n := range sess.Notes {
+		o.Log.Warn(n)
+	}
+	if wrote, err := sess.WriteLockIfAbsent(); err != nil {
+		return sess, fail(StepStage, fmt.Errorf("writing murmur.lock: %w", err))
+	} else if wrote {
+		o.Log.Info("wrote murmur.lock", "path", sess.LockPath, "artifacts", len(sess.Pins))
+	}
+	o.OnStaged(sess)
+
+	res, err := launch.StartResources(ctx, sess, launch.ResourceOptions{Self: o.Trampoline, Stderr: o.Stderr, Log: o.Log})
+	if err != nil {
+		return sess, fail(StepRun, err)
+	}
+	defer func() {
+		if err := res.Close(); err != nil {
+			o.Log.Warn("removing the session's cgroup scope", "err", err)
+		}
+	}()
+	lo := launch.Options{
+		Session:       sess,
+		ComponentPath: compPath,
+		Engine:        engine,
+		Getenv:        f.LookupEnv,
+		Stdout:        o.Stdout,
+		Stderr:        o.Stderr,
+		Stores:        launch.Stores(sess.ProjectDir, o.Getenv),
+		Log:           o.Log,
+		Trampoline:    o.Trampoline,
+		Resources:     res,
+	}
+	if agentCapsule {
+		err = runAgent(ctx, lo, o)
+	} else {
+		err = launch.Script(ctx, lo)
+	}
+	if err != nil {
+		return sess, fail(StepRun, err)
+	}
+	return sess, nil
+}
+
+// load parses the capsule manifest, .env layered under the environment.
+func load(o Options) (*manifest.File, error) {
+	path, err := filepath.Abs(o.ManifestPath)
+	if err != nil {
+		return nil, fmt.Errorf("resolving the manifest path %s: %w", o.ManifestPath, err)
+	}
+	f, warns, err := manifest.LoadWith(path, manifest.LoadOptions{Role: manifest.RoleCapsule, NoEnvFile: o.NoEnvFile})
+	for _, w := range warns {
+		o.OnWarning(w)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if f.Capsule == nil {
+		return nil, fmt.Errorf("%s is an artifact manifest, not a capsule manifest", path)
+	}
+	if v, mine := f.Capsule.MurVersion, o.RuntimeVersion; v != "" && mine != "(devel)" && v != mine {
+		o.Log.Warn("the capsule asks for another mur version", "mur_version", v, "running", mine)
+	}
+	return f, nil
+}
+
+// asCancelled makes the outcome of a run whose ctx was cancelled from
+// outside (an interrupt, a signal, a server cancelling the task) a
+// cancelled launch error, however the capsule ended.
+func asCancelled(ctx context.Context, err error) error {
+	if ctx.Err() == nil || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return err
+	}
+	var le *launch.Error
+	if errors.As(err, &le) && le.Status == launch.StatusCancelled {
+		return err
+	}
+	step := StepRun
+	var e *Error
+	if errors.As(err, &e) {
+		step, err = e.Step, e.Err
+	}
+	return fail(step, &launch.Error{Code: launch.CodeRun, Status: launch.StatusCancelled, Err: err,
+		Msg: "capsule run cancelled (" + context.Cause(ctx).Error() + ")"})
+}

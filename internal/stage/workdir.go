@@ -1,0 +1,111 @@
+package stage
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/mur-go/mur/internal/base/confined"
+)
+
+// dirs are the two workdirs of session.md §7.1, decided before anything
+// is created.
+type dirs struct {
+	accessible, session string
+	user                bool
+}
+
+// userWorkdir checks --workdir up front: it must already be a directory
+// (relative paths start at cwd). Checked before any store is read so a
+// typo costs nothing.
+func userWorkdir(dir, cwd string) (string, error) {
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(cwd, dir)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return "", &Error{Code: CodeNotFound, Err: ErrWorkdir,
+			Msg:  fmt.Sprintf("workdir '%s' does not exist or is not a directory", dir),
+			Hint: "create it first (mkdir -p), or leave out --workdir to get a fresh workdir/<session id> beside murmur.yaml"}
+	}
+	return dir, nil
+}
+
+// layout places the session: <project>/workdir/<id> for both roles, or
+// the user's dir as the accessible workdir with the bookkeeping in
+// DIR/.murmur/<id>.
+func layout(projectDir, userDir, id string) dirs {
+	if userDir == "" {
+		d := filepath.Join(projectDir, "workdir", id)
+		return dirs{accessible: d, session: d}
+	}
+	return dirs{accessible: userDir, session: filepath.Join(userDir, ".murmur", id), user: true}
+}
+
+// created records what Stage made so a failure part-way can take it all
+// back: a failed run leaves no half-staged session behind.
+type created struct{ paths []string }
+
+// mkdirAll is os.MkdirAll that remembers the topmost directory it made.
+func (c *created) mkdirAll(dir string) error {
+	top := ""
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		top = d
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if top != "" {
+		c.paths = append(c.paths, top)
+	}
+	return nil
+}
+
+// mkdirIn creates the directory rel (and its parents) inside root and
+// remembers the topmost one it made.
+func (c *created) mkdirIn(root *os.Root, rel string) error {
+	top := ""
+	for d := rel; d != "." && d != string(filepath.Separator); d = filepath.Dir(d) {
+		if _, err := root.Lstat(d); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		top = d
+	}
+	if err := root.MkdirAll(rel, 0o755); err != nil {
+		return err
+	}
+	if top != "" {
+		c.paths = append(c.paths, filepath.Join(root.Name(), top))
+	}
+	return nil
+}
+
+// writeNew writes a file under root that must not exist yet (a planted
+// file or link makes it fail rather than be followed), with exactly perm,
+// and remembers it.
+func (c *created) writeNew(root *os.Root, rel string, data []byte, perm fs.FileMode) error {
+	if err := confined.WriteFile(root, rel, data, perm, os.O_CREATE|os.O_EXCL); err != nil {
+		return err
+	}
+	c.paths = append(c.paths, filepath.Join(root.Name(), rel))
+	return nil
+}
+
+// undo removes everything recorded, newest first.
+func (c *created) undo() {
+	for i := len(c.paths) - 1; i >= 0; i-- {
+		_ = os.RemoveAll(c.paths[i])
+	}
+}
