@@ -12,10 +12,12 @@ import (
 
 // inventory is the request's tools array (session.md §2.1, §2.3): every
 // staged artifact with a manifest except drivers, hooks and the skill
-// bound as the system prompt, plus the shell.allow binaries staging wrote
-// a manifest for, sorted by name. It is built from what staging verified,
-// never from tools/ now, which guests can rewrite. bound is the skill
-// bound as the system prompt ("" for none).
+// bound as the system prompt, plus the shell.allow binaries with the
+// manifest staging or an on-stage hook wrote for them, sorted by name.
+// It is built from the values staging kept (the verified artifact
+// manifests, the shell-tool manifests as read when written), never from
+// tools/ now, which shell commands can rewrite. bound is the skill bound
+// as the system prompt ("" for none).
 func inventory(s *stage.Session, bound string) ([]any, error) {
 	type entry struct {
 		name, description, schema string
@@ -38,14 +40,17 @@ func inventory(s *stage.Session, bound string) ([]any, error) {
 		entries = append(entries, e)
 	}
 	for _, st := range s.ShellTools {
-		if !st.Generated {
+		m := st.Manifest
+		if m == nil || m.Runtime == manifest.RuntimeDriver || m.Runtime == manifest.RuntimeHook {
 			continue
 		}
-		f, _, err := manifest.Parse(st.ManifestYAML, st.Name+"/murmur.yaml", manifest.ParseOptions{Role: manifest.RoleArtifact})
-		if err != nil || f.Artifact == nil {
-			return nil, fmt.Errorf("reading the generated manifest of shell tool '%s': %w", st.Name, err)
+		e := entry{name: st.Name, description: m.Description, schema: m.InputSchema}
+		if m.Runtime == manifest.RuntimeSkill {
+			// No skill.md to fall back on: staging writes one only for a
+			// skill artifact, whose directory is then no shell tool's.
+			e.schema = manifest.DefaultInputSchema
 		}
-		entries = append(entries, entry{name: st.Name, description: f.Artifact.Description, schema: f.Artifact.InputSchema})
+		entries = append(entries, e)
 	}
 	slices.SortFunc(entries, func(a, b entry) int { return cmp.Compare(a.name, b.name) })
 	out := make([]any, 0, len(entries))

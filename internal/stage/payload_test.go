@@ -2,8 +2,10 @@ package stage
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -272,8 +274,21 @@ capabilities:
 		if got.Name != w.Name || got.Interpreter != w.Interpreter || got.Generated != w.Generated || (got.ManifestYAML != nil) != w.Generated {
 			t.Fatalf("shell tool %d = %+v, want %+v", i, got, w)
 		}
-		if w.Generated && mustRead(t, filepath.Join(s.ToolsDir, w.Name, "murmur.yaml")) != string(got.ManifestYAML) {
+		if !w.Generated {
+			if got.Manifest != nil {
+				t.Fatalf("shell tool %d has a manifest of its own: %+v", i, got.Manifest)
+			}
+			continue
+		}
+		written := mustRead(t, filepath.Join(s.ToolsDir, w.Name, "murmur.yaml"))
+		if written != string(got.ManifestYAML) {
 			t.Fatalf("shell tool %d: ManifestYAML is not what was written", i)
+		}
+		// The value kept is the written text as the inventory reads it.
+		read, err := manifest.ParseToolRecord([]byte(written), "murmur.yaml")
+		if err != nil || got.Manifest == nil || got.Manifest.Runtime != read.Runtime || got.Manifest.Description != read.Description ||
+			!sameJSON(t, got.Manifest.InputSchema, read.InputSchema) {
+			t.Fatalf("shell tool %d: kept %+v, the file reads %+v, %v", i, got.Manifest, read, err)
 		}
 	}
 	if !strings.Contains(mustRead(t, filepath.Join(s.ToolsDir, "jq", "murmur.yaml")), "jq as a wasm tool") {
@@ -319,4 +334,16 @@ func TestScriptCapsuleComponent(t *testing.T) {
 	if s.CapsuleComponent == nil || f.comp.n.Load() != 2 {
 		t.Fatalf("capsule component %v, compiles %d", s.CapsuleComponent, f.comp.n.Load())
 	}
+}
+
+func sameJSON(t *testing.T, a, b string) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal([]byte(a), &x); err != nil {
+		t.Fatalf("%q: %v", a, err)
+	}
+	if err := json.Unmarshal([]byte(b), &y); err != nil {
+		t.Fatalf("%q: %v", b, err)
+	}
+	return reflect.DeepEqual(x, y)
 }

@@ -233,9 +233,16 @@ type ShellTool struct {
 	// Interpreter is true for bash, sh, zsh, fish, dash and ksh (command
 	// passed with -c); false for binaries given an argv.
 	Interpreter bool
-	// Generated is true when staging wrote tools/<Name>/murmur.yaml; false
-	// when a staged artifact already provided one.
+	// Generated is true when the runtime wrote tools/<Name>/murmur.yaml:
+	// staging's generated manifest, or an on-stage hook's over it
+	// (SetShellManifest); false when a staged artifact already provided
+	// one.
 	Generated bool
-	// ManifestYAML is the generated manifest (nil when not Generated).
+	// ManifestYAML is what the runtime last wrote there (nil when not
+	// Generated), as manage.describe shows it.
 	ManifestYAML []byte
+	// Manifest is ManifestYAML as the tool inventory reads it, read when
+	// it was written so that nothing reads tools/ back: nil when not
+	// Generated or when a hook wrote text that is no tool manifest.
+	Manifest *manifest.ToolRecord
 }

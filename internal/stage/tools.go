@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mur-go/mur/internal/format/manifest"
 )
 
 // Interpreters are the shell.allow binaries that take a script with -c;
@@ -90,25 +92,45 @@ func writeTools(c *created, root *os.Root, toolsDir string, arts []*staged, shel
 		if err := c.mkdirIn(root, rel(bin)); err != nil {
 			return nil, writeErr(bin, path, err)
 		}
-		mf := shellManifest(bin)
+		mf, rec := shellManifest(bin)
 		if err := c.writeNew(root, rel(bin, "murmur.yaml"), mf, 0o644); err != nil {
 			return nil, writeErr(bin, path, err)
 		}
-		st.Generated, st.ManifestYAML = true, mf
+		st.Generated, st.ManifestYAML, st.Manifest = true, mf, rec
 		shells = append(shells, st)
 	}
 	return shells, nil
 }
 
 // shellManifest is the synthetic tool manifest that makes a shell.allow
-// binary a model-visible tool (session.md §2.2).
-func shellManifest(bin string) []byte {
+// binary a model-visible tool (session.md §2.2): the text written to
+// tools/<bin>/murmur.yaml and the same manifest as the inventory reads it.
+func shellManifest(bin string) ([]byte, *manifest.ToolRecord) {
 	desc := fmt.Sprintf("Runs %s in the capsule workdir: command is the argument list, omit the binary name (write --version, not %s --version).", bin, bin)
 	if IsInterpreter(bin) {
 		desc = fmt.Sprintf("Runs a shell command with %s in the capsule workdir: command passed via -c.", bin)
 	}
-	return fmt.Appendf(nil, "name: %s\nversion: 0.0.0\nruntime: tool\nimplementation: native\ndescription: %s\ninput_schema: %s\n",
-		strconv.Quote(bin), strconv.Quote(desc), strconv.Quote(shellSchema))
+	yaml := fmt.Appendf(nil, "name: %s\nversion: 0.0.0\nruntime: %s\nimplementation: native\ndescription: %s\ninput_schema: %s\n",
+		strconv.Quote(bin), manifest.RuntimeTool, strconv.Quote(desc), strconv.Quote(shellSchema))
+	return yaml, &manifest.ToolRecord{Runtime: manifest.RuntimeTool, Description: desc, InputSchema: shellSchema}
+}
+
+// SetShellManifest records the tool manifest an on-stage hook wrote over
+// tools/<name>/murmur.yaml (wit.md §6.3), read here, once, the way the
+// tool inventory lists it. A name that is no shell tool, or whose
+// directory a staged artifact provided, is left alone: the inventory
+// lists that artifact from its verified manifest. Text that is no tool
+// manifest is kept for manage.describe but leaves the tool out of the
+// inventory, as Murmur leaves out a manifest it cannot read; the error
+// says why. Only staging calls it, before the session is handed on.
+func (s *Session) SetShellManifest(name string, content []byte) error {
+	i := slices.IndexFunc(s.ShellTools, func(st ShellTool) bool { return st.Name == name && st.Generated })
+	if i < 0 {
+		return nil
+	}
+	rec, err := manifest.ParseToolRecord(content, filepath.Join("tools", name, "murmur.yaml"))
+	s.ShellTools[i].ManifestYAML, s.ShellTools[i].Manifest = slices.Clone(content), rec
+	return err
 }
 
 func writeErr(name, path string, err error) *Error {

@@ -15,7 +15,8 @@ import (
 // session, script capsules included: after the artifact and generated
 // shell-tool manifests are written, every blocking hook bound to on-stage
 // or unbound gets a throwaway instance rooted at the session workdir, and
-// its write-manifests output is written to tools/<binary>/murmur.yaml.
+// its write-manifests output is written to tools/<binary>/murmur.yaml
+// and, for a shell tool, kept in the session as the inventory reads it.
 // Hook failures are logged only; the error is the runtime's own failure
 // ("failed to build on-stage runtime: …"). opts.Session is s.
 func Stage(ctx context.Context, opts Options) error {
@@ -107,11 +108,10 @@ func (r *Runtime) writeManifest(hook string, m toolManifest) {
 		r.logHook(hook, fmt.Sprintf("failed to write manifest for %s: %v", m.binary, err))
 		return
 	}
-	// The loop's inventory reads shell-tool manifests from the session,
-	// not from tools/: keep it in step with what was written.
-	for i := range r.s.ShellTools {
-		if st := &r.s.ShellTools[i]; st.Name == m.binary {
-			st.Generated, st.ManifestYAML = true, []byte(m.content)
-		}
+	// The loop's inventory lists shell tools from the session, never from
+	// tools/ (which a shell command may rewrite): the session takes the
+	// manifest as written, read once, here.
+	if err := r.s.SetShellManifest(m.binary, []byte(m.content)); err != nil {
+		r.logHook(hook, fmt.Sprintf("manifest for %s is not a tool manifest, so the tool inventory leaves %s out: %v", m.binary, m.binary, err))
 	}
 }

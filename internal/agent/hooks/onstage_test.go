@@ -15,8 +15,8 @@ const hookStageEscape = "hook-stage-escape"
 
 // on-stage (wit.md §6.3, §6.4): blocking hooks bound to it or unbound get
 // a throwaway instance and their write-manifests are written over the
-// generated shell-tool manifest (and the session's copy of it); failures
-// are logged and staging goes on.
+// generated shell-tool manifest (and the session's copy of it, read as
+// the inventory lists it); failures are logged and staging goes on.
 func TestOnStageWriteManifests(t *testing.T) {
 	s := session(t, blocking("bound", hookAnswer050).bound(fnStage), blocking("errs", hookErrs).bound(fnStage),
 		blocking("later", hookErrs).bound(fnInference), blocking("old", "hook-lifecycle"))
@@ -28,8 +28,8 @@ func TestOnStageWriteManifests(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(s.ToolsDir, "git", "murmur.yaml")); err != nil || string(b) != want {
 		t.Errorf("tools/git/murmur.yaml = %q, %v", b, err)
 	}
-	if got := string(s.ShellTools[0].ManifestYAML); got != want {
-		t.Errorf("session shell manifest = %q", got)
+	if got := s.ShellTools[0]; string(got.ManifestYAML) != want || got.Manifest == nil || got.Manifest.Description != "from on-stage" {
+		t.Errorf("session shell tool = %s %+v", got.ManifestYAML, got.Manifest)
 	}
 	if got := hookLog(t, s, "errs"); !slices.Equal(got, []string{fnStage}) {
 		t.Errorf("errs log = %q", got)

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -59,6 +60,13 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		_, _ = ParseDotEnv(data, ".env")
+		// A tool record is an on-stage hook's text: its schema is what the
+		// tool inventory decodes, so it is always JSON.
+		if r, err := ParseToolRecord(data, "murmur.yaml"); err == nil && !json.Valid([]byte(r.InputSchema)) {
+			t.Fatalf("tool record schema is not JSON: %q", r.InputSchema)
+		} else if err != nil && r != nil {
+			t.Fatal("tool record and error both set")
+		}
 	})
 }
 
