@@ -8,6 +8,7 @@ import (
 	"github.com/mur-go/mur/engine/canon"
 	"github.com/mur-go/mur/engine/component/internal/ast"
 	"github.com/mur-go/mur/engine/component/internal/coremod"
+	"github.com/mur-go/mur/engine/component/internal/validate"
 	"github.com/mur-go/mur/engine/wit"
 )
 
@@ -45,7 +46,7 @@ type scope struct {
 
 	exports *instanceVal
 	// resImps and resExps name the resources imported and exported so far,
-	// for [constructor]/[method] names (validate_resolved.go).
+	// for [constructor]/[method] names (resolved.go).
 	resImps, resExps resourceNames
 }
 
@@ -64,7 +65,7 @@ type elaborator struct {
 	p         *plan
 	typeNodes int
 	// visible holds the types some import or export names (external
-	// visibility, validate_resolved.go).
+	// visibility, resolved.go).
 	visible map[any]bool
 	// spent is shared with the check-only elaborations of nested
 	// components that are never instantiated, so the caps bound all.
@@ -102,7 +103,7 @@ func newPlan() *plan {
 }
 
 func defError(d ast.Def, format string, args ...any) error {
-	return fmt.Errorf("component: %s (at byte offset %#x)", fmt.Sprintf(format, args...), defOffset(d))
+	return fmt.Errorf("component: %s (at byte offset %#x)", fmt.Sprintf(format, args...), ast.DefOffset(d))
 }
 
 func (e *elaborator) walk(s *scope, c *ast.Component) error {
@@ -178,7 +179,7 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 	case *ast.Type:
 		t, err := e.typeDef(s, d.Type)
 		if ke := (*kindError)(nil); errors.As(err, &ke) {
-			return defInvalid(d, ke.rule, "type %d: %v", len(s.types), err)
+			return validate.DefInvalid(d, ke.rule, "type %d: %v", len(s.types), err)
 		}
 		if err != nil {
 			return defError(d, "type %d: %v", len(s.types), err)
@@ -216,7 +217,7 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 				return defError(d, "export %q: %v", d.Name, err)
 			}
 			if err := funcTypesMatch(it.fn.typ, ft, nil); err != nil {
-				return defInvalid(d, ruleAscription, "export %q: the ascribed function type does not match the function's: %v", d.Name, err)
+				return validate.DefInvalid(d, validate.RuleAscription, "export %q: the ascribed function type does not match the function's: %v", d.Name, err)
 			}
 			view := *it.fn
 			view.typ = ft
@@ -229,9 +230,9 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 			}
 			if d.Desc.Kind == ast.ExternType && d.Desc.Bound == ast.BoundSubResource {
 				if _, ok := it.typ.(*wit.ResourceType); !ok {
-					return defInvalid(d, ruleAscription, "export %q: ascribed (sub resource) but it is not a resource type", d.Name)
+					return validate.DefInvalid(d, validate.RuleAscription, "export %q: ascribed (sub resource) but it is not a resource type", d.Name)
 				}
-			} else if err := checkFits(ruleAscription, fmt.Sprintf("export %q", d.Name), declared, it, d.Offset); err != nil {
+			} else if err := checkFits(validate.RuleAscription, fmt.Sprintf("export %q", d.Name), declared, it, d.Offset); err != nil {
 				return err
 			}
 		}
@@ -386,15 +387,15 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 	for i, imp := range imps {
 		arg, ok := args[imp.Module]
 		if !ok {
-			return defInvalid(d, ruleCoreInstantiate, "core module imports %q but no instance is supplied for it", imp.Module)
+			return validate.DefInvalid(d, validate.RuleCoreInstantiate, "core module imports %q but no instance is supplied for it", imp.Module)
 		}
 		it, ok := arg.export(imp.Name)
 		if !ok {
-			return defInvalid(d, ruleCoreInstantiate, "core module imports %q %q, which the supplied instance does not export", imp.Module, imp.Name)
+			return validate.DefInvalid(d, validate.RuleCoreInstantiate, "core module imports %q %q, which the supplied instance does not export", imp.Module, imp.Name)
 		}
 		if it.inst == hostInst {
 			if imp.Kind != coremod.KindFunc {
-				return defInvalid(d, ruleCoreImportType, "core import %q %q: a %s cannot be satisfied by a function", imp.Module, imp.Name, imp.Kind)
+				return validate.DefInvalid(d, validate.RuleCoreImportType, "core import %q %q: a %s cannot be satisfied by a function", imp.Module, imp.Name, imp.Kind)
 			}
 			renamed[i] = [2]string{hostModuleName, hostFuncName(it.host)}
 		} else {
@@ -492,10 +493,10 @@ func (e *elaborator) alias(s *scope, d *ast.Alias) error {
 		}
 		it, ok := s.instances[d.InstanceIdx].exports[d.Name]
 		if !ok {
-			return defInvalid(d, ruleAliasExport, "alias: instance %d has no export %q", d.InstanceIdx, d.Name)
+			return validate.DefInvalid(d, validate.RuleAliasExport, "alias: instance %d has no export %q", d.InstanceIdx, d.Name)
 		}
 		if it.sort != d.Sort {
-			return defInvalid(d, ruleAliasExport, "alias: export %q is a %s, not a %s", d.Name, it.sort, d.Sort)
+			return validate.DefInvalid(d, validate.RuleAliasExport, "alias: export %q is a %s, not a %s", d.Name, it.sort, d.Sort)
 		}
 		return s.push(it)
 	case ast.AliasCoreInstanceExport:
@@ -507,9 +508,9 @@ func (e *elaborator) alias(s *scope, d *ast.Alias) error {
 			return defError(d, "alias: core instance %d has no export %q", d.InstanceIdx, d.Name)
 		}
 		if it.inst == hostInst && d.Sort != ast.SortCoreFunc {
-			return defInvalid(d, ruleAliasCoreExport, "alias: export %q is a function, not a %s", d.Name, d.Sort)
+			return validate.DefInvalid(d, validate.RuleAliasCoreExport, "alias: export %q is a function, not a %s", d.Name, d.Sort)
 		}
-		e.p.requireSort(it, d.Sort, ruleAliasCoreExport, fmt.Sprintf("alias of core export %q", d.Name), d.Offset)
+		e.p.requireSort(it, d.Sort, validate.RuleAliasCoreExport, fmt.Sprintf("alias of core export %q", d.Name), d.Offset)
 		if err := s.pushCore(d.Sort, it); err != nil {
 			return defError(d, "alias: %v", err)
 		}
@@ -550,7 +551,7 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		}
 		ft, ok := s.types[d.TypeIdx].(*wit.Func)
 		if !ok {
-			return defInvalid(d, ruleIndexSort, "canon lift: type %d is not a function type", d.TypeIdx)
+			return validate.DefInvalid(d, validate.RuleIndexSort, "canon lift: type %d is not a function type", d.TypeIdx)
 		}
 		opts, err := s.canonOpts(d.Options)
 		if err != nil {
@@ -563,10 +564,10 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		if err := e.checkCanon(ft, opts, true, d.Offset); err != nil {
 			return err
 		}
-		e.p.requireFunc(core, fn.abi.LiftSignature(), ruleCanonSignature, "canon lift: the lifted core function", d.Offset)
+		e.p.requireFunc(core, fn.abi.LiftSignature(), validate.RuleCanonSignature, "canon lift: the lifted core function", d.Offset)
 		if opts.postReturn != nil {
 			sig := canon.Signature{Params: fn.abi.LiftSignature().Results}
-			e.p.requireFunc(*opts.postReturn, sig, ruleCanonPostReturnType, "canon lift: post-return", d.Offset)
+			e.p.requireFunc(*opts.postReturn, sig, validate.RuleCanonPostReturnType, "canon lift: post-return", d.Offset)
 		}
 		fn.core, fn.opts, fn.compInst = core, opts, s.compInst
 		s.funcs = append(s.funcs, fn)
@@ -588,7 +589,7 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		}
 		rt, ok := s.types[d.TypeIdx].(*wit.ResourceType)
 		if !ok {
-			return defInvalid(d, ruleIndexSort, "canon %s: type %d is not a resource type", d.Kind, d.TypeIdx)
+			return validate.DefInvalid(d, validate.RuleIndexSort, "canon %s: type %d is not a resource type", d.Kind, d.TypeIdx)
 		}
 		kind := hostResourceNew
 		switch d.Kind {
@@ -599,7 +600,7 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		}
 		if kind != hostResourceDrop {
 			if _, local := e.p.resources[rt]; !local {
-				return defInvalid(d, ruleResourceLocal, "canon %s: resource type %d is not defined by this component", d.Kind, d.TypeIdx)
+				return validate.DefInvalid(d, validate.RuleResourceLocal, "canon %s: resource type %d is not defined by this component", d.Kind, d.TypeIdx)
 			}
 		}
 		e.addHostFunc(s, &hostFuncPlan{kind: kind, compInst: s.compInst, resource: rt})
@@ -669,7 +670,7 @@ func (e *elaborator) defineResource(s *scope, d *ast.ResourceType, rt *wit.Resou
 			return fmt.Errorf("resource destructor: %w", err)
 		}
 		def.dtor = &it
-		e.p.requireFunc(it, sigDtor, ruleResourceDtorType, "resource destructor", off)
+		e.p.requireFunc(it, sigDtor, validate.RuleResourceDtorType, "resource destructor", off)
 	}
 	e.p.resources[rt] = def
 	return nil
@@ -681,10 +682,10 @@ func (e *elaborator) importDef(s *scope, d *ast.Import) error {
 	if !s.root {
 		it, ok := s.args[d.Name]
 		if !ok {
-			return defInvalid(d, ruleArgMissing, "nested component import %q has no instantiation argument", d.Name)
+			return validate.DefInvalid(d, validate.RuleArgMissing, "nested component import %q has no instantiation argument", d.Name)
 		}
 		if it.sort != d.Desc.Sort() {
-			return defInvalid(d, ruleArgType, "nested component import %q: argument is a %s, want a %s", d.Name, it.sort, d.Desc.Sort())
+			return validate.DefInvalid(d, validate.RuleArgType, "nested component import %q: argument is a %s, want a %s", d.Name, it.sort, d.Desc.Sort())
 		}
 		if err := checkModuleArg(s, d, it); err != nil {
 			return err
@@ -695,9 +696,9 @@ func (e *elaborator) importDef(s *scope, d *ast.Import) error {
 		}
 		if _, fresh := declared.(*wit.ResourceType); fresh && d.Desc.Bound == ast.BoundSubResource {
 			if _, ok := it.typ.(*wit.ResourceType); !ok {
-				return defInvalid(d, ruleArgType, "nested component import %q: argument is not a resource type", d.Name)
+				return validate.DefInvalid(d, validate.RuleArgType, "nested component import %q: argument is not a resource type", d.Name)
 			}
-		} else if err := checkFits(ruleArgType, fmt.Sprintf("instantiate argument %q", d.Name), declared, it, d.Offset); err != nil {
+		} else if err := checkFits(validate.RuleArgType, fmt.Sprintf("instantiate argument %q", d.Name), declared, it, d.Offset); err != nil {
 			return err
 		}
 		if err := e.checkExtern(s, d.Name, it, true, d.Offset); err != nil {

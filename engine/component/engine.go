@@ -22,6 +22,7 @@ import (
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
 	"github.com/mur-go/mur/engine/component/internal/binary"
+	"github.com/mur-go/mur/engine/component/internal/validate"
 	"github.com/mur-go/mur/engine/wit"
 )
 
@@ -170,20 +171,20 @@ func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
 	if err != nil {
 		return nil, err
 	}
-	mods, err := validateStructure(ast)
+	mods, err := validate.Structure(ast)
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
 	p, err := elaborate(ast, nil)
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
 	cctx := experimental.WithCompilationWorkers(ctx, e.workers)
 	if importsModules(ast) {
 		// The plan is check-only until the host supplies the modules; the
 		// embedded modules are still validated now.
 		if err := compileUnused(cctx, e.rt, mods, newPlan()); err != nil {
-			return nil, err
+			return nil, public(err)
 		}
 		return &Component{engine: e, plan: p, tree: ast, withModules: map[string]*Component{}}, nil
 	}
@@ -192,7 +193,7 @@ func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
 	}
 	if err := p.validateCompiled(cctx, e.rt, mods); err != nil {
 		p.closeModules(ctx)
-		return nil, err
+		return nil, public(err)
 	}
 	host, err := p.compileHostModule(cctx, e.rt)
 	if err != nil {

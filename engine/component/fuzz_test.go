@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/engine/component/internal/binary"
+	"github.com/mur-go/mur/engine/component/internal/validate"
 )
 
 // FuzzElaborate feeds decodable but hostile components to validation and
@@ -28,7 +29,7 @@ func FuzzElaborate(f *testing.F) {
 		}
 		// The structural pass runs first in Compile, but elaboration must
 		// also stand on its own.
-		_, _ = validateStructure(c)
+		_, _ = validate.Structure(c)
 		if p, err := elaborate(c, nil); err == nil {
 			_ = p.world()
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
+	"github.com/mur-go/mur/engine/component/internal/validate"
 )
 
 // maxModuleSets bounds how many sets of host modules a component keeps
@@ -24,8 +25,8 @@ func (l *Linker) DefineModule(name string, wasm []byte) error {
 		return fmt.Errorf("define core module %q: not a core wasm module", name)
 	}
 	m := &ast.CoreModule{Bytes: slices.Clone(wasm)}
-	if err := checkCoreMemories(m); err != nil {
-		return fmt.Errorf("define core module %q: %w", name, err)
+	if err := validate.CoreMemories(m); err != nil {
+		return fmt.Errorf("define core module %q: %w", name, public(err))
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -103,7 +104,7 @@ func (c *Component) linkModules(ctx context.Context, l *Linker) (*Component, err
 	}
 	p, err := elaborate(c.tree, supplied)
 	if err != nil {
-		return nil, fmt.Errorf("linking the host's core modules: %w", err)
+		return nil, fmt.Errorf("linking the host's core modules: %w", public(err))
 	}
 	e := c.engine
 	cctx := experimental.WithCompilationWorkers(ctx, e.workers)
@@ -112,7 +113,7 @@ func (c *Component) linkModules(ctx context.Context, l *Linker) (*Component, err
 	}
 	if err := p.validateCompiled(cctx, e.rt, mods); err != nil {
 		p.closeModules(ctx)
-		return nil, fmt.Errorf("linking the host's core modules: %w", err)
+		return nil, fmt.Errorf("linking the host's core modules: %w", public(err))
 	}
 	host, err := p.compileHostModule(cctx, e.rt)
 	if err != nil {

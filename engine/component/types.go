@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
+	"github.com/mur-go/mur/engine/component/internal/validate"
 	"github.com/mur-go/mur/engine/wit"
 )
 
@@ -307,7 +308,7 @@ func (s *scope) valType(v ast.ValType) (wit.Type, error) {
 	}
 	t, ok := s.types[v.Idx].(wit.Type)
 	if !ok {
-		return nil, &kindError{rule: ruleValType, msg: fmt.Sprintf("type %d is not a value type", v.Idx)}
+		return nil, &kindError{rule: validate.RuleValType, msg: fmt.Sprintf("type %d is not a value type", v.Idx)}
 	}
 	return t, nil
 }
@@ -318,7 +319,7 @@ func (s *scope) resourceType(idx uint32) (*wit.ResourceType, error) {
 	}
 	rt, ok := s.types[idx].(*wit.ResourceType)
 	if !ok {
-		return nil, &kindError{rule: ruleHandle, msg: fmt.Sprintf("type %d is not a resource type", idx)}
+		return nil, &kindError{rule: validate.RuleHandle, msg: fmt.Sprintf("type %d is not a resource type", idx)}
 	}
 	return rt, nil
 }
@@ -361,34 +362,9 @@ func setTypeName(t wit.Type, name string) {
 	}
 }
 
-func defOffset(d ast.Def) int {
-	switch d := d.(type) {
-	case *ast.CoreModule:
-		return d.Offset
-	case *ast.CoreInstantiate:
-		return d.Offset
-	case *ast.CoreInstanceExports:
-		return d.Offset
-	case *ast.CoreType:
-		return d.Offset
-	case *ast.NestedComponent:
-		return d.Offset
-	case *ast.Instantiate:
-		return d.Offset
-	case *ast.InstanceExports:
-		return d.Offset
-	case *ast.Alias:
-		return d.Offset
-	case *ast.Type:
-		return d.Offset
-	case *ast.Canon:
-		return d.Offset
-	case *ast.Start:
-		return d.Offset
-	case *ast.Import:
-		return d.Offset
-	case *ast.Export:
-		return d.Offset
-	}
-	return 0
-}
+// kindError is a type index naming the wrong kind of type, found during
+// elaboration where the structural pass could not tell (a type aliased
+// from an instance's exports).
+type kindError struct{ rule, msg string }
+
+func (e *kindError) Error() string { return e.msg }

@@ -2,6 +2,7 @@ package component
 
 import (
 	"github.com/mur-go/mur/engine/canon"
+	"github.com/mur-go/mur/engine/component/internal/validate"
 	"github.com/mur-go/mur/engine/wit"
 )
 
@@ -106,10 +107,10 @@ func checkCanonOptions(ft *wit.Func, o canonOpts, lift bool, off int) error {
 	}
 	memory, realloc := abiNeeds(ft, lift)
 	if memory && o.memory == nil {
-		return invalid(ruleCanonMemory, off, "%s: the function passes values through linear memory, so the memory option is required", what)
+		return validate.Invalid(validate.RuleCanonMemory, off, "%s: the function passes values through linear memory, so the memory option is required", what)
 	}
 	if realloc && o.realloc == nil {
-		return invalid(ruleCanonRealloc, off, "%s: the %s side receives strings, lists or spilled values, so the realloc option is required", what, "core")
+		return validate.Invalid(validate.RuleCanonRealloc, off, "%s: the %s side receives strings, lists or spilled values, so the realloc option is required", what, "core")
 	}
 	return nil
 }

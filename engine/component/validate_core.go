@@ -7,26 +7,8 @@ import (
 	"github.com/tetratelabs/wazero"
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
-	"github.com/mur-go/mur/engine/component/internal/binary"
-	"github.com/mur-go/mur/engine/component/internal/coremod"
+	"github.com/mur-go/mur/engine/component/internal/validate"
 )
-
-// ruleCoreModule: every embedded core module is a valid core module, even
-// one that is never instantiated.
-const ruleCoreModule = "core.module"
-
-// checkCoreMemories refuses modules with more than one memory: wazero has
-// no multi-memory, and failing here says so instead of a compile error.
-func checkCoreMemories(m *ast.CoreModule) error {
-	n, err := coremod.MemoryCount(m.Bytes)
-	if err != nil {
-		return invalid(ruleCoreModule, m.Offset, "core module: %v", err)
-	}
-	if n > 1 {
-		return &binary.NotSupportedError{Feature: fmt.Sprintf("multi-memory (a core module with %d memories)", n), Offset: m.Offset}
-	}
-	return nil
-}
 
 // compileUnused validates, by compiling them, the core modules the plan
 // never instantiates (the instantiated ones were compiled with the plan).
@@ -43,7 +25,7 @@ func compileUnused(ctx context.Context, rt wazero.Runtime, mods []*ast.CoreModul
 		seen[string(m.Bytes)] = true
 		cm, err := rt.CompileModule(ctx, m.Bytes)
 		if err != nil {
-			return invalid(ruleCoreModule, m.Offset, "core module (never instantiated) is invalid: %v", err)
+			return validate.Invalid(validate.RuleCoreModule, m.Offset, "core module (never instantiated) is invalid: %v", err)
 		}
 		if err := cm.Close(ctx); err != nil {
 			return fmt.Errorf("releasing a validated core module: %w", err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mur-go/mur/engine/canon"
 	"github.com/mur-go/mur/engine/component/internal/ast"
+	"github.com/mur-go/mur/engine/component/internal/validate"
 )
 
 var (
@@ -85,17 +86,17 @@ func (p *plan) checkCoreTypes() error {
 			mod, name, _ := def.Import()
 			want, ok, err := p.providedSig(mod, name)
 			if err != nil {
-				return invalid(ruleCoreImportType, ci.offset, "core import %q: %v", name, err)
+				return validate.Invalid(validate.RuleCoreImportType, ci.offset, "core import %q: %v", name, err)
 			}
 			if ok && !sigEqual(want, sigOf(def)) {
-				return invalid(ruleCoreImportType, ci.offset, "core import of type %s is given a function of type %s", sigString(sigOf(def)), sigString(want))
+				return validate.Invalid(validate.RuleCoreImportType, ci.offset, "core import of type %s is given a function of type %s", sigString(sigOf(def)), sigString(want))
 			}
 		}
 		for _, def := range ci.compiled.ImportedMemories() {
 			mod, name, _ := def.Import()
 			if k, ok := providerIndex(mod); ok {
 				if _, ok := p.coreInsts[k].compiled.ExportedMemories()[name]; !ok {
-					return invalid(ruleCoreImportType, ci.offset, "core memory import is given %q, which is not a memory", name)
+					return validate.Invalid(validate.RuleCoreImportType, ci.offset, "core memory import is given %q, which is not a memory", name)
 				}
 			}
 		}
@@ -140,32 +141,32 @@ func (p *plan) checkCore(c coreCheck) error {
 	}
 	if c.item.inst == hostInst {
 		if c.sort != ast.SortCoreFunc {
-			return invalid(c.rule, c.off, "%s: a function is not a %s", c.what, c.sort)
+			return validate.Invalid(c.rule, c.off, "%s: a function is not a %s", c.what, c.sort)
 		}
 		if c.sig == nil {
 			return nil
 		}
 		if got := p.hostFuncs[c.item.host].sig(); !sigEqual(got, *c.sig) {
-			return invalid(c.rule, c.off, "%s has type %s, want %s", c.what, sigString(got), sigString(*c.sig))
+			return validate.Invalid(c.rule, c.off, "%s has type %s, want %s", c.what, sigString(got), sigString(*c.sig))
 		}
 		return nil
 	}
 	m := p.coreInsts[c.item.inst].compiled
 	if c.sort == ast.SortCoreMemory {
 		if _, ok := m.ExportedMemories()[c.item.name]; !ok {
-			return invalid(c.rule, c.off, "%s: core export %q is not a memory", c.what, c.item.name)
+			return validate.Invalid(c.rule, c.off, "%s: core export %q is not a memory", c.what, c.item.name)
 		}
 		return nil
 	}
 	d, ok := m.ExportedFunctions()[c.item.name]
 	if !ok {
-		return invalid(c.rule, c.off, "%s: core export %q is not a function", c.what, c.item.name)
+		return validate.Invalid(c.rule, c.off, "%s: core export %q is not a function", c.what, c.item.name)
 	}
 	if c.sig == nil {
 		return nil
 	}
 	if got := sigOf(d); !sigEqual(got, *c.sig) {
-		return invalid(c.rule, c.off, "%s has type %s, want %s", c.what, sigString(got), sigString(*c.sig))
+		return validate.Invalid(c.rule, c.off, "%s has type %s, want %s", c.what, sigString(got), sigString(*c.sig))
 	}
 	return nil
 }

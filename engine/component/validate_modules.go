@@ -5,6 +5,7 @@ import (
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
 	"github.com/mur-go/mur/engine/component/internal/coremod"
+	"github.com/mur-go/mur/engine/component/internal/validate"
 )
 
 // coreModuleFits checks a core module given as an instantiation argument
@@ -83,7 +84,7 @@ func checkModuleArg(s *scope, d *ast.Import, it item) error {
 		return nil
 	}
 	if err := coreModuleFits(it.mod, mt); err != nil {
-		return defInvalid(d, ruleArgType, "nested component import %q: %v", d.Name, err)
+		return validate.DefInvalid(d, validate.RuleArgType, "nested component import %q: %v", d.Name, err)
 	}
 	return nil
 }

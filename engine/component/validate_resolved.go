@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
+	"github.com/mur-go/mur/engine/component/internal/validate"
 	"github.com/mur-go/mur/engine/wit"
 )
 
@@ -20,38 +21,6 @@ func (rn resourceNames) note(name string, t any) {
 	}
 }
 
-// checkAnnotatedFunc checks the type a [constructor] or [method] name
-// requires: a constructor returns own<R> (or result<own<R>, E>), a method
-// takes self: borrow<R> first, R being the resource of that name.
-func checkAnnotatedFunc(name string, ft *wit.Func, rn resourceNames, off int) error {
-	n, _ := parseExternName(name)
-	if n.annotation == "" || ft == nil {
-		return nil
-	}
-	rt := rn[n.resource]
-	if rt == nil {
-		return invalid(ruleAnnotation, off, "%q: %q is not a resource in this scope", name, n.resource)
-	}
-	switch n.annotation {
-	case "constructor":
-		res := ft.Result
-		if r, ok := res.(*wit.Result); ok {
-			res = r.OK
-		}
-		if own, ok := res.(*wit.Own); !ok || own.Resource != rt {
-			return invalid(ruleAnnotation, off, "%q must return own<%s> (or result<own<%s>, E>)", name, n.resource, n.resource)
-		}
-	case "method":
-		if len(ft.Params) == 0 || ft.Params[0].Name != "self" {
-			return invalid(ruleAnnotation, off, "%q must take self: borrow<%s> as its first parameter", name, n.resource)
-		}
-		if b, ok := ft.Params[0].Type.(*wit.Borrow); !ok || b.Resource != rt {
-			return invalid(ruleAnnotation, off, "%q: parameter self must be borrow<%s>", name, n.resource)
-		}
-	}
-	return nil
-}
-
 // checkVisible checks that every resource, record, variant, enum and flags
 // type a function's type uses was itself imported or exported, so users of
 // the import or export can name it.
@@ -60,7 +29,7 @@ func (e *elaborator) checkVisible(what string, ft *wit.Func, off int) error {
 	var visit func(t wit.Type) error
 	need := func(t any, desc string) error {
 		if !e.visible[t] {
-			return invalid(ruleVisibility, off, "%s uses a %s type that is neither imported nor exported (export or import the type and use that index)", what, desc)
+			return validate.Invalid(validate.RuleVisibility, off, "%s uses a %s type that is neither imported nor exported (export or import the type and use that index)", what, desc)
 		}
 		return nil
 	}
@@ -159,11 +128,11 @@ func checkFits(rule, what string, declared any, it item, off int) error {
 			return nil
 		}
 		if err := funcTypesMatch(it.fn.typ, ft, nil); err != nil {
-			return invalid(rule, off, "%s: function type differs: %v", what, err)
+			return validate.Invalid(rule, off, "%s: function type differs: %v", what, err)
 		}
 	case ast.SortType:
 		if err := checkExportType(typedExport{sort: ast.SortType, desc: declared}, it, nil); err != nil {
-			return invalid(rule, off, "%s: %v", what, err)
+			return validate.Invalid(rule, off, "%s: %v", what, err)
 		}
 	case ast.SortInstance:
 		it2, ok := declared.(*instanceType)
@@ -174,13 +143,13 @@ func checkFits(rule, what string, declared any, it item, off int) error {
 		for _, ex := range it2.exports {
 			got, ok := it.inst.exports[ex.name]
 			if !ok {
-				return invalid(rule, off, "%s has no export %q", what, ex.name)
+				return validate.Invalid(rule, off, "%s has no export %q", what, ex.name)
 			}
 			if got.sort != ex.sort {
-				return invalid(rule, off, "%s: export %q is a %s, want a %s", what, ex.name, got.sort, ex.sort)
+				return validate.Invalid(rule, off, "%s: export %q is a %s, want a %s", what, ex.name, got.sort, ex.sort)
 			}
 			if err := checkExportType(ex, got, bound); err != nil {
-				return invalid(rule, off, "%s: export %q: %v", what, ex.name, err)
+				return validate.Invalid(rule, off, "%s: export %q: %v", what, ex.name, err)
 			}
 		}
 	}
@@ -237,7 +206,7 @@ func (e *elaborator) checkExtern(s *scope, name string, it item, imports bool, o
 		e.makeVisible(it.typ)
 		rn.note(name, it.typ)
 	case ast.SortFunc:
-		if err := checkAnnotatedFunc(name, it.fn.typ, rn, off); err != nil {
+		if err := validate.AnnotatedFunc(name, it.fn.typ, rn, off); err != nil {
 			return err
 		}
 		return e.checkVisible(fmt.Sprintf("%s %q", what, name), it.fn.typ, off)
@@ -253,7 +222,7 @@ func (e *elaborator) declared(ts *scope, name string, desc any, imports bool, of
 	rn := ts.resources(imports)
 	switch d := desc.(type) {
 	case *wit.Func:
-		return checkAnnotatedFunc(name, d, rn, off)
+		return validate.AnnotatedFunc(name, d, rn, off)
 	case *instanceType, *componentType, nil:
 	default:
 		e.makeVisible(d)
@@ -270,7 +239,7 @@ func (e *elaborator) checkCanon(ft *wit.Func, o canonOpts, lift bool, off int) e
 		return err
 	}
 	if o.realloc != nil {
-		e.p.requireFunc(*o.realloc, sigRealloc, ruleCanonReallocType, "realloc", off)
+		e.p.requireFunc(*o.realloc, sigRealloc, validate.RuleCanonReallocType, "realloc", off)
 	}
 	return nil
 }

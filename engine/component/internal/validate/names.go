@@ -1,10 +1,11 @@
-package component
+package validate
 
 import (
 	"strings"
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
 	"github.com/mur-go/mur/engine/component/internal/binary"
+	"github.com/mur-go/mur/engine/wit"
 )
 
 // Rules about names (Explainer.md, "Import and Export Definitions").
@@ -221,9 +222,9 @@ func (ns nameSet) add(name, what string, off int) error {
 	k := uniqueKey(name)
 	if prev, dup := ns[k]; dup {
 		if prev == name {
-			return invalid(ruleUnique, off, "duplicate %s name %q", what, name)
+			return Invalid(ruleUnique, off, "duplicate %s name %q", what, name)
 		}
-		return invalid(ruleUnique, off, "%s name %q conflicts with %q (names must differ in more than case or annotation)", what, name, prev)
+		return Invalid(ruleUnique, off, "%s name %q conflicts with %q (names must differ in more than case or annotation)", what, name, prev)
 	}
 	ns[k] = name
 	return nil
@@ -241,17 +242,17 @@ func checkExternName(set nameSet, what, name string, attrs ast.NameAttrs, off in
 		if n.iface && n.version == "" && strings.Contains(name, "@") {
 			rule = ruleVersion
 		}
-		return n, invalid(rule, off, "%s name %q: %s", what, name, msg)
+		return n, Invalid(rule, off, "%s name %q: %s", what, name, msg)
 	}
 	if attrs.Implements != "" {
 		return n, &binary.NotSupportedError{Feature: "the implements name attribute (on " + what + " " + name + ")", Offset: off}
 	}
 	if attrs.VersionSuffix != "" {
 		if !n.iface || !isCanonVersion(n.version) {
-			return n, invalid(ruleSuffix, off, "%s %q: a version suffix needs an interface name with a canonical version (like @0.2)", what, name)
+			return n, Invalid(ruleSuffix, off, "%s %q: a version suffix needs an interface name with a canonical version (like @0.2)", what, name)
 		}
 		if !isSemver(n.version + attrs.VersionSuffix) {
-			return n, invalid(ruleSuffix, off, "%s %q: version %s with suffix %q is not valid semver", what, name, n.version, attrs.VersionSuffix)
+			return n, Invalid(ruleSuffix, off, "%s %q: version %s with suffix %q is not valid semver", what, name, n.version, attrs.VersionSuffix)
 		}
 	}
 	if set != nil {
@@ -268,10 +269,42 @@ func checkLabels(what string, labels []string, off int) error {
 	set := nameSet{}
 	for _, l := range labels {
 		if !isLabel(l) {
-			return invalid(ruleLabel, off, "%s label %q is not kebab-case", what, l)
+			return Invalid(ruleLabel, off, "%s label %q is not kebab-case", what, l)
 		}
 		if err := set.add(l, what, off); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// AnnotatedFunc checks the type a [constructor] or [method] name
+// requires: a constructor returns own<R> (or result<own<R>, E>), a method
+// takes self: borrow<R> first, R being the resource of that name.
+func AnnotatedFunc(name string, ft *wit.Func, rn map[string]*wit.ResourceType, off int) error {
+	n, _ := parseExternName(name)
+	if n.annotation == "" || ft == nil {
+		return nil
+	}
+	rt := rn[n.resource]
+	if rt == nil {
+		return Invalid(ruleAnnotation, off, "%q: %q is not a resource in this scope", name, n.resource)
+	}
+	switch n.annotation {
+	case "constructor":
+		res := ft.Result
+		if r, ok := res.(*wit.Result); ok {
+			res = r.OK
+		}
+		if own, ok := res.(*wit.Own); !ok || own.Resource != rt {
+			return Invalid(ruleAnnotation, off, "%q must return own<%s> (or result<own<%s>, E>)", name, n.resource, n.resource)
+		}
+	case "method":
+		if len(ft.Params) == 0 || ft.Params[0].Name != "self" {
+			return Invalid(ruleAnnotation, off, "%q must take self: borrow<%s> as its first parameter", name, n.resource)
+		}
+		if b, ok := ft.Params[0].Type.(*wit.Borrow); !ok || b.Resource != rt {
+			return Invalid(ruleAnnotation, off, "%q: parameter self must be borrow<%s>", name, n.resource)
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package component
+package validate
 
 import (
 	"github.com/mur-go/mur/engine/component/internal/ast"
@@ -7,10 +7,10 @@ import (
 // Rules about index spaces and aliases (Binary.md, "Alias Definitions").
 const (
 	ruleIndex         = "index.bounds"         // every index names an existing entry
-	ruleIndexSort     = "index.sort"           // a type index names a type of the kind required
+	RuleIndexSort     = "index.sort"           // a type index names a type of the kind required
 	ruleOuterCount    = "alias.outer-count"    // an outer alias stays inside the enclosing scopes
 	ruleOuterResource = "alias.outer-resource" // outer aliases across a component do not carry resources
-	ruleAliasExport   = "alias.export"         // an aliased export exists with the sort named
+	RuleAliasExport   = "alias.export"         // an aliased export exists with the sort named
 )
 
 // vkind is what a type index holds, as far as the structural pass can tell
@@ -61,12 +61,12 @@ func newVScope(outer *vscope, isType bool) *vscope {
 	return s
 }
 
-// validateStructure is the first validation pass: it walks every
+// Structure is the first validation pass: it walks every
 // definition of the component, nested components and types included
 // (whether or not they are ever instantiated), checking names, index
 // bounds and the well-formedness of types. It returns every core module
 // it met, for validation by the core engine.
-func validateStructure(c *ast.Component) ([]*ast.CoreModule, error) {
+func Structure(c *ast.Component) ([]*ast.CoreModule, error) {
 	var mods []*ast.CoreModule
 	s := newVScope(nil, false)
 	s.coreMods = &mods
@@ -88,7 +88,7 @@ func (s *vscope) component(c *ast.Component) error {
 // idx checks that idx is in range of the sort's index space.
 func (s *vscope) idx(sort ast.Sort, idx uint32, off int, what string) error {
 	if n := s.n[sort]; int64(idx) >= int64(n) {
-		return invalid(ruleIndex, off, "%s: %s index %d out of range (%d defined)", what, sort, idx, n)
+		return Invalid(ruleIndex, off, "%s: %s index %d out of range (%d defined)", what, sort, idx, n)
 	}
 	return nil
 }
@@ -101,7 +101,7 @@ func (s *vscope) typeOf(idx uint32, want vkind, off int, what string) (vtype, er
 	}
 	t := s.types[idx]
 	if want != vkUnknown && t.kind != vkUnknown && t.kind != want {
-		return t, invalid(ruleIndexSort, off, "%s: type %d is a %s type, not a %s type", what, idx, t.kind, want)
+		return t, Invalid(RuleIndexSort, off, "%s: type %d is a %s type, not a %s type", what, idx, t.kind, want)
 	}
 	return t, nil
 }
@@ -114,10 +114,10 @@ func (s *vscope) push(sort ast.Sort, t vtype) {
 }
 
 func (s *vscope) def(d ast.Def) error {
-	off := defOffset(d)
+	off := ast.DefOffset(d)
 	switch d := d.(type) {
 	case *ast.CoreModule:
-		if err := checkCoreMemories(d); err != nil {
+		if err := CoreMemories(d); err != nil {
 			return err
 		}
 		*s.coreMods = append(*s.coreMods, d)
@@ -128,7 +128,7 @@ func (s *vscope) def(d ast.Def) error {
 		seen := map[string]bool{}
 		for _, a := range d.Args {
 			if seen[a.Name] {
-				return invalid(ruleArgNameDup, off, "core instantiate: argument %q given twice", a.Name)
+				return Invalid(ruleArgNameDup, off, "core instantiate: argument %q given twice", a.Name)
 			}
 			seen[a.Name] = true
 			if err := s.idx(ast.SortCoreInstance, a.InstanceIdx, off, "core instantiate argument "+a.Name); err != nil {
@@ -139,7 +139,7 @@ func (s *vscope) def(d ast.Def) error {
 		seen := map[string]bool{}
 		for _, ex := range d.Exports {
 			if seen[ex.Name] {
-				return invalid(ruleCoreNameDup, off, "core instance: export %q given twice", ex.Name)
+				return Invalid(ruleCoreNameDup, off, "core instance: export %q given twice", ex.Name)
 			}
 			seen[ex.Name] = true
 			if err := s.idx(ex.Sort, ex.Idx, off, "core instance export "+ex.Name); err != nil {
@@ -159,7 +159,7 @@ func (s *vscope) def(d ast.Def) error {
 		seen := map[string]bool{}
 		for _, a := range d.Args {
 			if seen[a.Name] {
-				return invalid(ruleArgNameDup, off, "instantiate: argument %q given twice", a.Name)
+				return Invalid(ruleArgNameDup, off, "instantiate: argument %q given twice", a.Name)
 			}
 			seen[a.Name] = true
 			if err := s.idx(a.Sort, a.Idx, off, "instantiate argument "+a.Name); err != nil {
@@ -229,7 +229,7 @@ func (s *vscope) alias(d *ast.Alias) (vtype, error) {
 		o, crosses := s, false
 		for range d.Count {
 			if o.outer == nil {
-				return vtype{}, invalid(ruleOuterCount, d.Offset, "outer alias: count %d reaches past the outermost component", d.Count)
+				return vtype{}, Invalid(ruleOuterCount, d.Offset, "outer alias: count %d reaches past the outermost component", d.Count)
 			}
 			crosses = crosses || !o.isType
 			o = o.outer
@@ -242,9 +242,9 @@ func (s *vscope) alias(d *ast.Alias) (vtype, error) {
 		}
 		t := o.types[d.Idx]
 		if crosses && t.kind == vkResource {
-			return t, invalid(ruleOuterResource, d.Offset, "outer alias of resource type %d into a nested component (resources cannot be aliased across a component boundary)", d.Idx)
+			return t, Invalid(ruleOuterResource, d.Offset, "outer alias of resource type %d into a nested component (resources cannot be aliased across a component boundary)", d.Idx)
 		}
 		return t, nil
 	}
-	return vtype{}, invalid(ruleIndex, d.Offset, "unknown alias kind %d", d.Kind)
+	return vtype{}, Invalid(ruleIndex, d.Offset, "unknown alias kind %d", d.Kind)
 }

@@ -1,4 +1,4 @@
-package component
+package validate
 
 import (
 	"github.com/mur-go/mur/engine/component/internal/ast"
@@ -8,10 +8,10 @@ import (
 // Definitions").
 const (
 	ruleExportSort = "externs.sort"       // only component-level items and core modules are exported
-	ruleAscription = "externs.ascription" // an export's ascribed type fits the item
-	ruleVisibility = "externs.visibility" // types used by an import or export are themselves imported or exported
-	ruleArgType    = "instantiate.type"   // instantiation arguments have the types the component imports
-	ruleArgMissing = "instantiate.arg"    // every import of an instantiated component is supplied
+	RuleAscription = "externs.ascription" // an export's ascribed type fits the item
+	RuleVisibility = "externs.visibility" // types used by an import or export are themselves imported or exported
+	RuleArgType    = "instantiate.type"   // instantiation arguments have the types the component imports
+	RuleArgMissing = "instantiate.arg"    // every import of an instantiated component is supplied
 )
 
 // externDesc checks an extern type and returns what it puts in the type
@@ -35,7 +35,7 @@ func (s *vscope) externDesc(d ast.ExternDesc, off int, what string) (vtype, erro
 		}
 		return s.typeOf(d.TypeIdx, vkUnknown, off, what)
 	}
-	return vtype{}, invalid(ruleIndexSort, off, "%s: unknown extern kind %d", what, d.Kind)
+	return vtype{}, Invalid(RuleIndexSort, off, "%s: unknown extern kind %d", what, d.Kind)
 }
 
 // annotated checks that an annotated name names a function of a resource
@@ -46,10 +46,10 @@ func annotated(n externName, what, name string, kind ast.ExternKind, resources m
 		return nil
 	}
 	if kind != ast.ExternFunc {
-		return invalid(ruleAnnotation, off, "%s %q: [%s] names only functions, this is a %s", what, name, n.annotation, kind)
+		return Invalid(ruleAnnotation, off, "%s %q: [%s] names only functions, this is a %s", what, name, n.annotation, kind)
 	}
 	if !resources[n.resource] {
-		return invalid(ruleAnnotation, off, "%s %q: no resource %q is %sed before it in this scope", what, name, n.resource, what)
+		return Invalid(ruleAnnotation, off, "%s %q: no resource %q is %sed before it in this scope", what, name, n.resource, what)
 	}
 	return nil
 }
@@ -92,7 +92,7 @@ func (s *vscope) exported(n externName, name string, kind ast.ExternKind, t vtyp
 		return err
 	}
 	if kind == ast.ExternType && t.borrow {
-		return invalid(ruleBorrowExport, off, "export %q: an exported type cannot contain a borrow handle", name)
+		return Invalid(ruleBorrowExport, off, "export %q: an exported type cannot contain a borrow handle", name)
 	}
 	if t.kind == vkResource && !n.iface {
 		s.resExps[name] = true
@@ -112,7 +112,7 @@ func (s *vscope) export(d *ast.Export) (vtype, error) {
 	}
 	kind, ok := sortKinds[d.Sort]
 	if !ok {
-		return vtype{}, invalid(ruleExportSort, d.Offset, "export %q: a %s cannot be exported (only component-level items and core modules)", d.Name, d.Sort)
+		return vtype{}, Invalid(ruleExportSort, d.Offset, "export %q: a %s cannot be exported (only component-level items and core modules)", d.Name, d.Sort)
 	}
 	if err := s.idx(d.Sort, d.Idx, d.Offset, "export "+d.Name); err != nil {
 		return vtype{}, err
@@ -123,7 +123,7 @@ func (s *vscope) export(d *ast.Export) (vtype, error) {
 	}
 	if d.Desc != nil {
 		if d.Desc.Kind != kind {
-			return t, invalid(ruleAscription, d.Offset, "export %q: a %s ascribed the type of a %s", d.Name, kind, d.Desc.Kind)
+			return t, Invalid(RuleAscription, d.Offset, "export %q: a %s ascribed the type of a %s", d.Name, kind, d.Desc.Kind)
 		}
 		at, err := s.externDesc(*d.Desc, d.Offset, "export "+d.Name)
 		if err != nil {
@@ -131,7 +131,7 @@ func (s *vscope) export(d *ast.Export) (vtype, error) {
 		}
 		if d.Sort == ast.SortType {
 			if at.kind == vkResource && t.kind != vkResource && t.kind != vkUnknown {
-				return t, invalid(ruleAscription, d.Offset, "export %q: a %s type ascribed (sub resource)", d.Name, t.kind)
+				return t, Invalid(RuleAscription, d.Offset, "export %q: a %s type ascribed (sub resource)", d.Name, t.kind)
 			}
 			t.borrow = t.borrow || at.borrow
 			if at.kind != vkUnknown {

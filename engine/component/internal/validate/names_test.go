@@ -1,4 +1,4 @@
-package component
+package validate
 
 import (
 	"errors"
@@ -92,7 +92,7 @@ func TestStrongUniqueness(t *testing.T) {
 	for _, n := range []string{"foo", "FOO", "foo-BAR", "[constructor]FOO", "[method]foo.BAR", "[static]foo.bar",
 		"[method]foo.baz", "[method]foo.foo", "[static]foo-BAR.FOO-bar", "foo:bar/BAZ"} {
 		err := set.add(n, "import", 1)
-		var ve *ValidationError
+		var ve *Error
 		if !errors.As(err, &ve) || ve.Rule != ruleUnique {
 			t.Errorf("%s: got %v, want a %s error", n, err, ruleUnique)
 		}
@@ -140,7 +140,7 @@ func TestStructureRulesWithoutText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := validateStructure(tt.c)
+			_, err := Structure(tt.c)
 			if tt.unsupported {
 				var ns *binary.NotSupportedError
 				if !errors.As(err, &ns) {
@@ -148,7 +148,7 @@ func TestStructureRulesWithoutText(t *testing.T) {
 				}
 				return
 			}
-			var ve *ValidationError
+			var ve *Error
 			if !errors.As(err, &ve) || ve.Rule != tt.rule || ve.Offset != 9 {
 				t.Fatalf("got %v, want rule %s at offset 9", err, tt.rule)
 			}
@@ -158,7 +158,7 @@ func TestStructureRulesWithoutText(t *testing.T) {
 	// is fine.
 	ok := &ast.Component{Defs: []ast.Def{&ast.Import{Name: "a:b/c@0.2", Attrs: ast.NameAttrs{VersionSuffix: ".1-rc"},
 		Desc: ast.ExternDesc{Kind: ast.ExternType, Bound: ast.BoundSubResource}}}}
-	if _, err := validateStructure(ok); err != nil {
+	if _, err := Structure(ok); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,4 +1,4 @@
-package component
+package validate
 
 import (
 	"github.com/mur-go/mur/engine/component/internal/ast"
@@ -7,16 +7,16 @@ import (
 // Rules about canonical definitions (CanonicalABI.md).
 const (
 	ruleCanonLowerPostReturn = "canon.post-return-lower" // post-return only applies to lift
-	ruleCanonMemory          = "canon.memory"            // memory is given when values pass through memory
-	ruleCanonRealloc         = "canon.realloc"           // realloc is given when the callee's side allocates
-	ruleCanonSignature       = "canon.signature"         // a lifted core function has the flattened signature
-	ruleCanonReallocType     = "canon.realloc-type"      // realloc is (i32 i32 i32 i32) -> i32
-	ruleCanonPostReturnType  = "canon.post-return-type"  // post-return takes the lifted function's results
-	ruleResourceDtorType     = "canon.dtor-type"         // a destructor is (i32) -> ()
-	ruleResourceLocal        = "canon.resource-local"    // resource.new/rep only for resources the component defines
-	ruleCoreImportType       = "core.import-type"        // a core import is given an item of its type
-	ruleCoreInstantiate      = "core.instantiate-arg"    // every core import is supplied
-	ruleAliasCoreExport      = "alias.core-export"       // an aliased core export exists with the sort named
+	RuleCanonMemory          = "canon.memory"            // memory is given when values pass through memory
+	RuleCanonRealloc         = "canon.realloc"           // realloc is given when the callee's side allocates
+	RuleCanonSignature       = "canon.signature"         // a lifted core function has the flattened signature
+	RuleCanonReallocType     = "canon.realloc-type"      // realloc is (i32 i32 i32 i32) -> i32
+	RuleCanonPostReturnType  = "canon.post-return-type"  // post-return takes the lifted function's results
+	RuleResourceDtorType     = "canon.dtor-type"         // a destructor is (i32) -> ()
+	RuleResourceLocal        = "canon.resource-local"    // resource.new/rep only for resources the component defines
+	RuleCoreImportType       = "core.import-type"        // a core import is given an item of its type
+	RuleCoreInstantiate      = "core.instantiate-arg"    // every core import is supplied
+	RuleAliasCoreExport      = "alias.core-export"       // an aliased core export exists with the sort named
 )
 
 func (s *vscope) canonOpts(o ast.CanonOptions, off int, what string) error {
@@ -50,7 +50,7 @@ func (s *vscope) canon(d *ast.Canon) error {
 			return err
 		}
 		if d.Options.PostReturn != nil {
-			return invalid(ruleCanonLowerPostReturn, d.Offset, "canon lower: the post-return option only applies to canon lift")
+			return Invalid(ruleCanonLowerPostReturn, d.Offset, "canon lower: the post-return option only applies to canon lift")
 		}
 		return s.canonOpts(d.Options, d.Offset, "canon lower")
 	default:

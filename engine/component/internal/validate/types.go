@@ -1,4 +1,4 @@
-package component
+package validate
 
 import (
 	"github.com/mur-go/mur/engine/component/internal/ast"
@@ -9,8 +9,8 @@ import (
 // enums and flags are non-empty, at most 32 flags, a resource's rep is i32)
 // are enforced by the decoder.
 const (
-	ruleValType        = "types.valtype"          // a value type index names a value type
-	ruleHandle         = "types.handle"           // own and borrow name resource types
+	RuleValType        = "types.valtype"          // a value type index names a value type
+	RuleHandle         = "types.handle"           // own and borrow name resource types
 	ruleBorrowResult   = "types.borrow-result"    // no borrow in function results
 	ruleBorrowExport   = "types.borrow-export"    // no borrow in exported value types
 	ruleResourceInType = "types.resource-in-type" // no resource definitions inside component/instance types
@@ -25,7 +25,7 @@ func (s *vscope) valType(v ast.ValType, off int, what string) (vtype, error) {
 	}
 	t := s.types[v.Idx]
 	if t.kind != vkValue && t.kind != vkUnknown {
-		return t, invalid(ruleValType, off, "%s: type %d is a %s type, not a value type", what, v.Idx, t.kind)
+		return t, Invalid(RuleValType, off, "%s: type %d is a %s type, not a value type", what, v.Idx, t.kind)
 	}
 	return t, nil
 }
@@ -97,7 +97,7 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 		return s.funcType(d, off)
 	case *ast.ResourceType:
 		if s.isType {
-			return vtype{}, invalid(ruleResourceInType, off, "resource definition inside a component or instance type (declare it with (export \"r\" (type (sub resource))))")
+			return vtype{}, Invalid(ruleResourceInType, off, "resource definition inside a component or instance type (declare it with (export \"r\" (type (sub resource))))")
 		}
 		if d.Dtor != nil {
 			if err := s.idx(ast.SortCoreFunc, *d.Dtor, off, "resource destructor"); err != nil {
@@ -122,7 +122,7 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 		}
 		return vtype{kind: vkComponent}, nil
 	}
-	return vtype{}, invalid(ruleIndexSort, off, "unknown type definition %T", d)
+	return vtype{}, Invalid(RuleIndexSort, off, "unknown type definition %T", d)
 }
 
 func (s *vscope) handle(what string, idx uint32, off int) (vtype, error) {
@@ -131,7 +131,7 @@ func (s *vscope) handle(what string, idx uint32, off int) (vtype, error) {
 	}
 	t := s.types[idx]
 	if t.kind != vkResource && t.kind != vkUnknown {
-		return t, invalid(ruleHandle, off, "%s of type %d, which is a %s type, not a resource", what, idx, t.kind)
+		return t, Invalid(RuleHandle, off, "%s of type %d, which is a %s type, not a resource", what, idx, t.kind)
 	}
 	return t, nil
 }
@@ -153,7 +153,7 @@ func (s *vscope) funcType(d *ast.FuncType, off int) (vtype, error) {
 			return vtype{}, err
 		}
 		if r.borrow {
-			return vtype{}, invalid(ruleBorrowResult, off, "func result contains a borrow handle (results can only return own handles)")
+			return vtype{}, Invalid(ruleBorrowResult, off, "func result contains a borrow handle (results can only return own handles)")
 		}
 	}
 	return vtype{kind: vkFunc}, nil
@@ -175,7 +175,7 @@ func (s *vscope) coreType(d ast.CoreTypeDef, off int) error {
 			o := ms
 			for range decl.Count {
 				if o.outer == nil {
-					return invalid(ruleOuterCount, off, "module type outer alias: count %d reaches past the outermost scope", decl.Count)
+					return Invalid(ruleOuterCount, off, "module type outer alias: count %d reaches past the outermost scope", decl.Count)
 				}
 				o = o.outer
 			}
@@ -234,10 +234,3 @@ func (s *vscope) decl(d ast.Decl, off int) error {
 	}
 	return nil
 }
-
-// kindError is a type index naming the wrong kind of type, found during
-// elaboration where the structural pass could not tell (a type aliased
-// from an instance's exports).
-type kindError struct{ rule, msg string }
-
-func (e *kindError) Error() string { return e.msg }
