@@ -22,6 +22,7 @@ import (
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
 	"github.com/mur-go/mur/engine/component/internal/binary"
+	"github.com/mur-go/mur/engine/component/internal/plan"
 	"github.com/mur-go/mur/engine/component/internal/validate"
 	"github.com/mur-go/mur/engine/wit"
 )
@@ -139,7 +140,7 @@ func (e *Engine) ReleaseIdle(ctx context.Context) {
 // Component is a compiled component, ready to instantiate many times.
 type Component struct {
 	engine *Engine
-	plan   *plan
+	plan   *plan.Plan
 	host   wazero.CompiledModule
 
 	// ast is kept when the root imports core modules: the plan above is
@@ -175,27 +176,27 @@ func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
 	if err != nil {
 		return nil, public(err)
 	}
-	p, err := elaborate(ast, nil)
+	p, err := plan.Elaborate(ast, nil)
 	if err != nil {
 		return nil, public(err)
 	}
 	cctx := experimental.WithCompilationWorkers(ctx, e.workers)
-	if importsModules(ast) {
+	if plan.ImportsModules(ast) {
 		// The plan is check-only until the host supplies the modules; the
 		// embedded modules are still validated now.
-		if err := compileUnused(cctx, e.rt, mods, newPlan()); err != nil {
+		if err := plan.CompileUnused(cctx, e.rt, mods, plan.New()); err != nil {
 			return nil, public(err)
 		}
 		return &Component{engine: e, plan: p, tree: ast, withModules: map[string]*Component{}}, nil
 	}
-	if err := p.compileModules(cctx, e.rt); err != nil {
+	if err := p.CompileModules(cctx, e.rt); err != nil {
 		return nil, err
 	}
-	if err := p.validateCompiled(cctx, e.rt, mods); err != nil {
-		p.closeModules(ctx)
+	if err := p.ValidateCompiled(cctx, e.rt, mods); err != nil {
+		p.CloseModules(ctx)
 		return nil, public(err)
 	}
-	host, err := p.compileHostModule(cctx, e.rt)
+	host, err := compileHostModule(cctx, e.rt, p)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +204,7 @@ func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
 }
 
 // World describes the component's imports and exports as WIT.
-func (c *Component) World() *wit.World { return c.plan.world() }
+func (c *Component) World() *wit.World { return c.plan.World() }
 
 func isCoreModule(b []byte) bool {
 	return len(b) >= 8 && string(b[:4]) == "\x00asm" && b[4] == 1 && b[5] == 0 && b[6] == 0 && b[7] == 0

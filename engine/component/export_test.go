@@ -41,10 +41,10 @@ func CompiledModules(c *Component) int {
 // rewritten modules kept, and the component binary its plan points into.
 func HeldModuleBytes(c *Component) int {
 	n := 0
-	for _, ci := range c.plan.coreInsts {
-		n += len(ci.bytes)
-		if ci.source != nil {
-			n += len(ci.source.Bytes)
+	for _, ci := range c.plan.CoreInsts {
+		n += len(ci.Bytes)
+		if ci.Source != nil {
+			n += len(ci.Source.Bytes)
 		}
 	}
 	return n

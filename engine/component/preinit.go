@@ -10,6 +10,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 
 	"github.com/mur-go/mur/engine/component/internal/coremod"
+	"github.com/mur-go/mur/engine/component/internal/plan"
 )
 
 // Preinit asks Instantiate to start a store from a snapshot of the state
@@ -109,12 +110,12 @@ type initRecord struct {
 
 // observe notes a call into the host; one Allow does not admit denies the
 // snapshot.
-func (r *initRecord) observe(fn *funcDef) {
-	if !fn.imported || r.denied != "" {
+func (r *initRecord) observe(fn *plan.Func) {
+	if !fn.Imported || r.denied != "" {
 		return
 	}
-	inst, _, _ := strings.Cut(fn.instance, "@")
-	if r.allow == nil || !r.allow(inst, fn.name) {
+	inst, _, _ := strings.Cut(fn.Instance, "@")
+	if r.allow == nil || !r.allow(inst, fn.Name) {
 		r.denied = "initialisation called " + fn.String()
 	}
 }
@@ -161,16 +162,6 @@ func (c *Component) settle(k snapKey, snap *snapshot) bool {
 	return true
 }
 
-// snapshottable reports why the plan cannot be snapshotted at all, or "".
-func (p *plan) snapshottable() string {
-	for i, ci := range p.coreInsts {
-		if ci.state.Unsafe != "" {
-			return fmt.Sprintf("core instance %d: %s", i, ci.state.Unsafe)
-		}
-	}
-	return ""
-}
-
 // initLeftovers says what host-side state initialisation left behind that
 // a snapshot of guest state would reference and a restored store could not
 // remake, or "": the handle tables must be exactly what the recorded,
@@ -194,9 +185,9 @@ func (s *Store) initLeftovers(rec *initRecord) string {
 func capture(s, base *Store) (*snapshot, error) {
 	snap := &snapshot{insts: make([]instState, len(s.core))}
 	for i, m := range s.core {
-		ci := s.comp.plan.coreInsts[i]
+		ci := s.comp.plan.CoreInsts[i]
 		st := &snap.insts[i]
-		if ci.state.Memory {
+		if ci.State.Memory {
 			mem, bmem := m.ExportedMemory(coremod.StateMemory), base.core[i].ExportedMemory(coremod.StateMemory)
 			if mem == nil || bmem == nil {
 				return nil, fmt.Errorf("core instance %d: memory export missing", i)
@@ -207,7 +198,7 @@ func capture(s, base *Store) (*snapshot, error) {
 			st.runs = diffRuns(cur, old)
 			snap.memory += st.memSize
 		}
-		for _, name := range ci.state.Globals {
+		for _, name := range ci.State.Globals {
 			g := m.ExportedGlobal(name)
 			if g == nil {
 				return nil, fmt.Errorf("core instance %d: global export %s missing", i, name)
@@ -314,7 +305,7 @@ func (s *Store) replayAll(ctx context.Context, snap *snapshot) error {
 // instantiatePreinit instantiates s from its configuration's snapshot, or
 // takes the snapshot when s is the configuration's first store.
 func (l *Linker) instantiatePreinit(ctx context.Context, c *Component, li *linkedImports, s *Store, mods []wazero.CompiledModule) error {
-	if why := c.plan.snapshottable(); why != "" {
+	if why := c.plan.Snapshottable(); why != "" {
 		return s.instantiate(ctx, c, li, mods, false, nil)
 	}
 	k := snapKey{linker: l, key: s.Preinit.Key, maxMem: s.Limits.MaxMemoryBytes, maxElems: s.Limits.MaxTableElements}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/mur-go/mur/engine/canon"
+	"github.com/mur-go/mur/engine/component/internal/plan"
 	"github.com/mur-go/mur/engine/wit"
 )
 
@@ -34,11 +35,11 @@ type replayCall struct {
 // host function i: a host resource's is replayed, a guest resource's
 // (whose destructor is guest code with effects of its own) denies the
 // snapshot.
-func (r *initRecord) dropped(i int, h *hostFuncPlan, p *plan, idx uint32) {
+func (r *initRecord) dropped(i int, h *plan.HostFunc, p *plan.Plan, idx uint32) {
 	if r.denied != "" {
 		return
 	}
-	if _, guest := p.resources[h.resource]; guest {
+	if _, guest := p.Resources[h.Resource]; guest {
 		r.denied = "initialisation dropped a resource of its own"
 		return
 	}
@@ -55,7 +56,7 @@ func (r *initRecord) tablesMatch(s *Store) bool {
 		sim[i].count = &count
 	}
 	for _, c := range r.replay {
-		tab := &sim[s.comp.plan.hostFuncs[c.fn].compInst]
+		tab := &sim[s.comp.plan.HostFuncs[c.fn].CompInst]
 		if c.drop {
 			if _, err := tab.get(c.handles[0]); err != nil {
 				return false
@@ -89,11 +90,11 @@ func (r *initRecord) tablesMatch(s *Store) bool {
 // lower lowers an admitted call's answer v while recording the own
 // handles it makes; a call that made some becomes a replayCall, or, when
 // it cannot be replayed faithfully, denies the snapshot.
-func (r *initRecord) lower(ctx context.Context, i int, h *hostFuncPlan, opts *canon.Options, v any, stack []uint64) error {
+func (r *initRecord) lower(ctx context.Context, i int, h *plan.HostFunc, opts *canon.Options, v any, stack []uint64) error {
 	rh := &recordingHandles{Handles: opts.Handles}
 	o := *opts
 	o.Handles = rh
-	if err := h.target.abi.LowerResult(ctx, &o, v, stack, stack); err != nil {
+	if err := h.Target.ABI.LowerResult(ctx, &o, v, stack, stack); err != nil {
 		return err
 	}
 	if len(rh.owns) == 0 || r.denied != "" {
@@ -101,14 +102,14 @@ func (r *initRecord) lower(ctx context.Context, i int, h *hostFuncPlan, opts *ca
 	}
 	res, ok := resources(v, nil)
 	switch {
-	case len(h.target.typ.Params) != 0:
-		r.denied = "initialisation received resource handles from " + h.target.String() + ", which takes arguments"
+	case len(h.Target.Type.Params) != 0:
+		r.denied = "initialisation received resource handles from " + h.Target.String() + ", which takes arguments"
 	case !ok || len(res) != len(rh.owns) || rh.borrows != 0:
-		r.denied = "initialisation received resource handles from " + h.target.String() + " in a form the engine cannot remake"
+		r.denied = "initialisation received resource handles from " + h.Target.String() + " in a form the engine cannot remake"
 	default:
 		for j, own := range rh.owns {
 			if own.r != res[j] {
-				r.denied = "initialisation received resource handles from " + h.target.String() + " in an unexpected order"
+				r.denied = "initialisation received resource handles from " + h.Target.String() + " in an unexpected order"
 				return nil
 			}
 		}
@@ -124,26 +125,26 @@ func (r *initRecord) lower(ctx context.Context, i int, h *hostFuncPlan, opts *ca
 // replay makes call c again in s and puts its resources under the
 // recorded handle numbers.
 func (s *Store) replay(ctx context.Context, c replayCall) error {
-	h := s.comp.plan.hostFuncs[c.fn]
+	h := s.comp.plan.HostFuncs[c.fn]
 	if c.drop {
 		return s.dropHandle(ctx, h, c.handles[0])
 	}
-	v, err := s.callFunc(ctx, h.target, nil)
+	v, err := s.callFunc(ctx, h.Target, nil)
 	if err != nil {
-		return fmt.Errorf("%s: %w", h.target, err)
+		return fmt.Errorf("%s: %w", h.Target, err)
 	}
 	res, ok := resources(v, nil)
 	if !ok || len(res) != len(c.handles) || !reflect.DeepEqual(zeroReps(v), c.value) {
-		return fmt.Errorf("%s answered differently than when the snapshot was taken", h.target)
+		return fmt.Errorf("%s answered differently than when the snapshot was taken", h.Target)
 	}
-	tab := &s.tables[h.compInst]
+	tab := &s.tables[h.CompInst]
 	for j, r := range res {
 		idx, err := tab.insert(handleEntry{typ: r.Type, rep: r.Rep, own: true})
 		if err != nil {
 			return err
 		}
 		if idx != c.handles[j] {
-			return fmt.Errorf("%s: handle %d, the snapshot has %d", h.target, idx, c.handles[j])
+			return fmt.Errorf("%s: handle %d, the snapshot has %d", h.Target, idx, c.handles[j])
 		}
 	}
 	return nil

@@ -1,5 +1,6 @@
 package component
 
+import "github.com/mur-go/mur/engine/component/internal/plan"
 import "github.com/tetratelabs/wazero/api"
 
 // wazero's ExportedFunction makes a new call engine each time, with its
@@ -34,7 +35,7 @@ type siteFuncs map[siteKey]api.Function
 
 // siteFunc is the function it names for the site key, looked up once per
 // set of core instances.
-func (s *Store) siteFunc(key siteKey, it coreItem) (api.Function, error) {
+func (s *Store) siteFunc(key siteKey, it plan.CoreItem) (api.Function, error) {
 	if f, ok := s.funcs[key]; ok {
 		return f, nil
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mur-go/mur/engine/canon"
 	"github.com/mur-go/mur/engine/component/internal/coremod"
+	"github.com/mur-go/mur/engine/component/internal/plan"
 	"github.com/mur-go/mur/engine/wit"
 )
 
@@ -105,11 +106,11 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 		return nil, err
 	}
 	p := c.plan
-	if n := len(p.coreInsts) + p.compInsts; s.Limits.MaxInstances > 0 && n > s.Limits.MaxInstances {
+	if n := len(p.CoreInsts) + p.CompInsts; s.Limits.MaxInstances > 0 && n > s.Limits.MaxInstances {
 		return nil, &LimitError{Limit: LimitInstances, Desired: uint64(n), Max: uint64(s.Limits.MaxInstances)}
 	}
-	if m := s.Limits.MaxMemoryBytes; m > 0 && p.minMemory > m {
-		return nil, &LimitError{Limit: LimitMemory, Desired: p.minMemory, Max: m}
+	if m := s.Limits.MaxMemoryBytes; m > 0 && p.MinMemory > m {
+		return nil, &LimitError{Limit: LimitMemory, Desired: p.MinMemory, Max: m}
 	}
 	mods, err := c.modules(ctx, s.Limits.MaxTableElements)
 	if err != nil {
@@ -130,7 +131,7 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 // function runs; snap, when set, is then written into the fresh instances.
 func (s *Store) instantiate(ctx context.Context, c *Component, li *linkedImports, mods []wazero.CompiledModule, skipStart bool, snap *snapshot) error {
 	s.prepare(c, li)
-	s.core = make([]api.Module, len(c.plan.coreInsts))
+	s.core = make([]api.Module, len(c.plan.CoreInsts))
 	s.mem = &memLimiter{max: s.Limits.MaxMemoryBytes, pool: &c.engine.pool}
 
 	ctx, cancel := s.callContext(ctx)
@@ -160,13 +161,13 @@ func (s *Store) prepare(c *Component, li *linkedImports) {
 	p := c.plan
 	s.comp, s.linked = c, li
 	s.handles = handleCount{max: s.Limits.maxHandles()}
-	s.tables = make([]handleTable, p.compInsts)
+	s.tables = make([]handleTable, p.CompInsts)
 	for i := range s.tables {
 		s.tables[i].count = &s.handles
 	}
-	s.active = make([]bool, p.compInsts)
-	s.lifted = make([]*liftedRT, len(p.funcs))
-	s.lowers = make([]*loweredRT, len(p.hostFuncs))
+	s.active = make([]bool, p.CompInsts)
+	s.lifted = make([]*liftedRT, len(p.Funcs))
+	s.lowers = make([]*loweredRT, len(p.HostFuncs))
 }
 
 // instantiateSteps instantiates the core instances and runs the start
@@ -174,16 +175,16 @@ func (s *Store) prepare(c *Component, li *linkedImports) {
 // them. On failure it closes what it made.
 func (s *Store) instantiateSteps(ctx context.Context, mods []wazero.CompiledModule, skipStart bool, snap *snapshot) error {
 	p, rt := s.comp.plan, s.comp.engine.rt
-	for _, st := range p.steps {
+	for _, st := range p.Steps {
 		if err := ctx.Err(); err != nil {
 			s.closeAll(context.WithoutCancel(ctx))
 			return s.classify(ctx, "instantiation", err)
 		}
-		switch st.kind {
-		case stepCoreInstance:
-			m, err := rt.InstantiateModule(ctx, mods[st.core], s.comp.engine.modConfig)
+		switch st.Kind {
+		case plan.StepCoreInstance:
+			m, err := rt.InstantiateModule(ctx, mods[st.Core], s.comp.engine.modConfig)
 			if m != nil {
-				s.core[st.core] = m
+				s.core[st.Core] = m
 			}
 			if s.abandoned() {
 				s.closeAll(context.WithoutCancel(ctx))
@@ -191,24 +192,24 @@ func (s *Store) instantiateSteps(ctx context.Context, mods []wazero.CompiledModu
 			}
 			if err != nil {
 				s.closeAll(context.WithoutCancel(ctx))
-				return s.classify(ctx, fmt.Sprintf("core instance %d", st.core), fmt.Errorf("instantiating core instance %d: %w", st.core, err))
+				return s.classify(ctx, fmt.Sprintf("core instance %d", st.Core), fmt.Errorf("instantiating core instance %d: %w", st.Core, err))
 			}
-			ci := p.coreInsts[st.core]
-			if ci.interruptible {
+			ci := p.CoreInsts[st.Core]
+			if ci.Interruptible {
 				if g, ok := m.ExportedGlobal(coremod.FuelGlobal).(api.MutableGlobal); ok {
 					s.addFuel(g)
 				}
 			}
-			if ci.state.Start && !skipStart {
-				if err := s.runCoreStart(ctx, st.core, m); err != nil {
+			if ci.State.Start && !skipStart {
+				if err := s.runCoreStart(ctx, st.Core, m); err != nil {
 					return err
 				}
 			}
-		case stepStart:
+		case plan.StepStart:
 			if skipStart {
 				continue
 			}
-			if _, err := s.callFunc(ctx, st.fn, nil); err != nil {
+			if _, err := s.callFunc(ctx, st.Func, nil); err != nil {
 				s.closeAll(context.WithoutCancel(ctx))
 				return err
 			}
@@ -248,7 +249,7 @@ func (s *Store) runCoreStart(ctx context.Context, i int, m api.Module) error {
 // resolve is the wazero import resolver: module names were rewritten at
 // compile time to name core instances and the host module directly.
 func (s *Store) resolve(name string) api.Module {
-	if name == hostModuleName {
+	if name == plan.HostModule {
 		return s.host
 	}
 	if len(name) < 2 || name[0] != '$' {
@@ -349,42 +350,42 @@ func (s *Store) closeAll(ctx context.Context) error {
 // lowered function or a resource built-in) is an ordinary core function to
 // the canonical ABI, so it can be lifted or used as realloc, post-return or
 // destructor like any guest export.
-func (s *Store) coreFunc(it coreItem) (api.Function, error) {
-	if it.inst == hostInst {
-		f := s.host.ExportedFunction(hostFuncName(it.host))
+func (s *Store) coreFunc(it plan.CoreItem) (api.Function, error) {
+	if it.Inst == plan.HostInst {
+		f := s.host.ExportedFunction(plan.HostFuncName(it.Host))
 		if f == nil {
-			return nil, fmt.Errorf("host module has no function %d", it.host)
+			return nil, fmt.Errorf("host module has no function %d", it.Host)
 		}
 		return f, nil
 	}
-	m := s.core[it.inst]
+	m := s.core[it.Inst]
 	if m == nil {
-		return nil, fmt.Errorf("core instance %d is not instantiated yet", it.inst)
+		return nil, fmt.Errorf("core instance %d is not instantiated yet", it.Inst)
 	}
-	f := m.ExportedFunction(it.name)
+	f := m.ExportedFunction(it.Name)
 	if f == nil {
-		return nil, fmt.Errorf("core instance %d has no function export %q", it.inst, it.name)
+		return nil, fmt.Errorf("core instance %d has no function export %q", it.Inst, it.Name)
 	}
 	return f, nil
 }
 
 // options builds canonical options for a lift or lower site, whose
 // realloc is the function site names.
-func (s *Store) options(o canonOpts, site siteKey) (canon.Options, error) {
-	opts := canon.Options{Encoding: o.encoding, LiftBudget: s.Limits.liftBudget()}
-	if o.memory != nil {
-		m := s.core[o.memory.inst]
+func (s *Store) options(o plan.CanonOpts, site siteKey) (canon.Options, error) {
+	opts := canon.Options{Encoding: o.Encoding, LiftBudget: s.Limits.liftBudget()}
+	if o.Memory != nil {
+		m := s.core[o.Memory.Inst]
 		if m == nil {
-			return opts, fmt.Errorf("memory of core instance %d used before it is instantiated", o.memory.inst)
+			return opts, fmt.Errorf("memory of core instance %d used before it is instantiated", o.Memory.Inst)
 		}
-		mem := m.ExportedMemory(o.memory.name)
+		mem := m.ExportedMemory(o.Memory.Name)
 		if mem == nil {
-			return opts, fmt.Errorf("core instance %d has no memory export %q", o.memory.inst, o.memory.name)
+			return opts, fmt.Errorf("core instance %d has no memory export %q", o.Memory.Inst, o.Memory.Name)
 		}
 		opts.Memory = mem
 	}
-	if o.realloc != nil {
-		f, err := s.siteFunc(site, *o.realloc)
+	if o.Realloc != nil {
+		f, err := s.siteFunc(site, *o.Realloc)
 		if err != nil {
 			return opts, fmt.Errorf("realloc: %w", err)
 		}

@@ -117,7 +117,7 @@ func (j prepareJob) build() (*idleStore, error) {
 	c := j.c
 	s := &Store{Limits: Limits{MaxMemoryBytes: j.maxMem}}
 	s.comp = c
-	s.core = make([]api.Module, len(c.plan.coreInsts))
+	s.core = make([]api.Module, len(c.plan.CoreInsts))
 	s.mem = &memLimiter{max: j.maxMem, pool: &c.engine.pool}
 	ctx := experimental.WithMemoryAllocator(j.ctx, s.mem)
 	ctx = experimental.WithImportResolver(ctx, s.resolve)

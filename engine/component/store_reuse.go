@@ -19,7 +19,7 @@ import (
 // data and element segments, module set-up, and unmapping at Close).
 //
 // The state a snapshot may differ in is memories and mutable globals
-// (preinit.go): plan.snapshottable refuses components whose code can
+// (preinit.go): Plan.Snapshottable refuses components whose code can
 // change tables or drop segments, so those are as the modules made them
 // in every instance. A reset writes back every mutable global and every
 // memory from the image of a freshly restored store (only the pages

@@ -1,4 +1,4 @@
-package component
+package plan
 
 import (
 	"fmt"
@@ -104,10 +104,10 @@ func (e *elaborator) makeVisible(t any) {
 
 // checkInstanceVisible checks the functions an exported or imported
 // instance carries.
-func (e *elaborator) checkInstanceVisible(what string, v *instanceVal, off int) error {
-	for _, name := range v.names {
-		if it := v.exports[name]; it.sort == ast.SortFunc {
-			if err := e.checkVisible(fmt.Sprintf("%s function %q", what, name), it.fn.typ, off); err != nil {
+func (e *elaborator) checkInstanceVisible(what string, v *InstanceVal, off int) error {
+	for _, name := range v.Names {
+		if it := v.Exports[name]; it.Sort == ast.SortFunc {
+			if err := e.checkVisible(fmt.Sprintf("%s function %q", what, name), it.Func.Type, off); err != nil {
 				return err
 			}
 		}
@@ -120,14 +120,14 @@ func (e *elaborator) checkInstanceVisible(what string, v *instanceVal, off int) 
 // ascribed type. A declared (sub resource) type is bound to the item's
 // resource as an instance's exports are checked in order, so two resources
 // are never taken for one another. rule and what describe the failure.
-func checkFits(rule, what string, declared any, it item, off int) error {
-	switch it.sort {
+func checkFits(rule, what string, declared any, it Item, off int) error {
+	switch it.Sort {
 	case ast.SortFunc:
 		ft, ok := declared.(*wit.Func)
 		if !ok {
 			return nil
 		}
-		if err := funcTypesMatch(it.fn.typ, ft, nil); err != nil {
+		if err := FuncTypesMatch(it.Func.Type, ft, nil); err != nil {
 			return validate.Invalid(rule, off, "%s: function type differs: %v", what, err)
 		}
 	case ast.SortType:
@@ -141,12 +141,12 @@ func checkFits(rule, what string, declared any, it item, off int) error {
 		}
 		bound := map[*wit.ResourceType]*wit.ResourceType{}
 		for _, ex := range it2.exports {
-			got, ok := it.inst.exports[ex.name]
+			got, ok := it.Inst.Exports[ex.name]
 			if !ok {
 				return validate.Invalid(rule, off, "%s has no export %q", what, ex.name)
 			}
-			if got.sort != ex.sort {
-				return validate.Invalid(rule, off, "%s: export %q is a %s, want a %s", what, ex.name, got.sort, ex.sort)
+			if got.Sort != ex.sort {
+				return validate.Invalid(rule, off, "%s: export %q is a %s, want a %s", what, ex.name, got.Sort, ex.sort)
 			}
 			if err := checkExportType(ex, got, bound); err != nil {
 				return validate.Invalid(rule, off, "%s: export %q: %v", what, ex.name, err)
@@ -158,14 +158,14 @@ func checkFits(rule, what string, declared any, it item, off int) error {
 
 // checkExportType checks one export of an instance against its declared
 // type; bound maps the declaration's fresh resources to the real ones.
-func checkExportType(ex typedExport, got item, bound map[*wit.ResourceType]*wit.ResourceType) error {
+func checkExportType(ex typedExport, got Item, bound map[*wit.ResourceType]*wit.ResourceType) error {
 	switch ex.sort {
 	case ast.SortFunc:
 		want, _ := ex.desc.(*wit.Func)
 		if want == nil {
 			return nil
 		}
-		return funcTypesMatch(want, got.fn.typ, bound)
+		return FuncTypesMatch(want, got.Func.Type, bound)
 	case ast.SortType:
 		switch want := ex.desc.(type) {
 		case *wit.ResourceType:
@@ -185,7 +185,7 @@ func checkExportType(ex typedExport, got item, bound map[*wit.ResourceType]*wit.
 			if !ok {
 				return fmt.Errorf("want a value type")
 			}
-			return typesMatch(want, gt, bound)
+			return TypesMatch(want, gt, bound)
 		}
 	}
 	return nil
@@ -195,23 +195,23 @@ func checkExportType(ex typedExport, got item, bound map[*wit.ResourceType]*wit.
 // or export of a component: types become visible and resources nameable,
 // annotated functions have the right types, and functions only use types
 // that are visible.
-func (e *elaborator) checkExtern(s *scope, name string, it item, imports bool, off int) error {
+func (e *elaborator) checkExtern(s *scope, name string, it Item, imports bool, off int) error {
 	what := "export"
 	if imports {
 		what = "import"
 	}
 	rn := s.resources(imports)
-	switch it.sort {
+	switch it.Sort {
 	case ast.SortType:
 		e.makeVisible(it.typ)
 		rn.note(name, it.typ)
 	case ast.SortFunc:
-		if err := validate.AnnotatedFunc(name, it.fn.typ, rn, off); err != nil {
+		if err := validate.AnnotatedFunc(name, it.Func.Type, rn, off); err != nil {
 			return err
 		}
-		return e.checkVisible(fmt.Sprintf("%s %q", what, name), it.fn.typ, off)
+		return e.checkVisible(fmt.Sprintf("%s %q", what, name), it.Func.Type, off)
 	case ast.SortInstance:
-		return e.checkInstanceVisible(fmt.Sprintf("%s %q:", what, name), it.inst, off)
+		return e.checkInstanceVisible(fmt.Sprintf("%s %q:", what, name), it.Inst, off)
 	}
 	return nil
 }
@@ -234,12 +234,12 @@ func (e *elaborator) declared(ts *scope, name string, desc any, imports bool, of
 // checkCanon checks the options of a lift or lower against its function
 // type and records the core type realloc must have. (The memory option is
 // a memory: the memory index space only holds aliases checked as such.)
-func (e *elaborator) checkCanon(ft *wit.Func, o canonOpts, lift bool, off int) error {
+func (e *elaborator) checkCanon(ft *wit.Func, o CanonOpts, lift bool, off int) error {
 	if err := checkCanonOptions(ft, o, lift, off); err != nil {
 		return err
 	}
-	if o.realloc != nil {
-		e.p.requireFunc(*o.realloc, sigRealloc, validate.RuleCanonReallocType, "realloc", off)
+	if o.Realloc != nil {
+		e.p.requireFunc(*o.Realloc, sigRealloc, validate.RuleCanonReallocType, "realloc", off)
 	}
 	return nil
 }

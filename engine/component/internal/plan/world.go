@@ -1,27 +1,27 @@
-package component
+package plan
 
 import (
 	"github.com/mur-go/mur/engine/component/internal/ast"
 	"github.com/mur-go/mur/engine/wit"
 )
 
-// world describes the plan's root imports and exports as WIT.
-func (p *plan) world() *wit.World {
+// World describes the plan's root imports and exports as WIT.
+func (p *Plan) World() *wit.World {
 	w := &wit.World{}
-	for _, imp := range p.imports {
-		w.Imports = append(w.Imports, extern(imp.name, imp.item))
+	for _, imp := range p.Imports {
+		w.Imports = append(w.Imports, extern(imp.Name, imp.Item))
 	}
-	for _, ex := range p.exports {
-		w.Exports = append(w.Exports, extern(ex.name, ex.item))
+	for _, ex := range p.Exports {
+		w.Exports = append(w.Exports, extern(ex.Name, ex.Item))
 	}
 	return w
 }
 
-func extern(name string, it item) wit.Extern {
+func extern(name string, it Item) wit.Extern {
 	e := wit.Extern{Name: name}
-	switch it.sort {
+	switch it.Sort {
 	case ast.SortFunc:
-		e.Kind, e.Func = wit.ExternFunc, it.fn.typ
+		e.Kind, e.Func = wit.ExternFunc, it.Func.Type
 	case ast.SortType:
 		switch t := it.typ.(type) {
 		case *wit.ResourceType:
@@ -33,8 +33,8 @@ func extern(name string, it item) wit.Extern {
 		}
 	case ast.SortInstance:
 		e.Kind = wit.ExternInstance
-		for _, n := range it.inst.names {
-			e.Exports = append(e.Exports, extern(n, it.inst.exports[n]))
+		for _, n := range it.Inst.Names {
+			e.Exports = append(e.Exports, extern(n, it.Inst.Exports[n]))
 		}
 	case ast.SortComponent:
 		e.Kind = wit.ExternComponent

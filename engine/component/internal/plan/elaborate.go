@@ -1,4 +1,4 @@
-package component
+package plan
 
 import (
 	"errors"
@@ -30,21 +30,21 @@ type scope struct {
 	outer *scope
 	depth int
 	// args supply a nested component's imports; nil at the root.
-	args     map[string]item
+	args     map[string]Item
 	root     bool
 	compInst int
 
-	coreFuncs, coreTables, coreMems, coreGlobals []coreItem
+	coreFuncs, coreTables, coreMems, coreGlobals []CoreItem
 	coreTypes                                    []ast.CoreTypeDef
 	coreModules                                  []*ast.CoreModule
 	coreInstances                                []coreInstance
 
-	funcs      []*funcDef
+	funcs      []*Func
 	types      []typeItem
 	components []*componentDef
-	instances  []*instanceVal
+	instances  []*InstanceVal
 
-	exports *instanceVal
+	exports *InstanceVal
 	// resImps and resExps name the resources imported and exported so far,
 	// for [constructor]/[method] names (resolved.go).
 	resImps, resExps resourceNames
@@ -62,7 +62,7 @@ func (s *scope) resources(imports bool) resourceNames {
 }
 
 type elaborator struct {
-	p         *plan
+	p         *Plan
 	typeNodes int
 	// visible holds the types some import or export names (external
 	// visibility, resolved.go).
@@ -82,24 +82,25 @@ type elaborator struct {
 // spent counts what elaboration has expanded to.
 type spent struct{ coreInsts, compInsts, funcs int }
 
-// elaborate flattens a decoded component into a plan. A root that imports
+// Elaborate flattens a decoded component into a plan. A root that imports
 // core modules needs them, from the host, for a plan that can run; without
 // them (modules nil) it is elaborated check-only.
-func elaborate(c *ast.Component, modules map[string]*ast.CoreModule) (*plan, error) {
-	e := &elaborator{p: newPlan(), visible: map[any]bool{}, spent: &spent{}, modules: modules}
-	e.checkOnly = modules == nil && importsModules(c)
+func Elaborate(c *ast.Component, modules map[string]*ast.CoreModule) (*Plan, error) {
+	e := &elaborator{p: New(), visible: map[any]bool{}, spent: &spent{}, modules: modules}
+	e.checkOnly = modules == nil && ImportsModules(c)
 	root := &scope{root: true, exports: newInstanceVal()}
 	if err := e.walk(root, c); err != nil {
 		return nil, err
 	}
-	for _, name := range root.exports.names {
-		e.p.exports = append(e.p.exports, namedItem{name, root.exports.exports[name]})
+	for _, name := range root.exports.Names {
+		e.p.Exports = append(e.p.Exports, NamedItem{name, root.exports.Exports[name]})
 	}
 	return e.p, nil
 }
 
-func newPlan() *plan {
-	return &plan{resources: map[*wit.ResourceType]*resourceDef{}, compInsts: 1}
+// New returns an empty plan.
+func New() *Plan {
+	return &Plan{Resources: map[*wit.ResourceType]*ResourceDef{}, CompInsts: 1}
 }
 
 func defError(d ast.Def, format string, args ...any) error {
@@ -132,7 +133,7 @@ func (e *elaborator) checkUninstantiated(s *scope, cd *componentDef) error {
 		return nil
 	}
 	cd.checked = true
-	sub := &elaborator{p: newPlan(), typeNodes: e.typeNodes, visible: e.visible, spent: e.spent, checkOnly: true}
+	sub := &elaborator{p: New(), typeNodes: e.typeNodes, visible: e.visible, spent: e.spent, checkOnly: true}
 	err := sub.walk(&scope{outer: cd.outer, depth: s.depth + 1, root: true, exports: newInstanceVal()}, cd.ast)
 	e.typeNodes = sub.typeNodes
 	return err
@@ -145,7 +146,7 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 	case *ast.CoreInstantiate:
 		return e.coreInstantiate(s, d)
 	case *ast.CoreInstanceExports:
-		bag := make(map[string]coreItem, len(d.Exports))
+		bag := make(map[string]CoreItem, len(d.Exports))
 		for _, ex := range d.Exports {
 			it, err := s.coreItem(ex.Sort, ex.Idx)
 			if err != nil {
@@ -168,7 +169,7 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 				return defError(d, "instance export %q: %v", ex.Name, err)
 			}
 			nameType(it, ex.Name)
-			if it.sort == ast.SortType {
+			if it.Sort == ast.SortType {
 				e.makeVisible(it.typ)
 			}
 			v.add(ex.Name, it)
@@ -197,10 +198,10 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 			return defError(d, "start: func index %d out of range", d.FuncIdx)
 		}
 		fn := s.funcs[d.FuncIdx]
-		if len(fn.typ.Params) != 0 || fn.typ.Result != nil {
+		if len(fn.Type.Params) != 0 || fn.Type.Result != nil {
 			return defError(d, "start functions with arguments or results are not supported")
 		}
-		e.p.steps = append(e.p.steps, step{kind: stepStart, fn: fn})
+		e.p.Steps = append(e.p.Steps, Step{Kind: StepStart, Func: fn})
 	case *ast.Import:
 		return e.importDef(s, d)
 	case *ast.Export:
@@ -208,7 +209,7 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 		if err != nil {
 			return defError(d, "export %q: %v", d.Name, err)
 		}
-		if d.Desc != nil && d.Desc.Kind == ast.ExternFunc && it.sort == ast.SortFunc {
+		if d.Desc != nil && d.Desc.Kind == ast.ExternFunc && it.Sort == ast.SortFunc {
 			// An ascribed type is the one the exporter names its types in
 			// (wit-component re-types exports with the interface's named
 			// types); the function itself is unchanged.
@@ -216,12 +217,12 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 			if err != nil {
 				return defError(d, "export %q: %v", d.Name, err)
 			}
-			if err := funcTypesMatch(it.fn.typ, ft, nil); err != nil {
+			if err := FuncTypesMatch(it.Func.Type, ft, nil); err != nil {
 				return validate.DefInvalid(d, validate.RuleAscription, "export %q: the ascribed function type does not match the function's: %v", d.Name, err)
 			}
-			view := *it.fn
-			view.typ = ft
-			it.fn = &view
+			view := *it.Func
+			view.Type = ft
+			it.Func = &view
 		}
 		if d.Desc != nil && d.Desc.Kind != ast.ExternFunc {
 			declared, err := e.externDesc(s, d.Name, *d.Desc)
@@ -250,8 +251,8 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 
 // nameType records the exported name of a value or resource type, so WIT
 // printing refers to it by name.
-func nameType(it item, name string) {
-	if it.sort != ast.SortType {
+func nameType(it Item, name string) {
+	if it.Sort != ast.SortType {
 		return
 	}
 	switch t := it.typ.(type) {
@@ -265,63 +266,63 @@ func nameType(it item, name string) {
 }
 
 // push appends an item to the index space of its sort.
-func (s *scope) push(it item) error {
-	switch it.sort {
+func (s *scope) push(it Item) error {
+	switch it.Sort {
 	case ast.SortFunc:
-		s.funcs = append(s.funcs, it.fn)
+		s.funcs = append(s.funcs, it.Func)
 	case ast.SortType:
 		s.types = append(s.types, it.typ)
 	case ast.SortInstance:
-		s.instances = append(s.instances, it.inst)
+		s.instances = append(s.instances, it.Inst)
 	case ast.SortComponent:
 		s.components = append(s.components, it.comp)
 	case ast.SortCoreModule:
 		s.coreModules = append(s.coreModules, it.mod)
 	default:
-		return fmt.Errorf("component: cannot add a %s item", it.sort)
+		return fmt.Errorf("component: cannot add a %s item", it.Sort)
 	}
 	return nil
 }
 
 // item returns entry idx of a component-level index space.
-func (s *scope) item(sort ast.Sort, idx uint32) (item, error) {
+func (s *scope) item(sort ast.Sort, idx uint32) (Item, error) {
 	i := int(idx)
-	bad := func(n int) (item, error) {
-		return item{}, fmt.Errorf("%s index %d out of range (%d defined)", sort, idx, n)
+	bad := func(n int) (Item, error) {
+		return Item{}, fmt.Errorf("%s index %d out of range (%d defined)", sort, idx, n)
 	}
 	switch sort {
 	case ast.SortFunc:
 		if i >= len(s.funcs) {
 			return bad(len(s.funcs))
 		}
-		return item{sort: sort, fn: s.funcs[i]}, nil
+		return Item{Sort: sort, Func: s.funcs[i]}, nil
 	case ast.SortType:
 		if i >= len(s.types) {
 			return bad(len(s.types))
 		}
-		return item{sort: sort, typ: s.types[i]}, nil
+		return Item{Sort: sort, typ: s.types[i]}, nil
 	case ast.SortInstance:
 		if i >= len(s.instances) {
 			return bad(len(s.instances))
 		}
-		return item{sort: sort, inst: s.instances[i]}, nil
+		return Item{Sort: sort, Inst: s.instances[i]}, nil
 	case ast.SortComponent:
 		if i >= len(s.components) {
 			return bad(len(s.components))
 		}
-		return item{sort: sort, comp: s.components[i]}, nil
+		return Item{Sort: sort, comp: s.components[i]}, nil
 	case ast.SortCoreModule:
 		if i >= len(s.coreModules) {
 			return bad(len(s.coreModules))
 		}
-		return item{sort: sort, mod: s.coreModules[i]}, nil
+		return Item{Sort: sort, mod: s.coreModules[i]}, nil
 	}
-	return item{}, fmt.Errorf("%s items cannot be used here", sort)
+	return Item{}, fmt.Errorf("%s items cannot be used here", sort)
 }
 
 // coreItem returns entry idx of a core func/table/memory/global index space.
-func (s *scope) coreItem(sort ast.Sort, idx uint32) (coreItem, error) {
-	var space []coreItem
+func (s *scope) coreItem(sort ast.Sort, idx uint32) (CoreItem, error) {
+	var space []CoreItem
 	switch sort {
 	case ast.SortCoreFunc:
 		space = s.coreFuncs
@@ -332,15 +333,15 @@ func (s *scope) coreItem(sort ast.Sort, idx uint32) (coreItem, error) {
 	case ast.SortCoreGlobal:
 		space = s.coreGlobals
 	default:
-		return coreItem{}, fmt.Errorf("%s items cannot be used here", sort)
+		return CoreItem{}, fmt.Errorf("%s items cannot be used here", sort)
 	}
 	if int(idx) >= len(space) {
-		return coreItem{}, fmt.Errorf("%s index %d out of range (%d defined)", sort, idx, len(space))
+		return CoreItem{}, fmt.Errorf("%s index %d out of range (%d defined)", sort, idx, len(space))
 	}
 	return space[idx], nil
 }
 
-func (s *scope) pushCore(sort ast.Sort, it coreItem) error {
+func (s *scope) pushCore(sort ast.Sort, it CoreItem) error {
 	switch sort {
 	case ast.SortCoreFunc:
 		s.coreFuncs = append(s.coreFuncs, it)
@@ -368,8 +369,8 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 	if mod.Bytes == nil {
 		// An imported module of a component elaborated check-only: nothing
 		// is known of it to check its arguments against.
-		s.coreInstances = append(s.coreInstances, coreInstance{rt: len(e.p.coreInsts)})
-		e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{source: mod, offset: d.Offset})
+		s.coreInstances = append(s.coreInstances, coreInstance{rt: len(e.p.CoreInsts)})
+		e.p.CoreInsts = append(e.p.CoreInsts, &CoreInst{Source: mod, offset: d.Offset})
 		return nil
 	}
 	args := make(map[string]coreInstance, len(d.Args))
@@ -393,18 +394,18 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 		if !ok {
 			return validate.DefInvalid(d, validate.RuleCoreInstantiate, "core module imports %q %q, which the supplied instance does not export", imp.Module, imp.Name)
 		}
-		if it.inst == hostInst {
+		if it.Inst == HostInst {
 			if imp.Kind != coremod.KindFunc {
 				return validate.DefInvalid(d, validate.RuleCoreImportType, "core import %q %q: a %s cannot be satisfied by a function", imp.Module, imp.Name, imp.Kind)
 			}
-			renamed[i] = [2]string{hostModuleName, hostFuncName(it.host)}
+			renamed[i] = [2]string{HostModule, HostFuncName(it.Host)}
 		} else {
-			renamed[i] = [2]string{coreInstName(it.inst), it.name}
+			renamed[i] = [2]string{coreInstName(it.Inst), it.Name}
 		}
 	}
 	if e.checkOnly {
-		s.coreInstances = append(s.coreInstances, coreInstance{rt: len(e.p.coreInsts)})
-		e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{source: mod, offset: d.Offset})
+		s.coreInstances = append(s.coreInstances, coreInstance{rt: len(e.p.CoreInsts)})
+		e.p.CoreInsts = append(e.p.CoreInsts, &CoreInst{Source: mod, offset: d.Offset})
 		return nil
 	}
 	bytes, err := coremod.RewriteImports(mod.Bytes, func(i int, _ coremod.Import) (string, string) {
@@ -423,7 +424,7 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 	if err != nil {
 		return defError(d, "%v", err)
 	}
-	bytes, interruptible, err := coremod.AddInterruptChecks(bytes, hostModuleName, yieldFuncName)
+	bytes, interruptible, err := coremod.AddInterruptChecks(bytes, HostModule, YieldFunc)
 	if err != nil {
 		return defError(d, "%v", err)
 	}
@@ -438,12 +439,12 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 	if err != nil {
 		return defError(d, "%v", err)
 	}
-	idx := len(e.p.coreInsts)
-	e.p.coreInsts = append(e.p.coreInsts, &coreInstPlan{source: mod, offset: d.Offset, bytes: bytes, minMemory: pages << 16, interruptible: interruptible, state: state})
-	e.p.minMemory += pages << 16
-	e.p.minTable = max(e.p.minTable, tableMin)
-	e.p.growsTables = e.p.growsTables || grows
-	e.p.steps = append(e.p.steps, step{kind: stepCoreInstance, core: idx})
+	idx := len(e.p.CoreInsts)
+	e.p.CoreInsts = append(e.p.CoreInsts, &CoreInst{Source: mod, offset: d.Offset, Bytes: bytes, minMemory: pages << 16, Interruptible: interruptible, State: state})
+	e.p.MinMemory += pages << 16
+	e.p.MinTable = max(e.p.MinTable, tableMin)
+	e.p.GrowsTables = e.p.GrowsTables || grows
+	e.p.Steps = append(e.p.Steps, Step{Kind: StepCoreInstance, Core: idx})
 	s.coreInstances = append(s.coreInstances, coreInstance{rt: idx})
 	return nil
 }
@@ -451,12 +452,14 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 // Module names the resolver understands: instances by number, the host.
 // The host module also exports the loops' yield function.
 const (
-	hostModuleName = "$host"
-	yieldFuncName  = "yield"
+	HostModule = "$host"
+	YieldFunc  = "yield"
 )
 
 func coreInstName(i int) string { return "$" + strconv.Itoa(i) }
-func hostFuncName(i int) string { return strconv.Itoa(i) }
+
+// HostFuncName is the host module's export name of host function i.
+func HostFuncName(i int) string { return strconv.Itoa(i) }
 
 func (e *elaborator) instantiate(s *scope, d *ast.Instantiate) error {
 	if int(d.ComponentIdx) >= len(s.components) {
@@ -468,7 +471,7 @@ func (e *elaborator) instantiate(s *scope, d *ast.Instantiate) error {
 	e.spent.compInsts++
 	cd := s.components[d.ComponentIdx]
 	cd.instantiated = true
-	args := make(map[string]item, len(d.Args))
+	args := make(map[string]Item, len(d.Args))
 	for _, a := range d.Args {
 		it, err := s.item(a.Sort, a.Idx)
 		if err != nil {
@@ -476,8 +479,8 @@ func (e *elaborator) instantiate(s *scope, d *ast.Instantiate) error {
 		}
 		args[a.Name] = it
 	}
-	inner := &scope{outer: cd.outer, depth: s.depth + 1, args: args, compInst: e.p.compInsts, exports: newInstanceVal()}
-	e.p.compInsts++
+	inner := &scope{outer: cd.outer, depth: s.depth + 1, args: args, compInst: e.p.CompInsts, exports: newInstanceVal()}
+	e.p.CompInsts++
 	if err := e.walk(inner, cd.ast); err != nil {
 		return err
 	}
@@ -491,12 +494,12 @@ func (e *elaborator) alias(s *scope, d *ast.Alias) error {
 		if int(d.InstanceIdx) >= len(s.instances) {
 			return defError(d, "alias: instance index %d out of range", d.InstanceIdx)
 		}
-		it, ok := s.instances[d.InstanceIdx].exports[d.Name]
+		it, ok := s.instances[d.InstanceIdx].Exports[d.Name]
 		if !ok {
 			return validate.DefInvalid(d, validate.RuleAliasExport, "alias: instance %d has no export %q", d.InstanceIdx, d.Name)
 		}
-		if it.sort != d.Sort {
-			return validate.DefInvalid(d, validate.RuleAliasExport, "alias: export %q is a %s, not a %s", d.Name, it.sort, d.Sort)
+		if it.Sort != d.Sort {
+			return validate.DefInvalid(d, validate.RuleAliasExport, "alias: export %q is a %s, not a %s", d.Name, it.Sort, d.Sort)
 		}
 		return s.push(it)
 	case ast.AliasCoreInstanceExport:
@@ -507,7 +510,7 @@ func (e *elaborator) alias(s *scope, d *ast.Alias) error {
 		if !ok {
 			return defError(d, "alias: core instance %d has no export %q", d.InstanceIdx, d.Name)
 		}
-		if it.inst == hostInst && d.Sort != ast.SortCoreFunc {
+		if it.Inst == HostInst && d.Sort != ast.SortCoreFunc {
 			return validate.DefInvalid(d, validate.RuleAliasCoreExport, "alias: export %q is a function, not a %s", d.Name, d.Sort)
 		}
 		e.p.requireSort(it, d.Sort, validate.RuleAliasCoreExport, fmt.Sprintf("alias of core export %q", d.Name), d.Offset)
@@ -564,12 +567,12 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		if err := e.checkCanon(ft, opts, true, d.Offset); err != nil {
 			return err
 		}
-		e.p.requireFunc(core, fn.abi.LiftSignature(), validate.RuleCanonSignature, "canon lift: the lifted core function", d.Offset)
-		if opts.postReturn != nil {
-			sig := canon.Signature{Params: fn.abi.LiftSignature().Results}
-			e.p.requireFunc(*opts.postReturn, sig, validate.RuleCanonPostReturnType, "canon lift: post-return", d.Offset)
+		e.p.requireFunc(core, fn.ABI.LiftSignature(), validate.RuleCanonSignature, "canon lift: the lifted core function", d.Offset)
+		if opts.PostReturn != nil {
+			sig := canon.Signature{Params: fn.ABI.LiftSignature().Results}
+			e.p.requireFunc(*opts.PostReturn, sig, validate.RuleCanonPostReturnType, "canon lift: post-return", d.Offset)
 		}
-		fn.core, fn.opts, fn.compInst = core, opts, s.compInst
+		fn.Core, fn.Opts, fn.CompInst = core, opts, s.compInst
 		s.funcs = append(s.funcs, fn)
 	case ast.CanonLower:
 		if int(d.FuncIdx) >= len(s.funcs) {
@@ -579,10 +582,10 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		if err != nil {
 			return defError(d, "canon lower: %v", err)
 		}
-		if err := e.checkCanon(s.funcs[d.FuncIdx].typ, opts, false, d.Offset); err != nil {
+		if err := e.checkCanon(s.funcs[d.FuncIdx].Type, opts, false, d.Offset); err != nil {
 			return err
 		}
-		e.addHostFunc(s, &hostFuncPlan{kind: hostLower, compInst: s.compInst, target: s.funcs[d.FuncIdx], opts: opts})
+		e.addHostFunc(s, &HostFunc{Kind: HostLower, CompInst: s.compInst, Target: s.funcs[d.FuncIdx], Opts: opts})
 	case ast.CanonResourceNew, ast.CanonResourceDrop, ast.CanonResourceRep:
 		if int(d.TypeIdx) >= len(s.types) {
 			return defError(d, "canon %s: type index %d out of range", d.Kind, d.TypeIdx)
@@ -591,31 +594,31 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 		if !ok {
 			return validate.DefInvalid(d, validate.RuleIndexSort, "canon %s: type %d is not a resource type", d.Kind, d.TypeIdx)
 		}
-		kind := hostResourceNew
+		kind := HostResourceNew
 		switch d.Kind {
 		case ast.CanonResourceDrop:
-			kind = hostResourceDrop
+			kind = HostResourceDrop
 		case ast.CanonResourceRep:
-			kind = hostResourceRep
+			kind = HostResourceRep
 		}
-		if kind != hostResourceDrop {
-			if _, local := e.p.resources[rt]; !local {
+		if kind != HostResourceDrop {
+			if _, local := e.p.Resources[rt]; !local {
 				return validate.DefInvalid(d, validate.RuleResourceLocal, "canon %s: resource type %d is not defined by this component", d.Kind, d.TypeIdx)
 			}
 		}
-		e.addHostFunc(s, &hostFuncPlan{kind: kind, compInst: s.compInst, resource: rt})
+		e.addHostFunc(s, &HostFunc{Kind: kind, CompInst: s.compInst, Resource: rt})
 	default:
 		return defError(d, "unknown canon kind %d", d.Kind)
 	}
 	return nil
 }
 
-func (e *elaborator) addHostFunc(s *scope, h *hostFuncPlan) {
-	e.p.hostFuncs = append(e.p.hostFuncs, h)
-	s.coreFuncs = append(s.coreFuncs, coreItem{inst: hostInst, host: len(e.p.hostFuncs) - 1})
+func (e *elaborator) addHostFunc(s *scope, h *HostFunc) {
+	e.p.HostFuncs = append(e.p.HostFuncs, h)
+	s.coreFuncs = append(s.coreFuncs, CoreItem{Inst: HostInst, Host: len(e.p.HostFuncs) - 1})
 }
 
-func (e *elaborator) newFunc(ft *wit.Func) (*funcDef, error) {
+func (e *elaborator) newFunc(ft *wit.Func) (*Func, error) {
 	if e.spent.funcs >= maxPlanFuncs {
 		return nil, fmt.Errorf("more than %d functions", maxPlanFuncs)
 	}
@@ -624,22 +627,22 @@ func (e *elaborator) newFunc(ft *wit.Func) (*funcDef, error) {
 	if err != nil {
 		return nil, err
 	}
-	fn := &funcDef{id: len(e.p.funcs), typ: ft, abi: abi}
-	e.p.funcs = append(e.p.funcs, fn)
+	fn := &Func{ID: len(e.p.Funcs), Type: ft, ABI: abi}
+	e.p.Funcs = append(e.p.Funcs, fn)
 	return fn, nil
 }
 
-func (s *scope) canonOpts(o ast.CanonOptions) (canonOpts, error) {
-	var c canonOpts
+func (s *scope) canonOpts(o ast.CanonOptions) (CanonOpts, error) {
+	var c CanonOpts
 	switch o.StringEncoding {
 	case ast.StringUTF8:
-		c.encoding = canon.UTF8
+		c.Encoding = canon.UTF8
 	case ast.StringUTF16:
-		c.encoding = canon.UTF16
+		c.Encoding = canon.UTF16
 	case ast.StringLatin1UTF16:
-		c.encoding = canon.Latin1UTF16
+		c.Encoding = canon.Latin1UTF16
 	}
-	get := func(sort ast.Sort, idx *uint32) (*coreItem, error) {
+	get := func(sort ast.Sort, idx *uint32) (*CoreItem, error) {
 		if idx == nil {
 			return nil, nil
 		}
@@ -650,29 +653,29 @@ func (s *scope) canonOpts(o ast.CanonOptions) (canonOpts, error) {
 		return &it, nil
 	}
 	var err error
-	if c.memory, err = get(ast.SortCoreMemory, o.Memory); err != nil {
+	if c.Memory, err = get(ast.SortCoreMemory, o.Memory); err != nil {
 		return c, fmt.Errorf("memory option: %w", err)
 	}
-	if c.realloc, err = get(ast.SortCoreFunc, o.Realloc); err != nil {
+	if c.Realloc, err = get(ast.SortCoreFunc, o.Realloc); err != nil {
 		return c, fmt.Errorf("realloc option: %w", err)
 	}
-	if c.postReturn, err = get(ast.SortCoreFunc, o.PostReturn); err != nil {
+	if c.PostReturn, err = get(ast.SortCoreFunc, o.PostReturn); err != nil {
 		return c, fmt.Errorf("post-return option: %w", err)
 	}
 	return c, nil
 }
 
 func (e *elaborator) defineResource(s *scope, d *ast.ResourceType, rt *wit.ResourceType, off int) error {
-	def := &resourceDef{compInst: s.compInst}
+	def := &ResourceDef{CompInst: s.compInst}
 	if d.Dtor != nil {
 		it, err := s.coreItem(ast.SortCoreFunc, *d.Dtor)
 		if err != nil {
 			return fmt.Errorf("resource destructor: %w", err)
 		}
-		def.dtor = &it
+		def.Dtor = &it
 		e.p.requireFunc(it, sigDtor, validate.RuleResourceDtorType, "resource destructor", off)
 	}
-	e.p.resources[rt] = def
+	e.p.Resources[rt] = def
 	return nil
 }
 
@@ -684,8 +687,8 @@ func (e *elaborator) importDef(s *scope, d *ast.Import) error {
 		if !ok {
 			return validate.DefInvalid(d, validate.RuleArgMissing, "nested component import %q has no instantiation argument", d.Name)
 		}
-		if it.sort != d.Desc.Sort() {
-			return validate.DefInvalid(d, validate.RuleArgType, "nested component import %q: argument is a %s, want a %s", d.Name, it.sort, d.Desc.Sort())
+		if it.Sort != d.Desc.Sort() {
+			return validate.DefInvalid(d, validate.RuleArgType, "nested component import %q: argument is a %s, want a %s", d.Name, it.Sort, d.Desc.Sort())
 		}
 		if err := checkModuleArg(s, d, it); err != nil {
 			return err
@@ -713,30 +716,30 @@ func (e *elaborator) importDef(s *scope, d *ast.Import) error {
 	if err := e.checkExtern(s, d.Name, it, true, d.Offset); err != nil {
 		return err
 	}
-	e.p.imports = append(e.p.imports, rootImport{name: d.Name, item: it})
+	e.p.Imports = append(e.p.Imports, Import{Name: d.Name, Item: it})
 	return s.push(it)
 }
 
-func (e *elaborator) rootImport(s *scope, d *ast.Import) (item, error) {
+func (e *elaborator) rootImport(s *scope, d *ast.Import) (Item, error) {
 	switch d.Desc.Kind {
 	case ast.ExternFunc:
 		ft, err := s.funcType(d.Desc.TypeIdx)
 		if err != nil {
-			return item{}, err
+			return Item{}, err
 		}
 		fn, err := e.newFunc(ft)
 		if err != nil {
-			return item{}, err
+			return Item{}, err
 		}
-		fn.imported, fn.name = true, d.Name
-		return item{sort: ast.SortFunc, fn: fn}, nil
+		fn.Imported, fn.Name = true, d.Name
+		return Item{Sort: ast.SortFunc, Func: fn}, nil
 	case ast.ExternInstance:
 		if int(d.Desc.TypeIdx) >= len(s.types) {
-			return item{}, fmt.Errorf("type index %d out of range", d.Desc.TypeIdx)
+			return Item{}, fmt.Errorf("type index %d out of range", d.Desc.TypeIdx)
 		}
 		it, ok := s.types[d.Desc.TypeIdx].(*instanceType)
 		if !ok {
-			return item{}, fmt.Errorf("type %d is not an instance type", d.Desc.TypeIdx)
+			return Item{}, fmt.Errorf("type %d is not an instance type", d.Desc.TypeIdx)
 		}
 		v := newInstanceVal()
 		for _, ex := range it.exports {
@@ -744,37 +747,37 @@ func (e *elaborator) rootImport(s *scope, d *ast.Import) (item, error) {
 			case ast.SortFunc:
 				fn, err := e.newFunc(ex.desc.(*wit.Func))
 				if err != nil {
-					return item{}, err
+					return Item{}, err
 				}
-				fn.imported, fn.instance, fn.name = true, d.Name, ex.name
-				v.add(ex.name, item{sort: ast.SortFunc, fn: fn})
+				fn.Imported, fn.Instance, fn.Name = true, d.Name, ex.name
+				v.add(ex.name, Item{Sort: ast.SortFunc, Func: fn})
 			case ast.SortType:
 				if rt, ok := ex.desc.(*wit.ResourceType); ok && ex.fresh {
-					e.p.importedResources = append(e.p.importedResources, importedResource{instance: d.Name, name: ex.name, typ: rt})
+					e.p.ImportedResources = append(e.p.ImportedResources, ImportedResource{Instance: d.Name, Name: ex.name, Type: rt})
 				}
-				v.add(ex.name, item{sort: ast.SortType, typ: ex.desc})
+				v.add(ex.name, Item{Sort: ast.SortType, typ: ex.desc})
 			default:
-				return item{}, fmt.Errorf("importing an instance that exports a %s (%q) is not supported", ex.sort, ex.name)
+				return Item{}, fmt.Errorf("importing an instance that exports a %s (%q) is not supported", ex.sort, ex.name)
 			}
 		}
-		return item{sort: ast.SortInstance, inst: v}, nil
+		return Item{Sort: ast.SortInstance, Inst: v}, nil
 	case ast.ExternCoreModule:
 		return e.moduleImport(s, d)
 	case ast.ExternType:
 		var t typeItem
 		if d.Desc.Bound == ast.BoundSubResource {
 			rt := &wit.ResourceType{Name: d.Name}
-			e.p.importedResources = append(e.p.importedResources, importedResource{name: d.Name, typ: rt})
+			e.p.ImportedResources = append(e.p.ImportedResources, ImportedResource{Name: d.Name, Type: rt})
 			t = rt
 		} else {
 			if int(d.Desc.TypeIdx) >= len(s.types) {
-				return item{}, fmt.Errorf("type index %d out of range", d.Desc.TypeIdx)
+				return Item{}, fmt.Errorf("type index %d out of range", d.Desc.TypeIdx)
 			}
 			t = s.types[d.Desc.TypeIdx]
 		}
-		return item{sort: ast.SortType, typ: t}, nil
+		return Item{Sort: ast.SortType, typ: t}, nil
 	}
-	return item{}, fmt.Errorf("importing a %s is not supported; only functions, instances and types", d.Desc.Kind)
+	return Item{}, fmt.Errorf("importing a %s is not supported; only functions, instances and types", d.Desc.Kind)
 }
 
 func (s *scope) funcType(idx uint32) (*wit.Func, error) {

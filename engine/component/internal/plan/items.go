@@ -1,14 +1,14 @@
-package component
+package plan
 
 import "github.com/mur-go/mur/engine/component/internal/ast"
 
-// item is an entry of a component-level index space during elaboration.
-// Exactly one field matching sort is set.
-type item struct {
-	sort ast.Sort
-	fn   *funcDef
+// Item is an entry of a component-level index space during elaboration.
+// Exactly one field matching Sort is set.
+type Item struct {
+	Sort ast.Sort
+	Func *Func
 	typ  typeItem
-	inst *instanceVal
+	Inst *InstanceVal
 	comp *componentDef
 	mod  *ast.CoreModule
 }
@@ -17,20 +17,20 @@ type item struct {
 // *wit.ResourceType, *instanceType or *componentType.
 type typeItem any
 
-// instanceVal is a component instance known at compile time: the exports
+// InstanceVal is a component instance known at compile time: the exports
 // of an inlined instantiation, of an inline export list, or of a root import.
-type instanceVal struct {
-	names   []string
-	exports map[string]item
+type InstanceVal struct {
+	Names   []string
+	Exports map[string]Item
 }
 
-func newInstanceVal() *instanceVal { return &instanceVal{exports: map[string]item{}} }
+func newInstanceVal() *InstanceVal { return &InstanceVal{Exports: map[string]Item{}} }
 
-func (v *instanceVal) add(name string, it item) {
-	if _, dup := v.exports[name]; !dup {
-		v.names = append(v.names, name)
+func (v *InstanceVal) add(name string, it Item) {
+	if _, dup := v.Exports[name]; !dup {
+		v.Names = append(v.Names, name)
 	}
-	v.exports[name] = it
+	v.Exports[name] = it
 }
 
 // componentDef is a nested component not yet instantiated, closed over the
@@ -69,13 +69,13 @@ type typedExport struct {
 // items built from an inline export list.
 type coreInstance struct {
 	rt  int
-	bag map[string]coreItem
+	bag map[string]CoreItem
 }
 
-func (ci coreInstance) export(name string) (coreItem, bool) {
+func (ci coreInstance) export(name string) (CoreItem, bool) {
 	if ci.bag != nil {
 		it, ok := ci.bag[name]
 		return it, ok
 	}
-	return coreItem{inst: ci.rt, name: name}, true
+	return CoreItem{Inst: ci.rt, Name: name}, true
 }

@@ -1,4 +1,4 @@
-package component
+package plan
 
 import (
 	"fmt"
@@ -205,8 +205,8 @@ func (e *elaborator) decl(ts *scope, d ast.Decl) (*typedExport, error) {
 			if int(d.InstanceIdx) >= len(ts.instances) {
 				return nil, fmt.Errorf("alias: instance index %d out of range", d.InstanceIdx)
 			}
-			it, ok := ts.instances[d.InstanceIdx].exports[d.Name]
-			if !ok || it.sort != d.Sort {
+			it, ok := ts.instances[d.InstanceIdx].Exports[d.Name]
+			if !ok || it.Sort != d.Sort {
 				return nil, fmt.Errorf("alias: instance %d has no %s export %q", d.InstanceIdx, d.Sort, d.Name)
 			}
 			return nil, ts.push(it)
@@ -248,7 +248,7 @@ func (e *elaborator) externDesc(ts *scope, name string, d ast.ExternDesc) (any, 
 			return nil, fmt.Errorf("type index %d out of range", d.TypeIdx)
 		}
 		t := ts.types[d.TypeIdx]
-		nameType(item{sort: ast.SortType, typ: t}, name)
+		nameType(Item{Sort: ast.SortType, typ: t}, name)
 		return t, nil
 	case ast.ExternInstance:
 		if int(d.TypeIdx) >= len(ts.types) {
@@ -277,16 +277,16 @@ func pushDesc(ts *scope, sort ast.Sort, desc any) error {
 	case ast.SortType:
 		ts.types = append(ts.types, desc)
 	case ast.SortFunc:
-		ts.funcs = append(ts.funcs, &funcDef{typ: desc.(*wit.Func)})
+		ts.funcs = append(ts.funcs, &Func{Type: desc.(*wit.Func)})
 	case ast.SortInstance:
 		v := newInstanceVal()
 		if it, ok := desc.(*instanceType); ok {
 			for _, ex := range it.exports {
 				switch ex.sort {
 				case ast.SortType:
-					v.add(ex.name, item{sort: ast.SortType, typ: ex.desc})
+					v.add(ex.name, Item{Sort: ast.SortType, typ: ex.desc})
 				case ast.SortFunc:
-					v.add(ex.name, item{sort: ast.SortFunc, fn: &funcDef{typ: ex.desc.(*wit.Func)}})
+					v.add(ex.name, Item{Sort: ast.SortFunc, Func: &Func{Type: ex.desc.(*wit.Func)}})
 				}
 			}
 		}

@@ -1,4 +1,4 @@
-package component
+package plan
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ var (
 // signature sig, if non-nil) or a memory. Tables and globals are left to
 // instantiation: wazero does not list a compiled module's exports of them.
 type coreCheck struct {
-	item coreItem
+	item CoreItem
 	sort ast.Sort
 	sig  *canon.Signature
 	rule string
@@ -32,12 +32,12 @@ type coreCheck struct {
 	off  int
 }
 
-func (p *plan) requireFunc(it coreItem, sig canon.Signature, rule, what string, off int) {
+func (p *Plan) requireFunc(it CoreItem, sig canon.Signature, rule, what string, off int) {
 	p.coreChecks = append(p.coreChecks, coreCheck{item: it, sort: ast.SortCoreFunc, sig: &sig, rule: rule, what: what, off: off})
 }
 
 // requireSort records that a core item must be of the given sort.
-func (p *plan) requireSort(it coreItem, sort ast.Sort, rule, what string, off int) {
+func (p *Plan) requireSort(it CoreItem, sort ast.Sort, rule, what string, off int) {
 	p.coreChecks = append(p.coreChecks, coreCheck{item: it, sort: sort, rule: rule, what: what, off: off})
 }
 
@@ -61,11 +61,11 @@ func sigEqual(a, b canon.Signature) bool {
 }
 
 // hostSig is the core type of a host-implemented core function.
-func (h *hostFuncPlan) sig() canon.Signature {
-	switch h.kind {
-	case hostLower:
-		return h.target.abi.LowerSignature()
-	case hostResourceDrop:
+func (h *HostFunc) sig() canon.Signature {
+	switch h.Kind {
+	case HostLower:
+		return h.Target.ABI.LowerSignature()
+	case HostResourceDrop:
 		return sigDtor
 	}
 	return sigI32I32
@@ -75,14 +75,14 @@ func (h *hostFuncPlan) sig() canon.Signature {
 // recorded requirements of canonical definitions, and that every core
 // import is satisfied by an item of its type (wazero would only find out
 // at instantiation).
-func (p *plan) checkCoreTypes() error {
+func (p *Plan) checkCoreTypes() error {
 	for _, c := range p.coreChecks {
 		if err := p.checkCore(c); err != nil {
 			return err
 		}
 	}
-	for _, ci := range p.coreInsts {
-		for _, def := range ci.compiled.ImportedFunctions() {
+	for _, ci := range p.CoreInsts {
+		for _, def := range ci.Compiled.ImportedFunctions() {
 			mod, name, _ := def.Import()
 			want, ok, err := p.providedSig(mod, name)
 			if err != nil {
@@ -92,10 +92,10 @@ func (p *plan) checkCoreTypes() error {
 				return validate.Invalid(validate.RuleCoreImportType, ci.offset, "core import of type %s is given a function of type %s", sigString(sigOf(def)), sigString(want))
 			}
 		}
-		for _, def := range ci.compiled.ImportedMemories() {
+		for _, def := range ci.Compiled.ImportedMemories() {
 			mod, name, _ := def.Import()
 			if k, ok := providerIndex(mod); ok {
-				if _, ok := p.coreInsts[k].compiled.ExportedMemories()[name]; !ok {
+				if _, ok := p.CoreInsts[k].Compiled.ExportedMemories()[name]; !ok {
 					return validate.Invalid(validate.RuleCoreImportType, ci.offset, "core memory import is given %q, which is not a memory", name)
 				}
 			}
@@ -113,54 +113,54 @@ func providerIndex(mod string) (int, bool) {
 
 // providedSig is the type of what satisfies a renamed core func import;
 // ok is false when the import is not checked here (the yield function).
-func (p *plan) providedSig(mod, name string) (canon.Signature, bool, error) {
-	if mod == hostModuleName {
-		if name == yieldFuncName {
+func (p *Plan) providedSig(mod, name string) (canon.Signature, bool, error) {
+	if mod == HostModule {
+		if name == YieldFunc {
 			return canon.Signature{}, false, nil
 		}
 		n, err := strconv.Atoi(name)
-		if err != nil || n < 0 || n >= len(p.hostFuncs) {
+		if err != nil || n < 0 || n >= len(p.HostFuncs) {
 			return canon.Signature{}, false, fmt.Errorf("unknown host function %q", name)
 		}
-		return p.hostFuncs[n].sig(), true, nil
+		return p.HostFuncs[n].sig(), true, nil
 	}
 	k, ok := providerIndex(mod)
-	if !ok || k >= len(p.coreInsts) {
+	if !ok || k >= len(p.CoreInsts) {
 		return canon.Signature{}, false, fmt.Errorf("unknown provider %q", mod)
 	}
-	d, ok := p.coreInsts[k].compiled.ExportedFunctions()[name]
+	d, ok := p.CoreInsts[k].Compiled.ExportedFunctions()[name]
 	if !ok {
 		return canon.Signature{}, false, fmt.Errorf("the supplied instance's export %q is not a function", name)
 	}
 	return sigOf(d), true, nil
 }
 
-func (p *plan) checkCore(c coreCheck) error {
+func (p *Plan) checkCore(c coreCheck) error {
 	if c.sort != ast.SortCoreFunc && c.sort != ast.SortCoreMemory {
 		return nil
 	}
-	if c.item.inst == hostInst {
+	if c.item.Inst == HostInst {
 		if c.sort != ast.SortCoreFunc {
 			return validate.Invalid(c.rule, c.off, "%s: a function is not a %s", c.what, c.sort)
 		}
 		if c.sig == nil {
 			return nil
 		}
-		if got := p.hostFuncs[c.item.host].sig(); !sigEqual(got, *c.sig) {
+		if got := p.HostFuncs[c.item.Host].sig(); !sigEqual(got, *c.sig) {
 			return validate.Invalid(c.rule, c.off, "%s has type %s, want %s", c.what, sigString(got), sigString(*c.sig))
 		}
 		return nil
 	}
-	m := p.coreInsts[c.item.inst].compiled
+	m := p.CoreInsts[c.item.Inst].Compiled
 	if c.sort == ast.SortCoreMemory {
-		if _, ok := m.ExportedMemories()[c.item.name]; !ok {
-			return validate.Invalid(c.rule, c.off, "%s: core export %q is not a memory", c.what, c.item.name)
+		if _, ok := m.ExportedMemories()[c.item.Name]; !ok {
+			return validate.Invalid(c.rule, c.off, "%s: core export %q is not a memory", c.what, c.item.Name)
 		}
 		return nil
 	}
-	d, ok := m.ExportedFunctions()[c.item.name]
+	d, ok := m.ExportedFunctions()[c.item.Name]
 	if !ok {
-		return validate.Invalid(c.rule, c.off, "%s: core export %q is not a function", c.what, c.item.name)
+		return validate.Invalid(c.rule, c.off, "%s: core export %q is not a function", c.what, c.item.Name)
 	}
 	if c.sig == nil {
 		return nil

@@ -1,4 +1,4 @@
-package component
+package plan
 
 import (
 	"os"
@@ -13,10 +13,10 @@ import (
 // elaboration, which must refuse them with an error, never panic or run
 // away.
 func FuzzElaborate(f *testing.F) {
-	paths, _ := filepath.Glob(filepath.Join("..", "..", "guests", "out", "engine-*.wasm"))
-	more, _ := filepath.Glob(filepath.Join("..", "..", "guests", "out", "hook-*.wasm"))
-	invalid, _ := filepath.Glob(filepath.Join("testdata", "invalid", "*.wasm"))
-	valid, _ := filepath.Glob(filepath.Join("testdata", "valid", "*.wasm"))
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "..", "..", "guests", "out", "engine-*.wasm"))
+	more, _ := filepath.Glob(filepath.Join("..", "..", "..", "..", "guests", "out", "hook-*.wasm"))
+	invalid, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "invalid", "*.wasm"))
+	valid, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "valid", "*.wasm"))
 	for _, p := range append(append(append(paths, more...), invalid...), valid...) {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
@@ -30,8 +30,8 @@ func FuzzElaborate(f *testing.F) {
 		// The structural pass runs first in Compile, but elaboration must
 		// also stand on its own.
 		_, _ = validate.Structure(c)
-		if p, err := elaborate(c, nil); err == nil {
-			_ = p.world()
+		if p, err := Elaborate(c, nil); err == nil {
+			_ = p.World()
 		}
 	})
 }

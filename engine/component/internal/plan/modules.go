@@ -1,4 +1,4 @@
-package component
+package plan
 
 import (
 	"fmt"
@@ -75,7 +75,7 @@ func coreSortOf(k coremod.Kind) ast.Sort {
 
 // checkModuleArg checks a core module passed to a nested component against
 // the type of the import it satisfies.
-func checkModuleArg(s *scope, d *ast.Import, it item) error {
+func checkModuleArg(s *scope, d *ast.Import, it Item) error {
 	if d.Desc.Kind != ast.ExternCoreModule || it.mod.Bytes == nil || int(d.Desc.TypeIdx) >= len(s.coreTypes) {
 		return nil
 	}
@@ -87,4 +87,34 @@ func checkModuleArg(s *scope, d *ast.Import, it item) error {
 		return validate.DefInvalid(d, validate.RuleArgType, "nested component import %q: %v", d.Name, err)
 	}
 	return nil
+}
+
+// ImportsModules reports whether a component's root imports core modules.
+func ImportsModules(c *ast.Component) bool {
+	for _, d := range c.Defs {
+		if imp, ok := d.(*ast.Import); ok && imp.Desc.Kind == ast.ExternCoreModule {
+			return true
+		}
+	}
+	return false
+}
+
+// moduleImport binds a root core-module import to the host's module,
+// checked against the declared type, or, check-only, to an abstract one.
+func (e *elaborator) moduleImport(s *scope, d *ast.Import) (Item, error) {
+	if e.modules == nil {
+		return Item{Sort: ast.SortCoreModule, mod: &ast.CoreModule{Offset: d.Offset}}, nil
+	}
+	mod, ok := e.modules[d.Name]
+	if !ok {
+		return Item{}, fmt.Errorf("the host supplies no core module for it")
+	}
+	if int(d.Desc.TypeIdx) < len(s.coreTypes) {
+		if mt, ok := s.coreTypes[d.Desc.TypeIdx].(*ast.ModuleType); ok {
+			if err := coreModuleFits(mod, mt); err != nil {
+				return Item{}, fmt.Errorf("the host's core module does not fit the declared module type: %w", err)
+			}
+		}
+	}
+	return Item{Sort: ast.SortCoreModule, mod: mod}, nil
 }

@@ -1,4 +1,4 @@
-package component
+package plan
 
 import (
 	"github.com/mur-go/mur/engine/canon"
@@ -100,16 +100,16 @@ func abiNeeds(ft *wit.Func, lift bool) (memory, realloc bool) {
 
 // checkCanonOptions checks that a lift or lower has the options its
 // function type needs.
-func checkCanonOptions(ft *wit.Func, o canonOpts, lift bool, off int) error {
+func checkCanonOptions(ft *wit.Func, o CanonOpts, lift bool, off int) error {
 	what := "canon lower"
 	if lift {
 		what = "canon lift"
 	}
 	memory, realloc := abiNeeds(ft, lift)
-	if memory && o.memory == nil {
+	if memory && o.Memory == nil {
 		return validate.Invalid(validate.RuleCanonMemory, off, "%s: the function passes values through linear memory, so the memory option is required", what)
 	}
-	if realloc && o.realloc == nil {
+	if realloc && o.Realloc == nil {
 		return validate.Invalid(validate.RuleCanonRealloc, off, "%s: the %s side receives strings, lists or spilled values, so the realloc option is required", what, "core")
 	}
 	return nil

@@ -1,4 +1,4 @@
-package component
+package plan
 
 import (
 	"fmt"
@@ -7,32 +7,27 @@ import (
 	"github.com/mur-go/mur/engine/wit"
 )
 
-// TypesMatch reports how got differs structurally from want, nil if it
-// does not: the check the linker makes, for an embedder that type-checks
-// an export against a contract of its own. Resources match only if they
-// are the same resource type.
-func TypesMatch(got, want wit.Type) error { return typesMatch(got, want, nil) }
-
-// funcTypesMatch checks that a guest's view of an imported function equals
+// FuncTypesMatch checks that a guest's view of an imported function equals
 // the host's definition. Guest resource types are mapped through bound to
 // the host types they were linked to. Names of types don't matter; names of
 // fields, cases, flags and parameters do.
-func funcTypesMatch(guest, host *wit.Func, bound map[*wit.ResourceType]*wit.ResourceType) error {
+func FuncTypesMatch(guest, host *wit.Func, bound map[*wit.ResourceType]*wit.ResourceType) error {
 	if len(guest.Params) != len(host.Params) {
 		return fmt.Errorf("%d parameters, host has %d", len(guest.Params), len(host.Params))
 	}
 	for i := range guest.Params {
-		if err := typesMatch(guest.Params[i].Type, host.Params[i].Type, bound); err != nil {
+		if err := TypesMatch(guest.Params[i].Type, host.Params[i].Type, bound); err != nil {
 			return fmt.Errorf("parameter %q: %w", guest.Params[i].Name, err)
 		}
 	}
-	if err := typesMatch(guest.Result, host.Result, bound); err != nil {
+	if err := TypesMatch(guest.Result, host.Result, bound); err != nil {
 		return fmt.Errorf("result: %w", err)
 	}
 	return nil
 }
 
-func typesMatch(g, h wit.Type, bound map[*wit.ResourceType]*wit.ResourceType) error {
+// TypesMatch is FuncTypesMatch for one type.
+func TypesMatch(g, h wit.Type, bound map[*wit.ResourceType]*wit.ResourceType) error {
 	if g == nil || h == nil {
 		if g == nil && h == nil {
 			return nil
@@ -47,9 +42,9 @@ func typesMatch(g, h wit.Type, bound map[*wit.ResourceType]*wit.ResourceType) er
 	case wit.Prim:
 		return nil
 	case *wit.List:
-		return typesMatch(g.Elem, h.(*wit.List).Elem, bound)
+		return TypesMatch(g.Elem, h.(*wit.List).Elem, bound)
 	case *wit.Option:
-		return typesMatch(g.Elem, h.(*wit.Option).Elem, bound)
+		return TypesMatch(g.Elem, h.(*wit.Option).Elem, bound)
 	case *wit.Record:
 		hr := h.(*wit.Record)
 		if len(g.Fields) != len(hr.Fields) {
@@ -59,7 +54,7 @@ func typesMatch(g, h wit.Type, bound map[*wit.ResourceType]*wit.ResourceType) er
 			if f.Name != hr.Fields[i].Name {
 				return mismatch("field names")
 			}
-			if err := typesMatch(f.Type, hr.Fields[i].Type, bound); err != nil {
+			if err := TypesMatch(f.Type, hr.Fields[i].Type, bound); err != nil {
 				return fmt.Errorf("field %q: %w", f.Name, err)
 			}
 		}
@@ -69,7 +64,7 @@ func typesMatch(g, h wit.Type, bound map[*wit.ResourceType]*wit.ResourceType) er
 			return mismatch("tuple lengths")
 		}
 		for i := range g.Types {
-			if err := typesMatch(g.Types[i], ht.Types[i], bound); err != nil {
+			if err := TypesMatch(g.Types[i], ht.Types[i], bound); err != nil {
 				return err
 			}
 		}
@@ -82,7 +77,7 @@ func typesMatch(g, h wit.Type, bound map[*wit.ResourceType]*wit.ResourceType) er
 			if c.Name != hv.Cases[i].Name {
 				return mismatch("case names")
 			}
-			if err := typesMatch(c.Type, hv.Cases[i].Type, bound); err != nil {
+			if err := TypesMatch(c.Type, hv.Cases[i].Type, bound); err != nil {
 				return fmt.Errorf("case %q: %w", c.Name, err)
 			}
 		}
@@ -96,10 +91,10 @@ func typesMatch(g, h wit.Type, bound map[*wit.ResourceType]*wit.ResourceType) er
 		}
 	case *wit.Result:
 		hr := h.(*wit.Result)
-		if err := typesMatch(g.OK, hr.OK, bound); err != nil {
+		if err := TypesMatch(g.OK, hr.OK, bound); err != nil {
 			return fmt.Errorf("ok: %w", err)
 		}
-		if err := typesMatch(g.Err, hr.Err, bound); err != nil {
+		if err := TypesMatch(g.Err, hr.Err, bound); err != nil {
 			return fmt.Errorf("error: %w", err)
 		}
 	case *wit.Own:
