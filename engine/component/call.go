@@ -47,7 +47,7 @@ func (f *Func) Call(ctx context.Context, args ...any) (any, error) {
 	defer cancel()
 	// A refused growth the guest survived in an earlier call says nothing
 	// about how this one ends.
-	s.mem.desired = 0
+	s.mem.Desired = 0
 	var (
 		v   any
 		err error
@@ -212,9 +212,9 @@ func (s *Store) classify(ctx context.Context, name string, err error) error {
 		e := &TrapError{Func: name, Err: fmt.Errorf("call canceled: %w", context.Canceled)}
 		s.poisonWith(e)
 		return e
-	case s.mem.desired != 0:
-		e := &LimitError{Limit: LimitMemory, Desired: s.mem.desired, Max: s.Limits.MaxMemoryBytes, Func: name, Err: err}
-		s.mem.desired = 0
+	case s.mem.Desired != 0:
+		e := &LimitError{Limit: LimitMemory, Desired: s.mem.Desired, Max: s.Limits.MaxMemoryBytes, Func: name, Err: err}
+		s.mem.Desired = 0
 		s.poisonWith(e)
 		return e
 	}

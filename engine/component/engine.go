@@ -22,6 +22,7 @@ import (
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
 	"github.com/mur-go/mur/engine/component/internal/binary"
+	"github.com/mur-go/mur/engine/component/internal/memory"
 	"github.com/mur-go/mur/engine/component/internal/plan"
 	"github.com/mur-go/mur/engine/component/internal/validate"
 	"github.com/mur-go/mur/engine/wit"
@@ -46,7 +47,7 @@ type Engine struct {
 	workers int
 	// pool keeps closed stores' memory mappings for the next stores;
 	// stores keeps closed restored stores' instances (store_reuse.go).
-	pool   memPool
+	pool   *memory.Pool
 	stores storePool
 	// bg clears released mappings and prepares restored stores, off the
 	// calls' path (background.go).
@@ -93,10 +94,8 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	e := &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig()}
-	e.pool.bg, e.pool.cleared.L = &e.bg, &e.pool.mu
-	if d, err := openDirtyPages(); err == nil {
-		e.pool.pages = d
-	} else {
+	e.pool = memory.NewPool(e.bg.kick)
+	if err := e.pool.TrackPages(); err != nil {
 		slog.DebugContext(ctx, "component: every reset of a reused store copies its whole memory", "reason", err.Error())
 	}
 	e.stores.prepared.L = &e.stores.mu
@@ -108,7 +107,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 // backgroundStep is one piece of the worker's work: mappings are cleared
 // first, since a store being prepared takes one.
 func (e *Engine) backgroundStep() bool {
-	return e.pool.clearNext() || e.stores.prepareNext()
+	return e.pool.ClearNext() || e.stores.prepareNext()
 }
 
 // Close releases everything the engine compiled or instantiated.
@@ -119,10 +118,7 @@ func (e *Engine) Close(ctx context.Context) error {
 	// After the runtime: closing its modules frees their memories, which
 	// would otherwise wait in the pool.
 	e.stores.drain(ctx, true)
-	e.pool.drain(true)
-	if e.pool.pages != nil {
-		e.pool.pages.close()
-	}
+	e.pool.Close()
 	return err
 }
 
@@ -134,7 +130,7 @@ func (e *Engine) Close(ctx context.Context) error {
 func (e *Engine) ReleaseIdle(ctx context.Context) {
 	// Stores first: closing them releases their mappings into the pool.
 	e.stores.drain(ctx, false)
-	e.pool.drain(false)
+	e.pool.Drain(false)
 }
 
 // Component is a compiled component, ready to instantiate many times.

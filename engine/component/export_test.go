@@ -53,9 +53,7 @@ func HeldModuleBytes(c *Component) int {
 // ReusedMappings counts the memory mappings e handed out again from its
 // pool.
 func ReusedMappings(e *Engine) uint64 {
-	e.pool.mu.Lock()
-	defer e.pool.mu.Unlock()
-	return e.pool.reused
+	return e.pool.Stats().Reused
 }
 
 // ReusedStores counts the stores e made from a closed store's instances.
@@ -74,16 +72,14 @@ func AdoptedStores(e *Engine) uint64 {
 
 // ClearedMappings counts the released mappings e's worker cleared.
 func ClearedMappings(e *Engine) uint64 {
-	e.pool.mu.Lock()
-	defer e.pool.mu.Unlock()
-	return e.pool.zeroed
+	return e.pool.Stats().Zeroed
 }
 
 // Settle waits until e's worker has prepared every store and cleared
 // every mapping asked of it so far.
 func Settle(e *Engine) {
 	e.stores.settle()
-	e.pool.settle()
+	e.pool.Settle()
 }
 
 // TrackedResets counts the parked stores e reset by copying back only the
@@ -95,16 +91,13 @@ func TrackedResets(e *Engine) uint64 {
 }
 
 // TracksPages reports whether e finds the pages a call wrote.
-func TracksPages(e *Engine) bool { return e.pool.pages != nil }
+func TracksPages(e *Engine) bool { return e.pool.Tracks() }
 
 // StopTrackingPages makes e reset every parked store's memory by copying
 // its whole image, as where the kernel cannot tell the pages written; for
 // benchmarks against that path. Call it before e makes any store.
 func StopTrackingPages(e *Engine) {
-	if e.pool.pages != nil {
-		e.pool.pages.close()
-		e.pool.pages = nil
-	}
+	e.pool.StopTracking()
 }
 
 // BoundImages makes e keep at most n bytes of memory images.

@@ -170,7 +170,7 @@ func (s *Store) initLeftovers(rec *initRecord) string {
 	if !rec.tablesMatch(s) {
 		return "initialisation changed resource handles in a way the engine cannot remake"
 	}
-	if s.mem.desired != 0 {
+	if s.mem.Desired != 0 {
 		return "initialisation hit the memory limit"
 	}
 	if s.poisoned() != nil || s.abandoned() {

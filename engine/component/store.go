@@ -14,6 +14,7 @@ import (
 
 	"github.com/mur-go/mur/engine/canon"
 	"github.com/mur-go/mur/engine/component/internal/coremod"
+	"github.com/mur-go/mur/engine/component/internal/memory"
 	"github.com/mur-go/mur/engine/component/internal/plan"
 	"github.com/mur-go/mur/engine/wit"
 )
@@ -42,7 +43,7 @@ type Store struct {
 	funcs siteFuncs
 	// mem backs the store's memories; a reused store's instances keep the
 	// limiter they were made with (store_reuse.go).
-	mem *memLimiter
+	mem *memory.Limiter
 	// poison is set when a guest trapped or ran out its deadline; every
 	// later call fails with it. An abandoned call's goroutine may read it.
 	poison atomic.Pointer[error]
@@ -132,7 +133,7 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 func (s *Store) instantiate(ctx context.Context, c *Component, li *linkedImports, mods []wazero.CompiledModule, skipStart bool, snap *snapshot) error {
 	s.prepare(c, li)
 	s.core = make([]api.Module, len(c.plan.CoreInsts))
-	s.mem = &memLimiter{max: s.Limits.MaxMemoryBytes, pool: &c.engine.pool}
+	s.mem = memory.NewLimiter(s.Limits.MaxMemoryBytes, c.engine.pool)
 
 	ctx, cancel := s.callContext(ctx)
 	defer cancel()

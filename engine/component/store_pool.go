@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/tetratelabs/wazero/api"
+
+	"github.com/mur-go/mur/engine/component/internal/memory"
 )
 
 // Bounds of what an engine keeps of closed restored stores for reuse
@@ -33,7 +35,7 @@ type idleStore struct {
 	core []api.Module
 	host api.Module
 	fuel []api.MutableGlobal
-	mem  *memLimiter
+	mem  *memory.Limiter
 	// funcs are the functions stores of these instances looked up.
 	funcs siteFuncs
 	// pristine says the worker prepared it and it was never called

@@ -7,6 +7,8 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+
+	"github.com/mur-go/mur/engine/component/internal/memory"
 )
 
 // A store restored from a snapshot spends most of its fixed cost in
@@ -118,7 +120,7 @@ func (j prepareJob) build() (*idleStore, error) {
 	s := &Store{Limits: Limits{MaxMemoryBytes: j.maxMem}}
 	s.comp = c
 	s.core = make([]api.Module, len(c.plan.CoreInsts))
-	s.mem = &memLimiter{max: j.maxMem, pool: &c.engine.pool}
+	s.mem = memory.NewLimiter(j.maxMem, c.engine.pool)
 	ctx := experimental.WithMemoryAllocator(j.ctx, s.mem)
 	ctx = experimental.WithImportResolver(ctx, s.resolve)
 	var err error

@@ -57,7 +57,7 @@ func (s *Store) park(ctx context.Context) bool {
 	}
 	tracked := true
 	for i, m := range s.core {
-		if mems[i] != nil && !s.mem.reset(mems[i], image[i]) {
+		if mems[i] != nil && !s.mem.Reset(mems[i], image[i]) {
 			tracked = false
 		}
 		for _, g := range snap.insts[i].globals {
@@ -96,7 +96,7 @@ func (s *Store) adopt(ctx context.Context, c *Component, li *linkedImports, snap
 	}
 	s.prepare(c, li)
 	s.core, s.host, s.fuel, s.mem, s.funcs = is.core, is.host, is.fuel, is.mem, is.funcs
-	s.mem.desired = 0
+	s.mem.Desired = 0
 	s.restored = snap
 	ctx, cancel := s.callContext(ctx)
 	defer cancel()

@@ -1,10 +1,10 @@
 //go:build linux || darwin || freebsd
 
-package component
+package memory
 
 import "os"
 
-// The written-page tracking of a mapping (store_reset.go): registered
+// The written-page tracking of a mapping (reset.go): registered
 // with the engine's dirtyPages when the mapping is made, armed by a reset
 // of a parked store's memory, disarmed when the memory is freed.
 

@@ -1,6 +1,6 @@
 //go:build linux
 
-package component
+package memory
 
 import (
 	"testing"

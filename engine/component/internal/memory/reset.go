@@ -1,9 +1,9 @@
-package component
+package memory
 
 import "unsafe"
 
-// A parked store's memory is reset to its snapshot's image (park,
-// store_reuse.go). Copying the whole image costs the memory's size, 4 to
+// A parked store's memory is reset to its snapshot's image (Reset; the
+// engine's store_reuse.go). Copying the whole image costs the memory's size, 4 to
 // 8 MB for a Go guest, whatever the call did; where the kernel reports
 // the pages written since a point (dirty_linux.go) a reset copies back
 // only those. The point is set ("armed") right after a memory holds its
@@ -30,9 +30,9 @@ type resettable interface {
 	arm(mem []byte)
 }
 
-// reset makes mem, one of l's memories, hold image again, and reports
+// Reset makes mem, one of l's memories, hold image again, and reports
 // whether it copied only what was written.
-func (l *memLimiter) reset(mem, image []byte) bool {
+func (l *Limiter) Reset(mem, image []byte) bool {
 	var r resettable
 	for _, m := range l.mems {
 		if rb, ok := m.backing.(resettable); ok && rb.holds(mem) {

@@ -1,7 +1,7 @@
 //go:build !(linux || darwin || freebsd)
 
-package component
+package memory
 
-func newBacking(_ *memPool, capBytes, maxBytes uint64) backing {
+func newBacking(_ *Pool, capBytes, maxBytes uint64) backing {
 	return &heapBacking{capHint: capBytes, maxBytes: maxBytes}
 }

@@ -1,11 +1,11 @@
 //go:build !linux
 
-package component
+package memory
 
 import "errors"
 
 // Elsewhere than on Linux the engine finds no written pages: every reset
-// copies the whole image (store_reset.go).
+// copies the whole image (reset.go).
 type dirtyPages struct{}
 
 type pageRegion struct{ start, end, categories uint64 }

@@ -1,6 +1,6 @@
 //go:build linux || darwin || freebsd
 
-package component
+package memory
 
 import "syscall"
 
@@ -14,9 +14,9 @@ type mmapBacking struct {
 	region []byte // the whole reservation
 	commit uint64
 	// pool takes the mapping back when the memory is freed; nil unmaps.
-	pool *memPool
+	pool *Pool
 	// dirty finds the pages written to the mapping, nil when the engine
-	// cannot (memory_track.go). armed is the size of the memory armed for
+	// cannot (track.go). armed is the size of the memory armed for
 	// a reset that copies only those, 0 when it is not; protected says
 	// some pages may be write-protected; keep decides when a reset
 	// protects pages again; vec is the scans' buffer.
@@ -27,7 +27,7 @@ type mmapBacking struct {
 	vec       []pageRegion
 }
 
-func newBacking(pool *memPool, capBytes, maxBytes uint64) backing {
+func newBacking(pool *Pool, capBytes, maxBytes uint64) backing {
 	reserve := min(max(maxBytes, capBytes), maxReserve)
 	if reserve == 0 {
 		return &heapBacking{capHint: capBytes, maxBytes: maxBytes}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package component
+package memory
 
 import (
 	"errors"
@@ -62,7 +62,7 @@ type pmScanArg struct {
 // pageRegion is the kernel's struct page_region: [start, end) addresses.
 type pageRegion struct{ start, end, categories uint64 }
 
-// dirtyPages is an Engine's handle on that interface: one userfaultfd
+// dirtyPages is an engine's handle on that interface: one userfaultfd
 // every tracked mapping is registered with, and the pagemap file.
 type dirtyPages struct {
 	uffd, pagemap int

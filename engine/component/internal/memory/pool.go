@@ -1,4 +1,4 @@
-package component
+package memory
 
 import "sync"
 
@@ -35,13 +35,13 @@ type reusableMapping interface {
 	unmap()
 }
 
-// memPool holds released mappings for an Engine: dirty ones wait for the
+// Pool holds released mappings for an engine: dirty ones wait for the
 // worker, which clears them one at a time and moves them to idle.
-type memPool struct {
-	// bg is the engine's worker, woken when a mapping is released.
-	bg *background
+type Pool struct {
+	// kick wakes the engine's worker when a mapping is released.
+	kick func()
 	// pages finds the pages written to the mappings the pool makes, nil
-	// when the kernel cannot (store_reset.go).
+	// when the kernel cannot (reset.go).
 	pages *dirtyPages
 
 	mu sync.Mutex
@@ -58,9 +58,55 @@ type memPool struct {
 	reused, zeroed uint64
 }
 
+// NewPool returns an empty pool whose worker kick wakes.
+func NewPool(kick func()) *Pool {
+	p := &Pool{kick: kick}
+	p.cleared.L = &p.mu
+	return p
+}
+
+// TrackPages makes the pool find the pages written to the mappings it
+// makes from now on, or says why the kernel cannot.
+func (p *Pool) TrackPages() error {
+	d, err := openDirtyPages()
+	if err != nil {
+		return err
+	}
+	p.pages = d
+	return nil
+}
+
+// Tracks reports whether the pool finds the pages written to its
+// mappings.
+func (p *Pool) Tracks() bool { return p.pages != nil }
+
+// StopTracking makes every later reset copy the whole image, as where the
+// kernel cannot tell the pages written; call it before any mapping is
+// made.
+func (p *Pool) StopTracking() {
+	if p.pages != nil {
+		p.pages.close()
+		p.pages = nil
+	}
+}
+
+// Stats are counts of what a pool did and holds: mappings handed out
+// again, cleared by the worker, idle and waiting to be cleared.
+type Stats struct {
+	Reused, Zeroed uint64
+	Idle, Dirty    int
+}
+
+// Stats reports the pool's counts.
+func (p *Pool) Stats() Stats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return Stats{Reused: p.reused, Zeroed: p.zeroed, Idle: len(p.idle), Dirty: len(p.dirty)}
+}
+
 // put keeps m for the worker to clear, or reports false (the caller
 // unmaps it).
-func (p *memPool) put(m reusableMapping) bool {
+func (p *Pool) put(m reusableMapping) bool {
 	n := m.committed()
 	p.mu.Lock()
 	held := len(p.idle) + len(p.dirty)
@@ -74,13 +120,13 @@ func (p *memPool) put(m reusableMapping) bool {
 	p.dirty = append(p.dirty, m)
 	p.bytes += n
 	p.mu.Unlock()
-	p.bg.kick()
+	p.kick()
 	return true
 }
 
-// clearNext clears one dirty mapping, for the worker, and reports whether
+// ClearNext clears one dirty mapping, for the worker, and reports whether
 // there was one.
-func (p *memPool) clearNext() bool {
+func (p *Pool) ClearNext() bool {
 	p.mu.Lock()
 	if len(p.dirty) == 0 {
 		p.mu.Unlock()
@@ -104,7 +150,7 @@ func (p *memPool) clearNext() bool {
 // get returns a cleared mapping of exactly reserve bytes, or nil. The
 // most recently released one comes first: its pages are the likeliest to
 // be resident.
-func (p *memPool) get(reserve uint64) reusableMapping {
+func (p *Pool) get(reserve uint64) reusableMapping {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for i := len(p.idle) - 1; i >= 0; i-- {
@@ -120,10 +166,10 @@ func (p *memPool) get(reserve uint64) reusableMapping {
 	return nil
 }
 
-// drain unmaps every mapping the pool holds, cleared or not, once the
+// Drain unmaps every mapping the pool holds, cleared or not, once the
 // worker is done with the one it may be clearing; with closing set, later
 // puts fail.
-func (p *memPool) drain(closing bool) {
+func (p *Pool) Drain(closing bool) {
 	p.mu.Lock()
 	p.closed = p.closed || closing
 	p.waitClearing()
@@ -135,15 +181,23 @@ func (p *memPool) drain(closing bool) {
 	}
 }
 
+// Close unmaps every mapping the pool holds and refuses later ones.
+func (p *Pool) Close() {
+	p.Drain(true)
+	if p.pages != nil {
+		p.pages.close()
+	}
+}
+
 // waitClearing waits, with p.mu held, until no mapping is being cleared.
-func (p *memPool) waitClearing() {
+func (p *Pool) waitClearing() {
 	for p.clearing != nil {
 		p.cleared.Wait()
 	}
 }
 
-// settle waits until the worker has cleared every released mapping.
-func (p *memPool) settle() {
+// Settle waits until the worker has cleared every released mapping.
+func (p *Pool) Settle() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for len(p.dirty) > 0 || p.clearing != nil {
