@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/engine/component/internal/memory"
+	"github.com/mur-go/mur/engine/component/internal/storelife"
 )
 
 // Engine.Close stops the worker and leaves nothing prepared or pooled,
@@ -20,10 +21,10 @@ func TestCloseLeavesNothingPrepared(t *testing.T) {
 	if err := e.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
-	e.stores.want(prepareJob{ctx: ctx, snap: &snapshot{}})
+	e.stores.Want(ctx, &prepareJob{snap: &storelife.Snapshot{}})
 	e.bg.kick()
-	maps := e.pool.Stats()
-	if len(e.stores.idle) != 0 || len(e.stores.wanted) != 0 || maps.Idle != 0 || maps.Dirty != 0 || !e.bg.closed {
-		t.Fatalf("after Close the engine holds idle %d, wanted %d, mappings %d+%d", len(e.stores.idle), len(e.stores.wanted), maps.Idle, maps.Dirty)
+	stores, maps := e.stores.Stats(), e.pool.Stats()
+	if stores.Idle != 0 || stores.Wanted != 0 || maps.Idle != 0 || maps.Dirty != 0 || !e.bg.closed {
+		t.Fatalf("after Close the engine holds idle %d, wanted %d, mappings %d+%d", stores.Idle, stores.Wanted, maps.Idle, maps.Dirty)
 	}
 }

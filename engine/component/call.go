@@ -10,6 +10,7 @@ import (
 
 	"github.com/mur-go/mur/engine/canon"
 	"github.com/mur-go/mur/engine/component/internal/plan"
+	"github.com/mur-go/mur/engine/component/internal/storelife"
 	"github.com/mur-go/mur/engine/wit"
 )
 
@@ -47,7 +48,7 @@ func (f *Func) Call(ctx context.Context, args ...any) (any, error) {
 	defer cancel()
 	// A refused growth the guest survived in an earlier call says nothing
 	// about how this one ends.
-	s.mem.Desired = 0
+	s.inst.Mem.Desired = 0
 	var (
 		v   any
 		err error
@@ -82,17 +83,17 @@ func (s *Store) liftedState(fn *plan.Func) (*liftedRT, error) {
 	if rt := s.lifted[fn.ID]; rt != nil {
 		return rt, nil
 	}
-	core, err := s.siteFunc(siteKey{liftedCore, fn.ID}, fn.Core)
+	core, err := s.siteFunc(storelife.SiteKey{Role: liftedCore, Idx: fn.ID}, fn.Core)
 	if err != nil {
 		return nil, err
 	}
 	rt := &liftedRT{fn: core, hs: handles{s: s, compInst: fn.CompInst}}
-	if rt.opts, err = s.options(fn.Opts, siteKey{liftedRealloc, fn.ID}); err != nil {
+	if rt.opts, err = s.options(fn.Opts, storelife.SiteKey{Role: liftedRealloc, Idx: fn.ID}); err != nil {
 		return nil, err
 	}
 	rt.opts.Handles = &rt.hs
 	if fn.Opts.PostReturn != nil {
-		if rt.post, err = s.siteFunc(siteKey{liftedPost, fn.ID}, *fn.Opts.PostReturn); err != nil {
+		if rt.post, err = s.siteFunc(storelife.SiteKey{Role: liftedPost, Idx: fn.ID}, *fn.Opts.PostReturn); err != nil {
 			return nil, fmt.Errorf("post-return: %w", err)
 		}
 	}
@@ -212,9 +213,9 @@ func (s *Store) classify(ctx context.Context, name string, err error) error {
 		e := &TrapError{Func: name, Err: fmt.Errorf("call canceled: %w", context.Canceled)}
 		s.poisonWith(e)
 		return e
-	case s.mem.Desired != 0:
-		e := &LimitError{Limit: LimitMemory, Desired: s.mem.Desired, Max: s.Limits.MaxMemoryBytes, Func: name, Err: err}
-		s.mem.Desired = 0
+	case s.inst.Mem.Desired != 0:
+		e := &LimitError{Limit: LimitMemory, Desired: s.inst.Mem.Desired, Max: s.Limits.MaxMemoryBytes, Func: name, Err: err}
+		s.inst.Mem.Desired = 0
 		s.poisonWith(e)
 		return e
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/mur-go/mur/engine/component/internal/binary"
 	"github.com/mur-go/mur/engine/component/internal/memory"
 	"github.com/mur-go/mur/engine/component/internal/plan"
+	"github.com/mur-go/mur/engine/component/internal/storelife"
 	"github.com/mur-go/mur/engine/component/internal/validate"
 	"github.com/mur-go/mur/engine/wit"
 )
@@ -48,7 +49,7 @@ type Engine struct {
 	// pool keeps closed stores' memory mappings for the next stores;
 	// stores keeps closed restored stores' instances (store_reuse.go).
 	pool   *memory.Pool
-	stores storePool
+	stores *storelife.Pool
 	// bg clears released mappings and prepares restored stores, off the
 	// calls' path (background.go).
 	bg background
@@ -98,8 +99,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	if err := e.pool.TrackPages(); err != nil {
 		slog.DebugContext(ctx, "component: every reset of a reused store copies its whole memory", "reason", err.Error())
 	}
-	e.stores.prepared.L = &e.stores.mu
-	e.stores.imageBound = maxImagesBytes
+	e.stores = storelife.NewPool()
 	e.bg.step = e.backgroundStep
 	return e, nil
 }
@@ -107,7 +107,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 // backgroundStep is one piece of the worker's work: mappings are cleared
 // first, since a store being prepared takes one.
 func (e *Engine) backgroundStep() bool {
-	return e.pool.ClearNext() || e.stores.prepareNext()
+	return e.pool.ClearNext() || e.stores.PrepareNext()
 }
 
 // Close releases everything the engine compiled or instantiated.
@@ -117,7 +117,7 @@ func (e *Engine) Close(ctx context.Context) error {
 	err := e.rt.Close(ctx)
 	// After the runtime: closing its modules frees their memories, which
 	// would otherwise wait in the pool.
-	e.stores.drain(ctx, true)
+	e.stores.Drain(ctx, true)
 	e.pool.Close()
 	return err
 }
@@ -129,7 +129,7 @@ func (e *Engine) Close(ctx context.Context) error {
 // as before, just without the head start.
 func (e *Engine) ReleaseIdle(ctx context.Context) {
 	// Stores first: closing them releases their mappings into the pool.
-	e.stores.drain(ctx, false)
+	e.stores.Drain(ctx, false)
 	e.pool.Drain(false)
 }
 
@@ -143,6 +143,9 @@ type Component struct {
 	// then a check-only one, and each set of modules the host supplies
 	// elaborates into a component of its own (hostmodules.go).
 	tree *ast.Component
+	// snaps are the snapshots, per configuration (preinit.go), under a
+	// lock of their own.
+	snaps storelife.Snapshots[snapKey]
 
 	mu sync.Mutex
 	// withModules caches those components by the modules supplied.
@@ -151,11 +154,6 @@ type Component struct {
 	// modules); uncappedUsed says a store without a cap took form 0.
 	forms        map[uint32][]wazero.CompiledModule
 	uncappedUsed bool
-	// snaps are the snapshots, per configuration (preinit.go), taken at
-	// the first store that needs them, not at Compile.
-	snaps map[snapKey]*snapEntry
-	// snapBytes is the memory the snapshots hold.
-	snapBytes int
 }
 
 // Compile decodes, validates and compiles a component binary. Core modules

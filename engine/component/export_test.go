@@ -58,16 +58,12 @@ func ReusedMappings(e *Engine) uint64 {
 
 // ReusedStores counts the stores e made from a closed store's instances.
 func ReusedStores(e *Engine) uint64 {
-	e.stores.mu.Lock()
-	defer e.stores.mu.Unlock()
-	return e.stores.reused
+	return e.stores.Stats().Reused
 }
 
 // AdoptedStores counts the stores e made from stores its worker prepared.
 func AdoptedStores(e *Engine) uint64 {
-	e.stores.mu.Lock()
-	defer e.stores.mu.Unlock()
-	return e.stores.adopted
+	return e.stores.Stats().Adopted
 }
 
 // ClearedMappings counts the released mappings e's worker cleared.
@@ -78,16 +74,14 @@ func ClearedMappings(e *Engine) uint64 {
 // Settle waits until e's worker has prepared every store and cleared
 // every mapping asked of it so far.
 func Settle(e *Engine) {
-	e.stores.settle()
+	e.stores.Settle()
 	e.pool.Settle()
 }
 
 // TrackedResets counts the parked stores e reset by copying back only the
 // pages written since their last reset.
 func TrackedResets(e *Engine) uint64 {
-	e.stores.mu.Lock()
-	defer e.stores.mu.Unlock()
-	return e.stores.trackedResets
+	return e.stores.Stats().TrackedResets
 }
 
 // TracksPages reports whether e finds the pages a call wrote.
@@ -102,7 +96,5 @@ func StopTrackingPages(e *Engine) {
 
 // BoundImages makes e keep at most n bytes of memory images.
 func BoundImages(e *Engine, n uint64) {
-	e.stores.mu.Lock()
-	defer e.stores.mu.Unlock()
-	e.stores.imageBound = n
+	e.stores.SetImageBound(n)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mur-go/mur/engine/canon"
 	"github.com/mur-go/mur/engine/component/internal/coremod"
 	"github.com/mur-go/mur/engine/component/internal/plan"
+	"github.com/mur-go/mur/engine/component/internal/storelife"
 )
 
 // compileHostModule builds the module exporting the plan's host functions
@@ -89,13 +90,13 @@ type loweredRT struct {
 
 func (s *Store) callLowered(ctx context.Context, i int, stack []uint64) error {
 	h := s.comp.plan.HostFuncs[i]
-	rec := s.initRec
+	rec := s.life.Rec
 	if rec != nil {
-		rec.observe(h.Target)
+		rec.Observe(h.Target)
 	}
 	rt := s.lowers[i]
 	if rt == nil {
-		opts, err := s.options(h.Opts, siteKey{loweredRealloc, i})
+		opts, err := s.options(h.Opts, storelife.SiteKey{Role: loweredRealloc, Idx: i})
 		if err != nil {
 			return err
 		}
@@ -126,7 +127,7 @@ func (s *Store) callLowered(ctx context.Context, i int, stack []uint64) error {
 		return err
 	}
 	if rec != nil {
-		return rec.lower(ctx, i, h, &rt.opts, v, stack)
+		return rec.Lower(ctx, i, h, &rt.opts, v, stack)
 	}
 	return abi.LowerResult(ctx, &rt.opts, v, stack, stack)
 }
@@ -141,8 +142,8 @@ func resourceTrampoline(p *plan.Plan, i int) api.GoModuleFunction {
 		tab := &s.tables[h.CompInst]
 		switch h.Kind {
 		case plan.HostResourceNew:
-			if s.initRec != nil && s.initRec.denied == "" {
-				s.initRec.denied = "initialisation made a resource of its own"
+			if s.life.Rec != nil {
+				s.life.Rec.Deny("initialisation made a resource of its own")
 			}
 			idx, err := tab.insert(handleEntry{typ: h.Resource, rep: uint32(stack[0]), own: true})
 			if err != nil {
@@ -159,8 +160,8 @@ func resourceTrampoline(p *plan.Plan, i int) api.GoModuleFunction {
 			}
 			stack[0] = uint64(e.rep)
 		case plan.HostResourceDrop:
-			if s.initRec != nil {
-				s.initRec.dropped(i, h, s.comp.plan, uint32(stack[0]))
+			if s.life.Rec != nil {
+				s.life.Rec.Dropped(i, h, s.comp.plan, uint32(stack[0]))
 			}
 			if err := s.dropHandle(ctx, h, uint32(stack[0])); err != nil {
 				trap(err)

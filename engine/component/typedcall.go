@@ -116,7 +116,7 @@ func (t *Typed[P, R]) Call(ctx context.Context, p P) (R, error) {
 	defer cancel()
 	// As in Func.Call: a refused growth in an earlier call says nothing
 	// about this one.
-	s.mem.Desired = 0
+	s.inst.Mem.Desired = 0
 	// r is read only once the call has returned: an abandoned call may
 	// still write it.
 	err := s.run(ctx, nested, func() error {
