@@ -4,12 +4,12 @@ import "sync"
 
 // background is an engine's worker for the fixed work of a store's life
 // that no call has to wait for: clearing a released memory mapping before
-// it is pooled (memory_pool.go) and preparing a restored store for the
-// next store of its configuration (store_prepare.go). An agent loop has
-// gaps between calls (tools, traces, replies) where this work fits; a
-// store that comes before it is done maps or instantiates afresh, never
-// uses half-done work. One goroutine per engine, started by the first
-// work and stopped by Engine.Close.
+// it is pooled (memory.Pool) and preparing a restored store for the next
+// store of its configuration (storelife.Pool, store_prepare.go). An
+// agent loop has gaps between calls (tools, traces, replies) where this
+// work fits; a store that comes before it is done maps or instantiates
+// afresh, never uses half-done work. One goroutine per engine, started by
+// the first work and stopped by Engine.Close.
 type background struct {
 	// step does one piece of work and reports whether there was any.
 	step func() bool

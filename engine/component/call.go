@@ -9,28 +9,30 @@ import (
 	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/mur-go/mur/engine/canon"
+	"github.com/mur-go/mur/engine/component/internal/plan"
+	"github.com/mur-go/mur/engine/component/internal/storelife"
 	"github.com/mur-go/mur/engine/wit"
 )
 
 // Func is an exported component function bound to an instance.
 type Func struct {
 	s    *Store
-	def  *funcDef
+	def  *plan.Func
 	name string
 }
 
 // Func looks up an exported function: "instance#func" (e.g.
 // "murmur:tool/run@0.2.0#run") or a root-level "func".
 func (i *Instance) Func(export string) (*Func, error) {
-	it, err := i.s.comp.plan.lookupExport(export)
+	it, err := lookupExport(i.s.comp.plan, export)
 	if err != nil {
 		return nil, err
 	}
-	return &Func{s: i.s, def: it.fn, name: export}, nil
+	return &Func{s: i.s, def: it.Func, name: export}, nil
 }
 
 // Type returns the function's WIT type.
-func (f *Func) Type() *wit.Func { return f.def.typ }
+func (f *Func) Type() *wit.Func { return f.def.Type }
 
 // Call calls the function with args (see package wit for the Go value of
 // each WIT type) under the store's deadline. Errors are *DeadlineError,
@@ -46,7 +48,7 @@ func (f *Func) Call(ctx context.Context, args ...any) (any, error) {
 	defer cancel()
 	// A refused growth the guest survived in an earlier call says nothing
 	// about how this one ends.
-	s.mem.desired = 0
+	s.inst.Mem.Desired = 0
 	var (
 		v   any
 		err error
@@ -77,33 +79,33 @@ type liftedRT struct {
 	hs   handles
 }
 
-func (s *Store) liftedState(fn *funcDef) (*liftedRT, error) {
-	if rt := s.lifted[fn.id]; rt != nil {
+func (s *Store) liftedState(fn *plan.Func) (*liftedRT, error) {
+	if rt := s.lifted[fn.ID]; rt != nil {
 		return rt, nil
 	}
-	core, err := s.siteFunc(siteKey{liftedCore, fn.id}, fn.core)
+	core, err := s.siteFunc(storelife.SiteKey{Role: liftedCore, Idx: fn.ID}, fn.Core)
 	if err != nil {
 		return nil, err
 	}
-	rt := &liftedRT{fn: core, hs: handles{s: s, compInst: fn.compInst}}
-	if rt.opts, err = s.options(fn.opts, siteKey{liftedRealloc, fn.id}); err != nil {
+	rt := &liftedRT{fn: core, hs: handles{s: s, compInst: fn.CompInst}}
+	if rt.opts, err = s.options(fn.Opts, storelife.SiteKey{Role: liftedRealloc, Idx: fn.ID}); err != nil {
 		return nil, err
 	}
 	rt.opts.Handles = &rt.hs
-	if fn.opts.postReturn != nil {
-		if rt.post, err = s.siteFunc(siteKey{liftedPost, fn.id}, *fn.opts.postReturn); err != nil {
+	if fn.Opts.PostReturn != nil {
+		if rt.post, err = s.siteFunc(storelife.SiteKey{Role: liftedPost, Idx: fn.ID}, *fn.Opts.PostReturn); err != nil {
 			return nil, fmt.Errorf("post-return: %w", err)
 		}
 	}
-	s.lifted[fn.id] = rt
+	s.lifted[fn.ID] = rt
 	return rt, nil
 }
 
 // callFunc calls a component function with Go values: a lifted guest
 // function through the canonical ABI, or an imported one on the host.
-func (s *Store) callFunc(ctx context.Context, fn *funcDef, args []any) (any, error) {
-	if fn.imported {
-		v, err := s.linked.funcs[fn.id].fn(ctx, s, args)
+func (s *Store) callFunc(ctx context.Context, fn *plan.Func, args []any) (any, error) {
+	if fn.Imported {
+		v, err := s.linked.funcs[fn.ID].fn(ctx, s, args)
 		if s.abandoned() {
 			// The host function returned after its caller gave up: the
 			// guest must not carry on.
@@ -111,7 +113,7 @@ func (s *Store) callFunc(ctx context.Context, fn *funcDef, args []any) (any, err
 		}
 		return v, err
 	}
-	if s.active[fn.compInst] {
+	if s.active[fn.CompInst] {
 		return nil, &canon.Trap{Reason: "cannot re-enter a component instance that is already running"}
 	}
 	rt, err := s.liftedState(fn)
@@ -123,7 +125,7 @@ func (s *Store) callFunc(ctx context.Context, fn *funcDef, args []any) (any, err
 	stack, err := func() ([]uint64, error) {
 		s.guard()
 		defer s.unguard()
-		return fn.abi.LowerArgs(ctx, &rt.opts, args, nil)
+		return fn.ABI.LowerArgs(ctx, &rt.opts, args, nil)
 	}()
 	if err != nil {
 		// The guest's realloc runs while arguments are lowered: if it failed
@@ -138,17 +140,17 @@ func (s *Store) callFunc(ctx context.Context, fn *funcDef, args []any) (any, err
 		}
 		return nil, &argsError{err}
 	}
-	s.active[fn.compInst] = true
+	s.active[fn.CompInst] = true
 	err = rt.fn.CallWithStack(ctx, stack)
-	s.active[fn.compInst] = false
+	s.active[fn.CompInst] = false
 	if s.abandoned() {
 		return nil, errAbandoned
 	}
 	if err != nil {
 		return nil, err
 	}
-	nres := len(fn.abi.LiftSignature().Results)
-	v, err := fn.abi.LiftResult(ctx, &rt.opts, stack[:nres])
+	nres := len(fn.ABI.LiftSignature().Results)
+	v, err := fn.ABI.LiftResult(ctx, &rt.opts, stack[:nres])
 	if err != nil {
 		return nil, err
 	}
@@ -211,9 +213,9 @@ func (s *Store) classify(ctx context.Context, name string, err error) error {
 		e := &TrapError{Func: name, Err: fmt.Errorf("call canceled: %w", context.Canceled)}
 		s.poisonWith(e)
 		return e
-	case s.mem.desired != 0:
-		e := &LimitError{Limit: LimitMemory, Desired: s.mem.desired, Max: s.Limits.MaxMemoryBytes, Func: name, Err: err}
-		s.mem.desired = 0
+	case s.inst.Mem.Desired != 0:
+		e := &LimitError{Limit: LimitMemory, Desired: s.inst.Mem.Desired, Max: s.Limits.MaxMemoryBytes, Func: name, Err: err}
+		s.inst.Mem.Desired = 0
 		s.poisonWith(e)
 		return e
 	}
@@ -262,17 +264,17 @@ func isPoisoning(err error) bool {
 // resources never need this: the host owns them already.
 func (i *Instance) DropResource(ctx context.Context, r wit.Resource) error {
 	s := i.s
-	def, ok := s.comp.plan.resources[r.Type]
+	def, ok := s.comp.plan.Resources[r.Type]
 	if !ok {
 		return fmt.Errorf("drop %s: not a resource type defined by this component", resName(r.Type))
 	}
 	if err := s.poisoned(); err != nil {
 		return fmt.Errorf("drop %s: %w: %w", resName(r.Type), ErrPoisoned, err)
 	}
-	if def.dtor == nil {
+	if def.Dtor == nil {
 		return nil
 	}
-	f, err := s.coreFunc(*def.dtor)
+	f, err := s.coreFunc(*def.Dtor)
 	if err != nil {
 		return err
 	}

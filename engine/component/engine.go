@@ -22,6 +22,10 @@ import (
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
 	"github.com/mur-go/mur/engine/component/internal/binary"
+	"github.com/mur-go/mur/engine/component/internal/memory"
+	"github.com/mur-go/mur/engine/component/internal/plan"
+	"github.com/mur-go/mur/engine/component/internal/storelife"
+	"github.com/mur-go/mur/engine/component/internal/validate"
 	"github.com/mur-go/mur/engine/wit"
 )
 
@@ -44,8 +48,8 @@ type Engine struct {
 	workers int
 	// pool keeps closed stores' memory mappings for the next stores;
 	// stores keeps closed restored stores' instances (store_reuse.go).
-	pool   memPool
-	stores storePool
+	pool   *memory.Pool
+	stores *storelife.Pool
 	// bg clears released mappings and prepares restored stores, off the
 	// calls' path (background.go).
 	bg background
@@ -91,14 +95,11 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	e := &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig()}
-	e.pool.bg, e.pool.cleared.L = &e.bg, &e.pool.mu
-	if d, err := openDirtyPages(); err == nil {
-		e.pool.pages = d
-	} else {
+	e.pool = memory.NewPool(e.bg.kick)
+	if err := e.pool.TrackPages(); err != nil {
 		slog.DebugContext(ctx, "component: every reset of a reused store copies its whole memory", "reason", err.Error())
 	}
-	e.stores.prepared.L = &e.stores.mu
-	e.stores.imageBound = maxImagesBytes
+	e.stores = storelife.NewPool()
 	e.bg.step = e.backgroundStep
 	return e, nil
 }
@@ -106,7 +107,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 // backgroundStep is one piece of the worker's work: mappings are cleared
 // first, since a store being prepared takes one.
 func (e *Engine) backgroundStep() bool {
-	return e.pool.clearNext() || e.stores.prepareNext()
+	return e.pool.ClearNext() || e.stores.PrepareNext()
 }
 
 // Close releases everything the engine compiled or instantiated.
@@ -116,11 +117,8 @@ func (e *Engine) Close(ctx context.Context) error {
 	err := e.rt.Close(ctx)
 	// After the runtime: closing its modules frees their memories, which
 	// would otherwise wait in the pool.
-	e.stores.drain(ctx, true)
-	e.pool.drain(true)
-	if e.pool.pages != nil {
-		e.pool.pages.close()
-	}
+	e.stores.Drain(ctx, true)
+	e.pool.Close()
 	return err
 }
 
@@ -131,20 +129,23 @@ func (e *Engine) Close(ctx context.Context) error {
 // as before, just without the head start.
 func (e *Engine) ReleaseIdle(ctx context.Context) {
 	// Stores first: closing them releases their mappings into the pool.
-	e.stores.drain(ctx, false)
-	e.pool.drain(false)
+	e.stores.Drain(ctx, false)
+	e.pool.Drain(false)
 }
 
 // Component is a compiled component, ready to instantiate many times.
 type Component struct {
 	engine *Engine
-	plan   *plan
+	plan   *plan.Plan
 	host   wazero.CompiledModule
 
 	// ast is kept when the root imports core modules: the plan above is
 	// then a check-only one, and each set of modules the host supplies
 	// elaborates into a component of its own (hostmodules.go).
 	tree *ast.Component
+	// snaps are the snapshots, per configuration (preinit.go), under a
+	// lock of their own.
+	snaps storelife.Snapshots[snapKey]
 
 	mu sync.Mutex
 	// withModules caches those components by the modules supplied.
@@ -153,11 +154,6 @@ type Component struct {
 	// modules); uncappedUsed says a store without a cap took form 0.
 	forms        map[uint32][]wazero.CompiledModule
 	uncappedUsed bool
-	// snaps are the snapshots, per configuration (preinit.go), taken at
-	// the first store that needs them, not at Compile.
-	snaps map[snapKey]*snapEntry
-	// snapBytes is the memory the snapshots hold.
-	snapBytes int
 }
 
 // Compile decodes, validates and compiles a component binary. Core modules
@@ -170,31 +166,31 @@ func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
 	if err != nil {
 		return nil, err
 	}
-	mods, err := validateStructure(ast)
+	mods, err := validate.Structure(ast)
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
-	p, err := elaborate(ast, nil)
+	p, err := plan.Elaborate(ast, nil)
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
 	cctx := experimental.WithCompilationWorkers(ctx, e.workers)
-	if importsModules(ast) {
+	if plan.ImportsModules(ast) {
 		// The plan is check-only until the host supplies the modules; the
 		// embedded modules are still validated now.
-		if err := compileUnused(cctx, e.rt, mods, newPlan()); err != nil {
-			return nil, err
+		if err := plan.CompileUnused(cctx, e.rt, mods, plan.New()); err != nil {
+			return nil, public(err)
 		}
 		return &Component{engine: e, plan: p, tree: ast, withModules: map[string]*Component{}}, nil
 	}
-	if err := p.compileModules(cctx, e.rt); err != nil {
+	if err := p.CompileModules(cctx, e.rt); err != nil {
 		return nil, err
 	}
-	if err := p.validateCompiled(cctx, e.rt, mods); err != nil {
-		p.closeModules(ctx)
-		return nil, err
+	if err := p.ValidateCompiled(cctx, e.rt, mods); err != nil {
+		p.CloseModules(ctx)
+		return nil, public(err)
 	}
-	host, err := p.compileHostModule(cctx, e.rt)
+	host, err := compileHostModule(cctx, e.rt, p)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +198,7 @@ func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
 }
 
 // World describes the component's imports and exports as WIT.
-func (c *Component) World() *wit.World { return c.plan.world() }
+func (c *Component) World() *wit.World { return c.plan.World() }
 
 func isCoreModule(b []byte) bool {
 	return len(b) >= 8 && string(b[:4]) == "\x00asm" && b[4] == 1 && b[5] == 0 && b[6] == 0 && b[7] == 0

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/mur-go/mur/engine/component/internal/validate"
 )
 
 // DeadlineError reports a call stopped at its wall-clock deadline. The
@@ -110,3 +112,25 @@ func (e *LinkError) Error() string { return e.Name + ": " + e.Msg }
 // ErrPoisoned is returned (wrapped) by calls into an instance that trapped
 // or was stopped at a deadline earlier.
 var ErrPoisoned = errors.New("instance is unusable after an earlier trap; instantiate it again")
+
+// ValidationError reports a component the component model's validation
+// rules reject. Rule names the rule ("names.label", "canon.memory", ...;
+// see the engine's internal/validate and internal/plan) so callers and
+// tests can branch on it; Offset is the byte offset in the top-level
+// binary of the definition that breaks it.
+type ValidationError struct {
+	Rule   string
+	Offset int
+	Msg    string
+}
+
+func (e *ValidationError) Error() string { return (*validate.Error)(e).Error() }
+
+// public returns err as the *ValidationError it stands for when it is a
+// rule the internal packages found broken, and err itself otherwise.
+func public(err error) error {
+	if re, ok := err.(*validate.Error); ok {
+		return (*ValidationError)(re)
+	}
+	return err
+}

@@ -41,10 +41,10 @@ func CompiledModules(c *Component) int {
 // rewritten modules kept, and the component binary its plan points into.
 func HeldModuleBytes(c *Component) int {
 	n := 0
-	for _, ci := range c.plan.coreInsts {
-		n += len(ci.bytes)
-		if ci.source != nil {
-			n += len(ci.source.Bytes)
+	for _, ci := range c.plan.CoreInsts {
+		n += len(ci.Bytes)
+		if ci.Source != nil {
+			n += len(ci.Source.Bytes)
 		}
 	}
 	return n
@@ -53,63 +53,48 @@ func HeldModuleBytes(c *Component) int {
 // ReusedMappings counts the memory mappings e handed out again from its
 // pool.
 func ReusedMappings(e *Engine) uint64 {
-	e.pool.mu.Lock()
-	defer e.pool.mu.Unlock()
-	return e.pool.reused
+	return e.pool.Stats().Reused
 }
 
 // ReusedStores counts the stores e made from a closed store's instances.
 func ReusedStores(e *Engine) uint64 {
-	e.stores.mu.Lock()
-	defer e.stores.mu.Unlock()
-	return e.stores.reused
+	return e.stores.Stats().Reused
 }
 
 // AdoptedStores counts the stores e made from stores its worker prepared.
 func AdoptedStores(e *Engine) uint64 {
-	e.stores.mu.Lock()
-	defer e.stores.mu.Unlock()
-	return e.stores.adopted
+	return e.stores.Stats().Adopted
 }
 
 // ClearedMappings counts the released mappings e's worker cleared.
 func ClearedMappings(e *Engine) uint64 {
-	e.pool.mu.Lock()
-	defer e.pool.mu.Unlock()
-	return e.pool.zeroed
+	return e.pool.Stats().Zeroed
 }
 
 // Settle waits until e's worker has prepared every store and cleared
 // every mapping asked of it so far.
 func Settle(e *Engine) {
-	e.stores.settle()
-	e.pool.settle()
+	e.stores.Settle()
+	e.pool.Settle()
 }
 
 // TrackedResets counts the parked stores e reset by copying back only the
 // pages written since their last reset.
 func TrackedResets(e *Engine) uint64 {
-	e.stores.mu.Lock()
-	defer e.stores.mu.Unlock()
-	return e.stores.trackedResets
+	return e.stores.Stats().TrackedResets
 }
 
 // TracksPages reports whether e finds the pages a call wrote.
-func TracksPages(e *Engine) bool { return e.pool.pages != nil }
+func TracksPages(e *Engine) bool { return e.pool.Tracks() }
 
 // StopTrackingPages makes e reset every parked store's memory by copying
 // its whole image, as where the kernel cannot tell the pages written; for
 // benchmarks against that path. Call it before e makes any store.
 func StopTrackingPages(e *Engine) {
-	if e.pool.pages != nil {
-		e.pool.pages.close()
-		e.pool.pages = nil
-	}
+	e.pool.StopTracking()
 }
 
 // BoundImages makes e keep at most n bytes of memory images.
 func BoundImages(e *Engine, n uint64) {
-	e.stores.mu.Lock()
-	defer e.stores.mu.Unlock()
-	e.stores.imageBound = n
+	e.stores.SetImageBound(n)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/mur-go/mur/engine/component/internal/coremod"
+	"github.com/mur-go/mur/engine/component/internal/plan"
 )
 
 // compiled makes the Component of a plan whose core modules and host
@@ -17,14 +18,14 @@ import (
 // let go here: the component binary the plan's sources point into and,
 // when no table cap must be compiled in, the rewritten modules (wazero
 // keeps its own decoded copy of what instantiation reads).
-func compiled(e *Engine, p *plan, host wazero.CompiledModule) *Component {
+func compiled(e *Engine, p *plan.Plan, host wazero.CompiledModule) *Component {
 	c := &Component{engine: e, plan: p, host: host, forms: map[uint32][]wazero.CompiledModule{}}
-	base := make([]wazero.CompiledModule, len(p.coreInsts))
-	for i, ci := range p.coreInsts {
-		base[i] = ci.compiled
-		ci.source = nil
-		if !p.growsTables {
-			ci.bytes = nil
+	base := make([]wazero.CompiledModule, len(p.CoreInsts))
+	for i, ci := range p.CoreInsts {
+		base[i] = ci.Compiled
+		ci.Source = nil
+		if !p.GrowsTables {
+			ci.Bytes = nil
 		}
 	}
 	c.forms[0] = base
@@ -44,10 +45,10 @@ func compiled(e *Engine, p *plan, host wazero.CompiledModule) *Component {
 // without a cap uses it.
 func (c *Component) modules(ctx context.Context, maxElems uint32) ([]wazero.CompiledModule, error) {
 	p := c.plan
-	if maxElems > 0 && p.minTable > uint64(maxElems) {
-		return nil, &LimitError{Limit: LimitTableElements, Desired: p.minTable, Max: uint64(maxElems)}
+	if maxElems > 0 && p.MinTable > uint64(maxElems) {
+		return nil, &LimitError{Limit: LimitTableElements, Desired: p.MinTable, Max: uint64(maxElems)}
 	}
-	if !p.growsTables {
+	if !p.GrowsTables {
 		maxElems = 0
 	}
 	c.mu.Lock()
@@ -80,14 +81,14 @@ func (c *Component) modules(ctx context.Context, maxElems uint32) ([]wazero.Comp
 func (c *Component) compileForm(ctx context.Context, maxElems uint32) ([]wazero.CompiledModule, error) {
 	cctx := experimental.WithCompilationWorkers(ctx, c.engine.workers)
 	base := c.forms[0]
-	mods := make([]wazero.CompiledModule, len(c.plan.coreInsts))
+	mods := make([]wazero.CompiledModule, len(c.plan.CoreInsts))
 	made := map[wazero.CompiledModule]bool{}
 	seen := map[string]wazero.CompiledModule{}
-	for i, ci := range c.plan.coreInsts {
-		b := ci.bytes
+	for i, ci := range c.plan.CoreInsts {
+		b := ci.Bytes
 		if maxElems > 0 {
 			var err error
-			if b, err = coremod.CapTables(ci.bytes, maxElems); err != nil {
+			if b, err = coremod.CapTables(ci.Bytes, maxElems); err != nil {
 				closeMade(ctx, made)
 				var tooLarge *coremod.TableTooLargeError
 				if errors.As(err, &tooLarge) {
@@ -96,7 +97,7 @@ func (c *Component) compileForm(ctx context.Context, maxElems uint32) ([]wazero.
 				return nil, err
 			}
 		}
-		if base != nil && bytes.Equal(b, ci.bytes) {
+		if base != nil && bytes.Equal(b, ci.Bytes) {
 			mods[i] = base[i]
 			continue
 		}

@@ -146,7 +146,7 @@ func (h *handles) LowerBorrow(t *wit.ResourceType, r wit.Resource) (uint32, erro
 		return 0, fmt.Errorf("%s passed where %s is expected", resName(r.Type), resName(t))
 	}
 	// A component receiving a borrow of its own resource type gets the rep.
-	if def, ok := h.s.comp.plan.resources[t]; ok && def.compInst == h.compInst {
+	if def, ok := h.s.comp.plan.Resources[t]; ok && def.CompInst == h.compInst {
 		return r.Rep, nil
 	}
 	if h.scope != nil {

@@ -11,48 +11,30 @@ import (
 
 	"github.com/mur-go/mur/engine/canon"
 	"github.com/mur-go/mur/engine/component/internal/coremod"
+	"github.com/mur-go/mur/engine/component/internal/plan"
+	"github.com/mur-go/mur/engine/component/internal/storelife"
 )
-
-// compileModules compiles every core module of the plan with wazero.
-// Identical rewritten modules (a module instantiated twice with the same
-// wiring) compile once.
-func (p *plan) compileModules(ctx context.Context, rt wazero.Runtime) error {
-	seen := map[string]wazero.CompiledModule{}
-	for i, ci := range p.coreInsts {
-		if m, ok := seen[string(ci.bytes)]; ok {
-			ci.compiled = m
-			continue
-		}
-		m, err := rt.CompileModule(ctx, ci.bytes)
-		if err != nil {
-			return fmt.Errorf("compiling core module of core instance %d: %w", i, err)
-		}
-		ci.compiled = m
-		seen[string(ci.bytes)] = m
-	}
-	return nil
-}
 
 // compileHostModule builds the module exporting the plan's host functions
 // (lowered imports and resource built-ins). It is compiled once per
 // component; its functions find their store through the call's context.
-func (p *plan) compileHostModule(ctx context.Context, rt wazero.Runtime) (wazero.CompiledModule, error) {
-	b := rt.NewHostModuleBuilder(hostModuleName)
+func compileHostModule(ctx context.Context, rt wazero.Runtime, p *plan.Plan) (wazero.CompiledModule, error) {
+	b := rt.NewHostModuleBuilder(plan.HostModule)
 	i32 := []api.ValueType{api.ValueTypeI32}
-	for i, h := range p.hostFuncs {
+	for i, h := range p.HostFuncs {
 		fb := b.NewFunctionBuilder()
-		switch h.kind {
-		case hostLower:
-			sig := h.target.abi.LowerSignature()
-			fb = fb.WithGoModuleFunction(p.lowerTrampoline(i), sig.Params, sig.Results)
-		case hostResourceNew, hostResourceRep:
-			fb = fb.WithGoModuleFunction(p.resourceTrampoline(i), i32, i32)
-		case hostResourceDrop:
-			fb = fb.WithGoModuleFunction(p.resourceTrampoline(i), i32, nil)
+		switch h.Kind {
+		case plan.HostLower:
+			sig := h.Target.ABI.LowerSignature()
+			fb = fb.WithGoModuleFunction(lowerTrampoline(i), sig.Params, sig.Results)
+		case plan.HostResourceNew, plan.HostResourceRep:
+			fb = fb.WithGoModuleFunction(resourceTrampoline(p, i), i32, i32)
+		case plan.HostResourceDrop:
+			fb = fb.WithGoModuleFunction(resourceTrampoline(p, i), i32, nil)
 		}
-		fb.Export(hostFuncName(i))
+		fb.Export(plan.HostFuncName(i))
 	}
-	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(yield), nil, nil).Export(yieldFuncName)
+	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(yield), nil, nil).Export(plan.YieldFunc)
 	return b.Compile(ctx)
 }
 
@@ -87,7 +69,7 @@ func trap(err error) {
 	panic(err)
 }
 
-func (p *plan) lowerTrampoline(i int) api.GoModuleFunction {
+func lowerTrampoline(i int) api.GoModuleFunction {
 	return api.GoModuleFunc(func(ctx context.Context, _ api.Module, stack []uint64) {
 		s := storeFrom(ctx)
 		if s == nil {
@@ -107,33 +89,33 @@ type loweredRT struct {
 }
 
 func (s *Store) callLowered(ctx context.Context, i int, stack []uint64) error {
-	h := s.comp.plan.hostFuncs[i]
-	rec := s.initRec
+	h := s.comp.plan.HostFuncs[i]
+	rec := s.life.Rec
 	if rec != nil {
-		rec.observe(h.target)
+		rec.Observe(h.Target)
 	}
 	rt := s.lowers[i]
 	if rt == nil {
-		opts, err := s.options(h.opts, siteKey{loweredRealloc, i})
+		opts, err := s.options(h.Opts, storelife.SiteKey{Role: loweredRealloc, Idx: i})
 		if err != nil {
 			return err
 		}
-		rt = &loweredRT{opts: opts, hs: handles{s: s, compInst: h.compInst}}
+		rt = &loweredRT{opts: opts, hs: handles{s: s, compInst: h.CompInst}}
 		rt.opts.Handles = &rt.hs
 		s.lowers[i] = rt
 	}
 	scope := &callScope{}
 	rt.hs.scope = scope
-	abi := h.target.abi
+	abi := h.Target.ABI
 	args, err := abi.LiftArgs(ctx, &rt.opts, stack[:len(abi.LowerSignature().Params)])
 	if err != nil {
 		return err
 	}
 	// The caller may not be re-entered while the callee runs.
-	prev := s.active[h.compInst]
-	s.active[h.compInst] = true
-	v, err := s.callFunc(ctx, h.target, args)
-	s.active[h.compInst] = prev
+	prev := s.active[h.CompInst]
+	s.active[h.CompInst] = true
+	v, err := s.callFunc(ctx, h.Target, args)
+	s.active[h.CompInst] = prev
 	scope.release()
 	var argsErr *argsError
 	if errors.As(err, &argsErr) {
@@ -145,41 +127,41 @@ func (s *Store) callLowered(ctx context.Context, i int, stack []uint64) error {
 		return err
 	}
 	if rec != nil {
-		return rec.lower(ctx, i, h, &rt.opts, v, stack)
+		return rec.Lower(ctx, i, h, &rt.opts, v, stack)
 	}
 	return abi.LowerResult(ctx, &rt.opts, v, stack, stack)
 }
 
-func (p *plan) resourceTrampoline(i int) api.GoModuleFunction {
-	h := p.hostFuncs[i]
+func resourceTrampoline(p *plan.Plan, i int) api.GoModuleFunction {
+	h := p.HostFuncs[i]
 	return api.GoModuleFunc(func(ctx context.Context, _ api.Module, stack []uint64) {
 		s := storeFrom(ctx)
 		if s == nil {
 			trap(fmt.Errorf("resource built-in called outside a store call"))
 		}
-		tab := &s.tables[h.compInst]
-		switch h.kind {
-		case hostResourceNew:
-			if s.initRec != nil && s.initRec.denied == "" {
-				s.initRec.denied = "initialisation made a resource of its own"
+		tab := &s.tables[h.CompInst]
+		switch h.Kind {
+		case plan.HostResourceNew:
+			if s.life.Rec != nil {
+				s.life.Rec.Deny("initialisation made a resource of its own")
 			}
-			idx, err := tab.insert(handleEntry{typ: h.resource, rep: uint32(stack[0]), own: true})
+			idx, err := tab.insert(handleEntry{typ: h.Resource, rep: uint32(stack[0]), own: true})
 			if err != nil {
 				trap(err)
 			}
 			stack[0] = uint64(idx)
-		case hostResourceRep:
+		case plan.HostResourceRep:
 			e, err := tab.get(uint32(stack[0]))
 			if err != nil {
 				trap(err)
 			}
-			if e.typ != h.resource {
-				trap(&canon.Trap{Reason: "resource.rep: handle is not a " + resName(h.resource)})
+			if e.typ != h.Resource {
+				trap(&canon.Trap{Reason: "resource.rep: handle is not a " + resName(h.Resource)})
 			}
 			stack[0] = uint64(e.rep)
-		case hostResourceDrop:
-			if s.initRec != nil {
-				s.initRec.dropped(i, h, s.comp.plan, uint32(stack[0]))
+		case plan.HostResourceDrop:
+			if s.life.Rec != nil {
+				s.life.Rec.Dropped(i, h, s.comp.plan, uint32(stack[0]))
 			}
 			if err := s.dropHandle(ctx, h, uint32(stack[0])); err != nil {
 				trap(err)
@@ -191,13 +173,13 @@ func (p *plan) resourceTrampoline(i int) api.GoModuleFunction {
 // dropHandle implements resource.drop: an own handle's resource is
 // destroyed (guest destructor or host Destructor); a borrow handle is
 // released from its call.
-func (s *Store) dropHandle(ctx context.Context, h *hostFuncPlan, idx uint32) error {
-	tab := &s.tables[h.compInst]
+func (s *Store) dropHandle(ctx context.Context, h *plan.HostFunc, idx uint32) error {
+	tab := &s.tables[h.CompInst]
 	e, err := tab.get(idx)
 	if err != nil {
 		return err
 	}
-	want := s.runtimeType(h.resource)
+	want := s.runtimeType(h.Resource)
 	if e.typ != want {
 		return &canon.Trap{Reason: "resource.drop: handle is not a " + resName(want)}
 	}
@@ -213,11 +195,11 @@ func (s *Store) dropHandle(ctx context.Context, h *hostFuncPlan, idx uint32) err
 	}
 	rep := e.rep
 	tab.remove(idx)
-	if def, ok := s.comp.plan.resources[h.resource]; ok {
-		if def.dtor == nil {
+	if def, ok := s.comp.plan.Resources[h.Resource]; ok {
+		if def.Dtor == nil {
 			return nil
 		}
-		f, err := s.coreFunc(*def.dtor)
+		f, err := s.coreFunc(*def.Dtor)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,8 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
+	"github.com/mur-go/mur/engine/component/internal/plan"
+	"github.com/mur-go/mur/engine/component/internal/validate"
 )
 
 // maxModuleSets bounds how many sets of host modules a component keeps
@@ -24,8 +26,8 @@ func (l *Linker) DefineModule(name string, wasm []byte) error {
 		return fmt.Errorf("define core module %q: not a core wasm module", name)
 	}
 	m := &ast.CoreModule{Bytes: slices.Clone(wasm)}
-	if err := checkCoreMemories(m); err != nil {
-		return fmt.Errorf("define core module %q: %w", name, err)
+	if err := validate.CoreMemories(m); err != nil {
+		return fmt.Errorf("define core module %q: %w", name, public(err))
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -39,36 +41,6 @@ func (l *Linker) DefineModule(name string, wasm []byte) error {
 	return nil
 }
 
-// importsModules reports whether a component's root imports core modules.
-func importsModules(c *ast.Component) bool {
-	for _, d := range c.Defs {
-		if imp, ok := d.(*ast.Import); ok && imp.Desc.Kind == ast.ExternCoreModule {
-			return true
-		}
-	}
-	return false
-}
-
-// moduleImport binds a root core-module import to the host's module,
-// checked against the declared type, or, check-only, to an abstract one.
-func (e *elaborator) moduleImport(s *scope, d *ast.Import) (item, error) {
-	if e.modules == nil {
-		return item{sort: ast.SortCoreModule, mod: &ast.CoreModule{Offset: d.Offset}}, nil
-	}
-	mod, ok := e.modules[d.Name]
-	if !ok {
-		return item{}, fmt.Errorf("the host supplies no core module for it")
-	}
-	if int(d.Desc.TypeIdx) < len(s.coreTypes) {
-		if mt, ok := s.coreTypes[d.Desc.TypeIdx].(*ast.ModuleType); ok {
-			if err := coreModuleFits(mod, mt); err != nil {
-				return item{}, fmt.Errorf("the host's core module does not fit the declared module type: %w", err)
-			}
-		}
-	}
-	return item{sort: ast.SortCoreModule, mod: mod}, nil
-}
-
 // linkModules returns the component to instantiate with l: c itself, or,
 // when c's root imports core modules, c elaborated and compiled with the
 // modules l supplies, once per distinct set of modules.
@@ -80,19 +52,19 @@ func (c *Component) linkModules(ctx context.Context, l *Linker) (*Component, err
 	var mods []*ast.CoreModule
 	var key strings.Builder
 	l.mu.Lock()
-	for _, imp := range c.plan.imports {
-		if imp.item.sort != ast.SortCoreModule {
+	for _, imp := range c.plan.Imports {
+		if imp.Item.Sort != ast.SortCoreModule {
 			continue
 		}
-		m := l.modules[imp.name]
+		m := l.modules[imp.Name]
 		if m == nil {
 			l.mu.Unlock()
-			return nil, &LinkError{Name: imp.name, Msg: "component imports this core module, but the host does not provide it (Linker.DefineModule)"}
+			return nil, &LinkError{Name: imp.Name, Msg: "component imports this core module, but the host does not provide it (Linker.DefineModule)"}
 		}
-		supplied[imp.name] = m
+		supplied[imp.Name] = m
 		mods = append(mods, m)
 		sum := sha256.Sum256(m.Bytes)
-		fmt.Fprintf(&key, "%q=%x;", imp.name, sum)
+		fmt.Fprintf(&key, "%q=%x;", imp.Name, sum)
 	}
 	l.mu.Unlock()
 
@@ -101,20 +73,20 @@ func (c *Component) linkModules(ctx context.Context, l *Linker) (*Component, err
 	if d, ok := c.withModules[key.String()]; ok {
 		return d, nil
 	}
-	p, err := elaborate(c.tree, supplied)
+	p, err := plan.Elaborate(c.tree, supplied)
 	if err != nil {
-		return nil, fmt.Errorf("linking the host's core modules: %w", err)
+		return nil, fmt.Errorf("linking the host's core modules: %w", public(err))
 	}
 	e := c.engine
 	cctx := experimental.WithCompilationWorkers(ctx, e.workers)
-	if err := p.compileModules(cctx, e.rt); err != nil {
+	if err := p.CompileModules(cctx, e.rt); err != nil {
 		return nil, fmt.Errorf("linking the host's core modules: %w", err)
 	}
-	if err := p.validateCompiled(cctx, e.rt, mods); err != nil {
-		p.closeModules(ctx)
-		return nil, fmt.Errorf("linking the host's core modules: %w", err)
+	if err := p.ValidateCompiled(cctx, e.rt, mods); err != nil {
+		p.CloseModules(ctx)
+		return nil, fmt.Errorf("linking the host's core modules: %w", public(err))
 	}
-	host, err := p.compileHostModule(cctx, e.rt)
+	host, err := compileHostModule(cctx, e.rt, p)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
+	"github.com/mur-go/mur/engine/component/internal/plan"
 	"github.com/mur-go/mur/engine/wit"
 )
 
@@ -114,7 +115,7 @@ func (l *Linker) claim(key, instance string) error {
 
 // linkedImports is the per-component resolution of the root's imports.
 type linkedImports struct {
-	funcs     []*hostDef // by funcDef.id; nil for functions that are not imports
+	funcs     []*hostDef // by plan.Func.ID; nil for functions that are not imports
 	resources map[*wit.ResourceType]*wit.ResourceType
 	dtors     map[*wit.ResourceType]ResourceDtor
 }
@@ -126,26 +127,26 @@ func (l *Linker) link(c *Component) (*linkedImports, error) {
 		return li, nil
 	}
 	p := c.plan
-	li := &linkedImports{funcs: make([]*hostDef, len(p.funcs)), resources: map[*wit.ResourceType]*wit.ResourceType{}, dtors: maps.Clone(l.dtors)}
-	for _, r := range p.importedResources {
-		host := l.resources[instanceKey(r.instance)][r.name]
+	li := &linkedImports{funcs: make([]*hostDef, len(p.Funcs)), resources: map[*wit.ResourceType]*wit.ResourceType{}, dtors: maps.Clone(l.dtors)}
+	for _, r := range p.ImportedResources {
+		host := l.resources[instanceKey(r.Instance)][r.Name]
 		if host == nil {
-			return nil, &LinkError{Name: joinName(r.instance, r.name), Msg: "component imports this resource type, but the host does not provide it" + l.hint(r.instance)}
+			return nil, &LinkError{Name: joinName(r.Instance, r.Name), Msg: "component imports this resource type, but the host does not provide it" + l.hint(r.Instance)}
 		}
-		li.resources[r.typ] = host
+		li.resources[r.Type] = host
 	}
-	for _, fn := range p.funcs {
-		if !fn.imported {
+	for _, fn := range p.Funcs {
+		if !fn.Imported {
 			continue
 		}
-		def := l.funcs[instanceKey(fn.instance)][fn.name]
+		def := l.funcs[instanceKey(fn.Instance)][fn.Name]
 		if def == nil {
-			return nil, &LinkError{Name: fn.String(), Msg: "component imports this function, but the host does not provide it" + l.hint(fn.instance)}
+			return nil, &LinkError{Name: fn.String(), Msg: "component imports this function, but the host does not provide it" + l.hint(fn.Instance)}
 		}
-		if err := funcTypesMatch(fn.typ, def.typ, li.resources); err != nil {
+		if err := plan.FuncTypesMatch(fn.Type, def.typ, li.resources); err != nil {
 			return nil, &LinkError{Name: fn.String(), Msg: "imported with a different type than the host provides: " + err.Error()}
 		}
-		li.funcs[fn.id] = def
+		li.funcs[fn.ID] = def
 	}
 	if len(l.linked) > 64 {
 		clear(l.linked)
@@ -183,3 +184,9 @@ func joinName(instance, name string) string {
 	}
 	return instance + "#" + name
 }
+
+// TypesMatch reports how got differs structurally from want, nil if it
+// does not: the check the linker makes, for an embedder that type-checks
+// an export against a contract of its own. Resources match only if they
+// are the same resource type.
+func TypesMatch(got, want wit.Type) error { return plan.TypesMatch(got, want, nil) }

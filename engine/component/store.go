@@ -14,6 +14,9 @@ import (
 
 	"github.com/mur-go/mur/engine/canon"
 	"github.com/mur-go/mur/engine/component/internal/coremod"
+	"github.com/mur-go/mur/engine/component/internal/memory"
+	"github.com/mur-go/mur/engine/component/internal/plan"
+	"github.com/mur-go/mur/engine/component/internal/storelife"
 	"github.com/mur-go/mur/engine/wit"
 )
 
@@ -30,18 +33,15 @@ type Store struct {
 
 	comp   *Component
 	linked *linkedImports
-	core   []api.Module
-	host   api.Module
+	// inst are the store's wazero instances, its memories' limiter and
+	// its sites' functions (sitefuncs.go); a reused store's instances
+	// keep the limiter they were made with (store_reuse.go).
+	inst   storelife.Instances
 	tables []handleTable
 	// handles counts the live handles of all tables.
 	handles handleCount
 	lifted  []*liftedRT
 	lowers  []*loweredRT
-	// funcs are the sites' functions of core (sitefuncs.go).
-	funcs siteFuncs
-	// mem backs the store's memories; a reused store's instances keep the
-	// limiter they were made with (store_reuse.go).
-	mem *memLimiter
 	// poison is set when a guest trapped or ran out its deadline; every
 	// later call fails with it. An abandoned call's goroutine may read it.
 	poison atomic.Pointer[error]
@@ -50,20 +50,15 @@ type Store struct {
 	// active marks component instances with a call in progress, so a guest
 	// cannot be re-entered (the canonical ABI forbids it).
 	active []bool
-	// fuel are the loop counters of the core instances that have loops
-	// (coremod.AddInterruptChecks); interrupted makes their yield trap.
+	// fuelMu guards inst.Fuel, which interrupt zeroes from another
+	// goroutine; interrupted makes the loops' yield trap.
 	fuelMu      sync.Mutex
-	fuel        []api.MutableGlobal
 	interrupted atomic.Bool
-	// initRec watches an initialisation that is to be snapshotted.
-	initRec *initRecord
-	// restored is the snapshot the store was restored from, which its
-	// instances may serve again once it is closed (store_reuse.go).
-	restored *snapshot
-	// prep is the store of that snapshot the worker is to prepare: when
-	// this one adopted a prepared one, and once it is closed
-	// (store_prepare.go).
-	prep *prepareJob
+	// life is the store's part in its configuration's snapshot: the
+	// initialisation being recorded, the snapshot it was restored from,
+	// the next store to prepare (preinit.go, store_reuse.go,
+	// store_prepare.go).
+	life storelife.Life
 }
 
 type storeKey struct{}
@@ -105,11 +100,11 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 		return nil, err
 	}
 	p := c.plan
-	if n := len(p.coreInsts) + p.compInsts; s.Limits.MaxInstances > 0 && n > s.Limits.MaxInstances {
+	if n := len(p.CoreInsts) + p.CompInsts; s.Limits.MaxInstances > 0 && n > s.Limits.MaxInstances {
 		return nil, &LimitError{Limit: LimitInstances, Desired: uint64(n), Max: uint64(s.Limits.MaxInstances)}
 	}
-	if m := s.Limits.MaxMemoryBytes; m > 0 && p.minMemory > m {
-		return nil, &LimitError{Limit: LimitMemory, Desired: p.minMemory, Max: m}
+	if m := s.Limits.MaxMemoryBytes; m > 0 && p.MinMemory > m {
+		return nil, &LimitError{Limit: LimitMemory, Desired: p.MinMemory, Max: m}
 	}
 	mods, err := c.modules(ctx, s.Limits.MaxTableElements)
 	if err != nil {
@@ -128,18 +123,18 @@ func (l *Linker) Instantiate(ctx context.Context, c *Component, s *Store) (*Inst
 
 // instantiate makes s an instance of c from mods. With skipStart no start
 // function runs; snap, when set, is then written into the fresh instances.
-func (s *Store) instantiate(ctx context.Context, c *Component, li *linkedImports, mods []wazero.CompiledModule, skipStart bool, snap *snapshot) error {
+func (s *Store) instantiate(ctx context.Context, c *Component, li *linkedImports, mods []wazero.CompiledModule, skipStart bool, snap *storelife.Snapshot) error {
 	s.prepare(c, li)
-	s.core = make([]api.Module, len(c.plan.coreInsts))
-	s.mem = &memLimiter{max: s.Limits.MaxMemoryBytes, pool: &c.engine.pool}
+	s.inst.Core = make([]api.Module, len(c.plan.CoreInsts))
+	s.inst.Mem = memory.NewLimiter(s.Limits.MaxMemoryBytes, c.engine.pool)
 
 	ctx, cancel := s.callContext(ctx)
 	defer cancel()
-	ctx = experimental.WithMemoryAllocator(ctx, s.mem)
+	ctx = experimental.WithMemoryAllocator(ctx, s.inst.Mem)
 	ctx = experimental.WithImportResolver(ctx, s.resolve)
 
 	var err error
-	if s.host, err = c.engine.rt.InstantiateModule(ctx, c.host, c.engine.modConfig); err != nil {
+	if s.inst.Host, err = c.engine.rt.InstantiateModule(ctx, c.host, c.engine.modConfig); err != nil {
 		return fmt.Errorf("instantiating host functions: %w", err)
 	}
 	// Start functions are guest code and may call host functions that get
@@ -160,30 +155,30 @@ func (s *Store) prepare(c *Component, li *linkedImports) {
 	p := c.plan
 	s.comp, s.linked = c, li
 	s.handles = handleCount{max: s.Limits.maxHandles()}
-	s.tables = make([]handleTable, p.compInsts)
+	s.tables = make([]handleTable, p.CompInsts)
 	for i := range s.tables {
 		s.tables[i].count = &s.handles
 	}
-	s.active = make([]bool, p.compInsts)
-	s.lifted = make([]*liftedRT, len(p.funcs))
-	s.lowers = make([]*loweredRT, len(p.hostFuncs))
+	s.active = make([]bool, p.CompInsts)
+	s.lifted = make([]*liftedRT, len(p.Funcs))
+	s.lowers = make([]*loweredRT, len(p.HostFuncs))
 }
 
 // instantiateSteps instantiates the core instances and runs the start
 // functions of the plan, in order, or restores snap instead of running
 // them. On failure it closes what it made.
-func (s *Store) instantiateSteps(ctx context.Context, mods []wazero.CompiledModule, skipStart bool, snap *snapshot) error {
+func (s *Store) instantiateSteps(ctx context.Context, mods []wazero.CompiledModule, skipStart bool, snap *storelife.Snapshot) error {
 	p, rt := s.comp.plan, s.comp.engine.rt
-	for _, st := range p.steps {
+	for _, st := range p.Steps {
 		if err := ctx.Err(); err != nil {
 			s.closeAll(context.WithoutCancel(ctx))
 			return s.classify(ctx, "instantiation", err)
 		}
-		switch st.kind {
-		case stepCoreInstance:
-			m, err := rt.InstantiateModule(ctx, mods[st.core], s.comp.engine.modConfig)
+		switch st.Kind {
+		case plan.StepCoreInstance:
+			m, err := rt.InstantiateModule(ctx, mods[st.Core], s.comp.engine.modConfig)
 			if m != nil {
-				s.core[st.core] = m
+				s.inst.Core[st.Core] = m
 			}
 			if s.abandoned() {
 				s.closeAll(context.WithoutCancel(ctx))
@@ -191,24 +186,24 @@ func (s *Store) instantiateSteps(ctx context.Context, mods []wazero.CompiledModu
 			}
 			if err != nil {
 				s.closeAll(context.WithoutCancel(ctx))
-				return s.classify(ctx, fmt.Sprintf("core instance %d", st.core), fmt.Errorf("instantiating core instance %d: %w", st.core, err))
+				return s.classify(ctx, fmt.Sprintf("core instance %d", st.Core), fmt.Errorf("instantiating core instance %d: %w", st.Core, err))
 			}
-			ci := p.coreInsts[st.core]
-			if ci.interruptible {
+			ci := p.CoreInsts[st.Core]
+			if ci.Interruptible {
 				if g, ok := m.ExportedGlobal(coremod.FuelGlobal).(api.MutableGlobal); ok {
 					s.addFuel(g)
 				}
 			}
-			if ci.state.Start && !skipStart {
-				if err := s.runCoreStart(ctx, st.core, m); err != nil {
+			if ci.State.Start && !skipStart {
+				if err := s.runCoreStart(ctx, st.Core, m); err != nil {
 					return err
 				}
 			}
-		case stepStart:
+		case plan.StepStart:
 			if skipStart {
 				continue
 			}
-			if _, err := s.callFunc(ctx, st.fn, nil); err != nil {
+			if _, err := s.callFunc(ctx, st.Func, nil); err != nil {
 				s.closeAll(context.WithoutCancel(ctx))
 				return err
 			}
@@ -248,17 +243,17 @@ func (s *Store) runCoreStart(ctx context.Context, i int, m api.Module) error {
 // resolve is the wazero import resolver: module names were rewritten at
 // compile time to name core instances and the host module directly.
 func (s *Store) resolve(name string) api.Module {
-	if name == hostModuleName {
-		return s.host
+	if name == plan.HostModule {
+		return s.inst.Host
 	}
 	if len(name) < 2 || name[0] != '$' {
 		return nil
 	}
 	i, err := strconv.Atoi(name[1:])
-	if err != nil || i < 0 || i >= len(s.core) {
+	if err != nil || i < 0 || i >= len(s.inst.Core) {
 		return nil
 	}
-	return s.core[i]
+	return s.inst.Core[i]
 }
 
 // callContext applies the store's deadline, makes the store reachable from
@@ -298,7 +293,7 @@ func (s *Store) interrupt() {
 	s.fuelMu.Lock()
 	defer s.fuelMu.Unlock()
 	s.interrupted.Store(true)
-	for _, g := range s.fuel {
+	for _, g := range s.inst.Fuel {
 		g.Set(0)
 	}
 }
@@ -307,7 +302,7 @@ func (s *Store) interrupt() {
 func (s *Store) addFuel(g api.MutableGlobal) {
 	s.fuelMu.Lock()
 	defer s.fuelMu.Unlock()
-	s.fuel = append(s.fuel, g)
+	s.inst.Fuel = append(s.inst.Fuel, g)
 }
 
 // Close releases the instance's memory. If a call was abandoned while a
@@ -320,7 +315,7 @@ func (i *Instance) Close(ctx context.Context) error {
 	}
 	defer func() {
 		i.s.wantPrepared(ctx)
-		i.s.prep = nil
+		i.s.life.Prep = nil
 	}()
 	if i.s.park(ctx) {
 		return nil
@@ -330,17 +325,17 @@ func (i *Instance) Close(ctx context.Context) error {
 
 func (s *Store) closeAll(ctx context.Context) error {
 	var errs []error
-	for i := len(s.core) - 1; i >= 0; i-- {
-		if s.core[i] != nil {
-			errs = append(errs, s.core[i].Close(ctx))
-			s.core[i] = nil
+	for i := len(s.inst.Core) - 1; i >= 0; i-- {
+		if s.inst.Core[i] != nil {
+			errs = append(errs, s.inst.Core[i].Close(ctx))
+			s.inst.Core[i] = nil
 		}
 	}
-	if s.host != nil {
-		errs = append(errs, s.host.Close(ctx))
-		s.host = nil
+	if s.inst.Host != nil {
+		errs = append(errs, s.inst.Host.Close(ctx))
+		s.inst.Host = nil
 	}
-	s.funcs = nil
+	s.inst.Funcs = nil
 	s.poisonWith(errors.New("instance is closed"))
 	return errors.Join(errs...)
 }
@@ -349,42 +344,42 @@ func (s *Store) closeAll(ctx context.Context) error {
 // lowered function or a resource built-in) is an ordinary core function to
 // the canonical ABI, so it can be lifted or used as realloc, post-return or
 // destructor like any guest export.
-func (s *Store) coreFunc(it coreItem) (api.Function, error) {
-	if it.inst == hostInst {
-		f := s.host.ExportedFunction(hostFuncName(it.host))
+func (s *Store) coreFunc(it plan.CoreItem) (api.Function, error) {
+	if it.Inst == plan.HostInst {
+		f := s.inst.Host.ExportedFunction(plan.HostFuncName(it.Host))
 		if f == nil {
-			return nil, fmt.Errorf("host module has no function %d", it.host)
+			return nil, fmt.Errorf("host module has no function %d", it.Host)
 		}
 		return f, nil
 	}
-	m := s.core[it.inst]
+	m := s.inst.Core[it.Inst]
 	if m == nil {
-		return nil, fmt.Errorf("core instance %d is not instantiated yet", it.inst)
+		return nil, fmt.Errorf("core instance %d is not instantiated yet", it.Inst)
 	}
-	f := m.ExportedFunction(it.name)
+	f := m.ExportedFunction(it.Name)
 	if f == nil {
-		return nil, fmt.Errorf("core instance %d has no function export %q", it.inst, it.name)
+		return nil, fmt.Errorf("core instance %d has no function export %q", it.Inst, it.Name)
 	}
 	return f, nil
 }
 
 // options builds canonical options for a lift or lower site, whose
 // realloc is the function site names.
-func (s *Store) options(o canonOpts, site siteKey) (canon.Options, error) {
-	opts := canon.Options{Encoding: o.encoding, LiftBudget: s.Limits.liftBudget()}
-	if o.memory != nil {
-		m := s.core[o.memory.inst]
+func (s *Store) options(o plan.CanonOpts, site storelife.SiteKey) (canon.Options, error) {
+	opts := canon.Options{Encoding: o.Encoding, LiftBudget: s.Limits.liftBudget()}
+	if o.Memory != nil {
+		m := s.inst.Core[o.Memory.Inst]
 		if m == nil {
-			return opts, fmt.Errorf("memory of core instance %d used before it is instantiated", o.memory.inst)
+			return opts, fmt.Errorf("memory of core instance %d used before it is instantiated", o.Memory.Inst)
 		}
-		mem := m.ExportedMemory(o.memory.name)
+		mem := m.ExportedMemory(o.Memory.Name)
 		if mem == nil {
-			return opts, fmt.Errorf("core instance %d has no memory export %q", o.memory.inst, o.memory.name)
+			return opts, fmt.Errorf("core instance %d has no memory export %q", o.Memory.Inst, o.Memory.Name)
 		}
 		opts.Memory = mem
 	}
-	if o.realloc != nil {
-		f, err := s.siteFunc(site, *o.realloc)
+	if o.Realloc != nil {
+		f, err := s.siteFunc(site, *o.Realloc)
 		if err != nil {
 			return opts, fmt.Errorf("realloc: %w", err)
 		}

@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/mur-go/mur/engine/canon"
+	"github.com/mur-go/mur/engine/component/internal/plan"
 )
 
 // Typed is an exported function called with Go values: the arguments are
@@ -37,7 +38,7 @@ type Typed[P, R any] struct {
 // The error names the parameter or result, the field, and both types.
 func TypedFunc[P, R any](f *Func) (*Typed[P, R], error) {
 	pt, rt := reflect.TypeFor[P](), reflect.TypeFor[R]()
-	typ := f.def.typ
+	typ := f.def.Type
 	resultType := rt
 	if typ.Result == nil {
 		if rt != reflect.TypeFor[struct{}]() {
@@ -45,12 +46,12 @@ func TypedFunc[P, R any](f *Func) (*Typed[P, R], error) {
 		}
 		resultType = nil
 	}
-	fc, err := canon.NewFuncCodec(f.def.abi, pt, resultType)
+	fc, err := canon.NewFuncCodec(f.def.ABI, pt, resultType)
 	if err != nil {
 		return nil, fmt.Errorf("typed %s: %w", f.name, err)
 	}
 	t := &Typed[P, R]{f: f, fc: fc}
-	if f.def.imported {
+	if f.def.Imported {
 		if err := t.dynamicConverters(); err != nil {
 			return nil, fmt.Errorf("typed %s: %w", f.name, err)
 		}
@@ -61,7 +62,7 @@ func TypedFunc[P, R any](f *Func) (*Typed[P, R], error) {
 // dynamicConverters prepares the calls of an imported function, which
 // take and return dynamic values.
 func (t *Typed[P, R]) dynamicConverters() error {
-	typ := t.f.def.typ
+	typ := t.f.def.Type
 	pt := reflect.TypeFor[P]()
 	conv := make([]fromGoFunc, len(typ.Params))
 	for i, p := range typ.Params {
@@ -115,11 +116,11 @@ func (t *Typed[P, R]) Call(ctx context.Context, p P) (R, error) {
 	defer cancel()
 	// As in Func.Call: a refused growth in an earlier call says nothing
 	// about this one.
-	s.mem.desired = 0
+	s.inst.Mem.Desired = 0
 	// r is read only once the call has returned: an abandoned call may
 	// still write it.
 	err := s.run(ctx, nested, func() error {
-		if f.def.imported {
+		if f.def.Imported {
 			return t.callImported(ctx, &p, &r)
 		}
 		return s.callTyped(ctx, f.def, t.fc, &p, &r)
@@ -150,8 +151,8 @@ func (t *Typed[P, R]) callImported(ctx context.Context, p *P, r *R) error {
 // lowered from args (a *P) and the result lifted into result (a *R) by
 // fc. Keep it in step with callFunc: the steps and their order are the
 // same, only the two conversions differ.
-func (s *Store) callTyped(ctx context.Context, fn *funcDef, fc *canon.FuncCodec, args, result any) error {
-	if s.active[fn.compInst] {
+func (s *Store) callTyped(ctx context.Context, fn *plan.Func, fc *canon.FuncCodec, args, result any) error {
+	if s.active[fn.CompInst] {
 		return &canon.Trap{Reason: "cannot re-enter a component instance that is already running"}
 	}
 	rt, err := s.liftedState(fn)
@@ -171,16 +172,16 @@ func (s *Store) callTyped(ctx context.Context, fn *funcDef, fc *canon.FuncCodec,
 		}
 		return &argsError{err}
 	}
-	s.active[fn.compInst] = true
+	s.active[fn.CompInst] = true
 	err = rt.fn.CallWithStack(ctx, stack)
-	s.active[fn.compInst] = false
+	s.active[fn.CompInst] = false
 	if s.abandoned() {
 		return errAbandoned
 	}
 	if err != nil {
 		return err
 	}
-	nres := len(fn.abi.LiftSignature().Results)
+	nres := len(fn.ABI.LiftSignature().Results)
 	if err := fc.LiftResult(ctx, &rt.opts, stack[:nres], result); err != nil {
 		return err
 	}

@@ -56,6 +56,40 @@ func DefSort(d Def) (s Sort, ok bool) {
 	return 0, false
 }
 
+// DefOffset returns the byte offset of a definition in the top-level
+// binary, for errors.
+func DefOffset(d Def) int {
+	switch d := d.(type) {
+	case *CoreModule:
+		return d.Offset
+	case *CoreInstantiate:
+		return d.Offset
+	case *CoreInstanceExports:
+		return d.Offset
+	case *CoreType:
+		return d.Offset
+	case *NestedComponent:
+		return d.Offset
+	case *Instantiate:
+		return d.Offset
+	case *InstanceExports:
+		return d.Offset
+	case *Alias:
+		return d.Offset
+	case *Type:
+		return d.Offset
+	case *Canon:
+		return d.Offset
+	case *Start:
+		return d.Offset
+	case *Import:
+		return d.Offset
+	case *Export:
+		return d.Offset
+	}
+	return 0
+}
+
 // CoreModule is an embedded core module, kept undecoded.
 type CoreModule struct {
 	// Bytes is the complete core module binary (a sub-slice of the input).

@@ -1,0 +1,77 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tetratelabs/wazero"
+
+	"github.com/mur-go/mur/engine/component/internal/ast"
+	"github.com/mur-go/mur/engine/component/internal/validate"
+)
+
+// CompileUnused validates, by compiling them, the core modules the plan
+// never instantiates (the instantiated ones were compiled with the plan).
+func CompileUnused(ctx context.Context, rt wazero.Runtime, mods []*ast.CoreModule, p *Plan) error {
+	used := map[*ast.CoreModule]bool{}
+	for _, ci := range p.CoreInsts {
+		used[ci.Source] = true
+	}
+	seen := map[string]bool{}
+	for _, m := range mods {
+		if used[m] || seen[string(m.Bytes)] {
+			continue
+		}
+		seen[string(m.Bytes)] = true
+		cm, err := rt.CompileModule(ctx, m.Bytes)
+		if err != nil {
+			return validate.Invalid(validate.RuleCoreModule, m.Offset, "core module (never instantiated) is invalid: %v", err)
+		}
+		if err := cm.Close(ctx); err != nil {
+			return fmt.Errorf("releasing a validated core module: %w", err)
+		}
+	}
+	return nil
+}
+
+// ValidateCompiled runs the validation that needs the plan's core modules
+// compiled.
+func (p *Plan) ValidateCompiled(ctx context.Context, rt wazero.Runtime, mods []*ast.CoreModule) error {
+	if err := CompileUnused(ctx, rt, mods, p); err != nil {
+		return err
+	}
+	return p.checkCoreTypes()
+}
+
+// CloseModules releases the plan's compiled core modules when the
+// component is refused, so a long-lived engine fed hostile components does
+// not keep their code.
+func (p *Plan) CloseModules(ctx context.Context) {
+	closed := map[wazero.CompiledModule]bool{}
+	for _, ci := range p.CoreInsts {
+		if ci.Compiled != nil && !closed[ci.Compiled] {
+			closed[ci.Compiled] = true
+			_ = ci.Compiled.Close(ctx) // wazero's Close cannot fail
+		}
+	}
+}
+
+// CompileModules compiles every core module of the plan with wazero.
+// Identical rewritten modules (a module instantiated twice with the same
+// wiring) compile once.
+func (p *Plan) CompileModules(ctx context.Context, rt wazero.Runtime) error {
+	seen := map[string]wazero.CompiledModule{}
+	for i, ci := range p.CoreInsts {
+		if m, ok := seen[string(ci.Bytes)]; ok {
+			ci.Compiled = m
+			continue
+		}
+		m, err := rt.CompileModule(ctx, ci.Bytes)
+		if err != nil {
+			return fmt.Errorf("compiling core module of core instance %d: %w", i, err)
+		}
+		ci.Compiled = m
+		seen[string(ci.Bytes)] = m
+	}
+	return nil
+}
