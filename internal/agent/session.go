@@ -3,7 +3,6 @@ package agent
 import (
 	"cmp"
 	"context"
-	"errors"
 	"log/slog"
 	"time"
 
@@ -283,13 +282,4 @@ func cancelled(ctx context.Context) error {
 		return nil
 	}
 	return failure(KindCancelled, context.Cause(ctx), "session cancelled (%v)", context.Cause(ctx))
-}
-
-// asError makes any error an *Error.
-func asError(err error) *Error {
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
-	return failure(KindIO, err, "%v", err)
 }
