@@ -22,7 +22,7 @@ import (
 // session_end and the task records come from the launch's trace and
 // totals (readTrace checks the counts invariant), its bridge calls run
 // through the loop's dispatch and fire on-tool-call, and its failures are
-// the loop's *Error kinds.
+// the loop's kinds.
 func TestProcessAttempt(t *testing.T) {
 	cli := filepath.Join(t.TempDir(), "claude")
 	if out, err := exec.Command("go", "build", "-o", cli, "./process/testdata/fakecli").CombinedOutput(); err != nil {

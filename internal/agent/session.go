@@ -108,7 +108,8 @@ type counts struct {
 // trace.jsonl opened, on-session-start, the task loop, on-session-end,
 // the hooks drained and closed, their faults recorded, the fallback
 // session_end, the trace closed. The error is the last failed task's
-// (an *Error), or what stopped the session from starting.
+// (coded, marked with its Kind), or what stopped the session from
+// starting.
 func RunSession(ctx context.Context, o SessionOptions) (SessionResult, error) {
 	l, err := newLaunch(o)
 	if err != nil {

@@ -36,7 +36,7 @@ func parseArtifact(t *testing.T, src string) (*Artifact, []Warning) {
 	return f.Artifact, w
 }
 
-// errs returns every *Error joined in err.
+// errs returns every *diag.Error joined in err.
 func errs(err error) []*diag.Error {
 	var out []*diag.Error
 	var walk func(error)
@@ -69,7 +69,7 @@ func expectErr(t *testing.T, role Role, src string, code diag.Code, path, msg st
 	}
 	es := errs(err)
 	if len(es) == 0 {
-		t.Fatalf("error is not *Error: %v", err)
+		t.Fatalf("error is not *diag.Error: %v", err)
 	}
 	e := es[0]
 	if e.Code != code || (path != "" && e.Pos.Path != path) || !strings.Contains(e.Msg, msg) {

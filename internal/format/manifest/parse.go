@@ -43,7 +43,7 @@ type LoadOptions struct {
 // Load reads a murmur.yaml, layering the .env file found beside it (see
 // FindDotEnv) under env — the process environment always wins — and
 // parses it. env nil means os.LookupEnv. The error, if any, joins every
-// *Error found.
+// *diag.Error found.
 func Load(path string, env EnvFunc) (*File, []Warning, error) {
 	return LoadWith(path, LoadOptions{Env: env})
 }
@@ -92,7 +92,7 @@ func LoadWith(path string, opts LoadOptions) (*File, []Warning, error) {
 
 // Parse parses a murmur.yaml held in memory. filename is used in messages
 // and for File.Path/Dir ("" reads as murmur.yaml). On error the File is nil
-// and the error joins every *Error found, in Murmur's check order, so the
+// and the error joins every *diag.Error found, in Murmur's check order, so the
 // first one is the one Murmur would report.
 func Parse(data []byte, filename string, opts ParseOptions) (*File, []Warning, error) {
 	display := filename
