@@ -129,7 +129,3 @@ func processError(err error) error {
 	}
 	return diag.Mark(err, kind)
 }
-
-// Cancelled reports whether err ended the session because its context
-// ended.
-func Cancelled(err error) bool { return errors.Is(err, KindCancelled) }

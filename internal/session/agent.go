@@ -74,7 +74,7 @@ func runAgent(ctx context.Context, lo launch.Options, o Options) error {
 		return err
 	}
 	cause, hint := err, "out/result.txt and trace.jsonl in the session directory record what happened"
-	if agent.Cancelled(err) {
+	if errors.Is(err, agent.KindCancelled) {
 		cause, hint = diag.Mark(err, launch.ErrCancelled), "the session directory keeps what the agent did before it was stopped"
 	}
 	return diag.Wrap(task.Code, cause, "agent task failed: %s", task.Msg).WithHint(hint)
