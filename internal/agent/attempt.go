@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mur-go/mur/internal/agent/trace"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/tools"
 )
 
@@ -28,7 +29,7 @@ const (
 // counts as success, the failure.
 type attemptEnd struct {
 	text string
-	fail *Error
+	fail error
 }
 
 func (a attemptEnd) result(status string) TaskResult {
@@ -62,7 +63,7 @@ func (l *launch) beginAttempt(ctx context.Context, tr *taskRun) (remaining uint3
 	}
 	task, err = l.f.readTask()
 	if err != nil {
-		return 0, "", &Error{Kind: KindTask, Code: CodeRun, Err: err, Msg: fmt.Sprintf("reading the task: %v", err)}
+		return 0, "", &diag.Error{Code: CodeRun, Err: diag.Mark(err, KindTask), Msg: fmt.Sprintf("reading the task: %v", err)}
 	}
 	return remaining, task, nil
 }
@@ -105,7 +106,7 @@ func (l *launch) turn(ctx context.Context, a *attemptRun, turn uint32) (attemptE
 	// Step 1, the workdir-size watchdog.
 	if b := l.o.WorkdirBreach; b != nil {
 		if err := b(); err != nil {
-			return attemptEnd{}, true, &Error{Kind: KindWorkdirCeiling, Code: CodeWorkdir, Err: err, Msg: "session " + err.Error()}
+			return attemptEnd{}, true, &diag.Error{Code: CodeWorkdir, Err: diag.Mark(err, KindWorkdirCeiling), Msg: "session " + err.Error()}
 		}
 	}
 	if err := cancelled(ctx); err != nil {
@@ -235,7 +236,7 @@ func (l *launch) writeHookInferences(a *attemptRun, turn uint32) {
 
 // endFailed is a failure Murmur records and returns Ok from: the reason
 // in out/result.txt, session_end with status, a final failed event.
-func (l *launch) endFailed(a *attemptRun, e *Error, status string) (attemptEnd, error) {
+func (l *launch) endFailed(a *attemptRun, e *diag.Error, status string) (attemptEnd, error) {
 	text := "error: " + e.Msg
 	if err := l.f.writeResult(text); err != nil {
 		l.log.Warn("recording the failure in out/result.txt", "err", err)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/mur-go/mur/internal/stage"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // CLITasks is the task source of `mur run` (session.md §3.8) for
@@ -42,7 +44,7 @@ func (c *CLITasks) Next(ctx context.Context) (Task, bool, error) {
 		c.ran = true
 		return Task{ID: NewID("tsk_"), ContextID: NewID("ctx_"), Source: "task_md", InputBytes: uint64(fi.Size())}, true, nil
 	case !errors.Is(err, os.ErrNotExist):
-		return Task{}, false, &Error{Kind: KindTask, Code: CodeRun, Err: err, Msg: fmt.Sprintf("reading the task: %v", err)}
+		return Task{}, false, &diag.Error{Code: CodeRun, Err: diag.Mark(err, KindTask), Msg: fmt.Sprintf("reading the task: %v", err)}
 	case c.ran || c.acceptance == "none":
 		return Task{}, false, nil
 	}
@@ -50,7 +52,7 @@ func (c *CLITasks) Next(ctx context.Context) (Task, bool, error) {
 	if _, err := os.Lstat(c.path(inputFile)); err == nil {
 		return Task{}, true, nil
 	}
-	return Task{}, false, &Error{Kind: KindTask, Code: CodeRun, Err: os.ErrNotExist,
+	return Task{}, false, &diag.Error{Code: CodeRun, Err: diag.Mark(os.ErrNotExist, KindTask),
 		Msg: fmt.Sprintf("no task for the agent: neither %s nor %s exists; pass one with mur run --task TEXT|FILE", c.path(taskFile), c.path(inputFile))}
 }
 

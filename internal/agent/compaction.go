@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mur-go/mur/internal/agent/trace"
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // toolMarker marks a tool message encoded for hooks (session.md §3.4).
@@ -17,9 +18,9 @@ const toolMarker = "__murmur_tool_msg__"
 
 // compact is step 13 (session.md §3.4): past the threshold, offer the
 // conversation to the compaction hooks and commit a replacement that
-// survives reconstruction and the safety net. A returned *Error is a hook
-// failure, fatal to the attempt.
-func (l *launch) compact(ctx context.Context, a *attemptRun, turn uint32, sessionTokens uint64) *Error {
+// survives reconstruction and the safety net. A returned failure is a
+// hook's, fatal to the attempt.
+func (l *launch) compact(ctx context.Context, a *attemptRun, turn uint32, sessionTokens uint64) *diag.Error {
 	c := l.s.Capsule
 	if c.ContextMaxTokens == nil || *c.ContextMaxTokens == 0 {
 		return nil
@@ -46,7 +47,7 @@ func (l *launch) compact(ctx context.Context, a *attemptRun, turn uint32, sessio
 	}
 	rep, err := l.hooks.Compaction(ctx, ev)
 	if err != nil {
-		return &Error{Kind: KindCompaction, Code: CodeRun, Err: err, Msg: fmt.Sprintf("compaction hook failed: %v", err)}
+		return &diag.Error{Code: CodeRun, Err: diag.Mark(err, KindCompaction), Msg: fmt.Sprintf("compaction hook failed: %v", err)}
 	}
 	if rep == nil {
 		l.bootstrapLog("[compaction] threshold reached but no hook returned replace-context; continuing without compaction")

@@ -226,17 +226,16 @@ func shellEvent(turn uint32, sh *tools.ShellOutcome) ShellEvent {
 		DurationMS: durMS(sh.Duration)}
 }
 
-// toolFatal is the session-ending failure of a call: with the code of a
-// coded cause (E-RUN-014), else E-RUN-001.
-func toolFatal(shell bool, name string, err error) *Error {
+// toolFatal is the session-ending failure of a call: a coded cause
+// (E-RUN-014) as it is, anything else E-RUN-001.
+func toolFatal(shell bool, name string, err error) error {
+	var d *diag.Error
+	if errors.As(err, &d) {
+		return diag.Mark(err, KindTool)
+	}
 	what := "tool"
 	if shell {
 		what = "shell tool"
 	}
-	e := failure(KindTool, err, "%s '%s' failed: %v", what, name, err)
-	var d *diag.Error
-	if errors.As(err, &d) {
-		e.Code, e.Msg = d.Code, d.Msg
-	}
-	return e
+	return failure(KindTool, err, "%s '%s' failed: %v", what, name, err)
 }

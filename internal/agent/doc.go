@@ -10,5 +10,6 @@
 // Murmur counts an attempt that ended with a failure it recorded (driver
 // error, stop_reason error, turns exhausted, …) as a success; here the
 // trace and out/result.txt say what Murmur's say, but the task's result
-// carries the *Error, so `mur run` fails.
+// carries the failure (a coded error marked with its Kind), so `mur run`
+// fails.
 package agent

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mur-go/mur/internal/agent/inference"
 	"github.com/mur-go/mur/internal/agent/trace"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/tools"
 )
 
@@ -87,7 +88,7 @@ func (l *launch) callDriver(ctx context.Context, a *attemptRun, turn uint32, wir
 			}
 			e := failure(KindDriver, nil, "%s", msg)
 			if credentialRejected(res) {
-				e = &Error{Kind: KindCredentialRejected, Code: CodeCredentialRejected,
+				e = &diag.Error{Code: CodeCredentialRejected, Err: KindCredentialRejected,
 					Msg: "the provider rejected the credential (check inference.api_key; not retried): " + msg}
 			}
 			end, err := l.endFailed(a, e, endFailed)
@@ -186,7 +187,7 @@ func (l *launch) refuseSpend(a *attemptRun, turn uint32, err error) (*attemptEnd
 		MaxSessionTokens: ce.Limit, SpentTokens: ce.Spent, RequestedTokens: ce.Requested}); werr != nil {
 		return nil, traceFailed(werr)
 	}
-	end, eerr := l.endFailed(a, &Error{Kind: KindSpendCeiling, Code: CodeRun, Err: err, Msg: err.Error()}, endFailed)
+	end, eerr := l.endFailed(a, &diag.Error{Code: CodeRun, Err: diag.Mark(err, KindSpendCeiling), Msg: err.Error()}, endFailed)
 	return &end, eerr
 }
 

@@ -1,8 +1,16 @@
 package agent
 
-import "fmt"
+import (
+	"errors"
+	"strconv"
+
+	"github.com/mur-go/mur/internal/agent/process"
+	"github.com/mur-go/mur/internal/base/diag"
+)
 
 // Kind says how an attempt failed, so callers can map it to a status.
+// Every failure of the loop is a coded error marked with its kind:
+// errors.Is(err, agent.KindMaxTurns), or KindOf.
 type Kind int
 
 // The ways an attempt fails.
@@ -49,32 +57,75 @@ const (
 	KindWorkdirCeiling
 )
 
-// Diagnostic codes (Murmur's).
-const (
-	CodeRun    = "E-RUN-001"
-	CodeTask   = "E-RUN-007"
-	CodePrompt = "E-RUN-009"
-	// CodeWorkdir is the workdir ceiling's (security.md §12.3).
-	CodeWorkdir = "E-RUN-013"
-)
+// Error makes a Kind a mark in a failure's chain; it is never the text a
+// user sees.
+func (k Kind) Error() string { return "agent failure kind " + strconv.Itoa(int(k)) }
 
-// Error is a failed attempt. Msg is what out/result.txt records after
-// "error: ".
-type Error struct {
-	Kind Kind
-	Code string
-	Msg  string
-	Err  error
+// KindOf is the kind err is marked with, 0 when err is not a failure of
+// the loop.
+func KindOf(err error) Kind {
+	var k Kind
+	errors.As(err, &k)
+	return k
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("error[%s]: %s", e.Code, e.Msg) }
-func (e *Error) Unwrap() error { return e.Err }
+// Diagnostic codes (Murmur's).
+const (
+	CodeRun    diag.Code = "E-RUN-001"
+	CodeTask   diag.Code = "E-RUN-007"
+	CodePrompt diag.Code = "E-RUN-009"
+	// CodeWorkdir is the workdir ceiling's (security.md §12.3).
+	CodeWorkdir diag.Code = "E-RUN-013"
+)
 
-func failure(kind Kind, err error, format string, args ...any) *Error {
-	return &Error{Kind: kind, Code: CodeRun, Err: err, Msg: fmt.Sprintf(format, args...)}
+// failure is a failed attempt, E-RUN-001: Msg is what out/result.txt
+// records after "error: ".
+func failure(kind Kind, err error, format string, args ...any) *diag.Error {
+	return diag.Wrap(CodeRun, diag.Mark(err, kind), format, args...)
 }
 
 // traceFailed is the attempt-fatal trace write error (session.md §10).
-func traceFailed(err error) *Error {
-	return &Error{Kind: KindTrace, Code: CodeTask, Err: err, Msg: fmt.Sprintf("trace write failed: %v", err)}
+func traceFailed(err error) *diag.Error {
+	return diag.Wrap(CodeTask, diag.Mark(err, KindTrace), "trace write failed: %v", err)
+}
+
+// asFailure makes any error a failure of the loop, coded and marked with
+// its kind: a failure of the loop (or of its agent CLI, marked in
+// processError) as it is, anything else E-RUN-001 in its own words.
+func asFailure(err error) error {
+	if KindOf(err) != 0 {
+		return err
+	}
+	return failure(KindIO, err, "%v", err)
+}
+
+// message is what out/result.txt records after "error: " for a failure:
+// the message of its coded error.
+func message(err error) string {
+	var d *diag.Error
+	if errors.As(err, &d) {
+		return d.Msg
+	}
+	return err.Error()
+}
+
+// processError marks a failed CLI run with the loop's kind for it, so
+// the caller maps it to a status as it does a driver's; its code and
+// message stay the run's.
+func processError(err error) error {
+	kind := KindIO
+	switch process.KindOf(err) {
+	case 0:
+		return failure(KindIO, err, "%v", err)
+	case process.KindCancelled:
+		kind = KindCancelled
+	case process.KindMaxTurns:
+		kind = KindMaxTurns
+	case process.KindTrace:
+		kind = KindTrace
+	case process.KindIO:
+	default:
+		kind = KindDriver
+	}
+	return diag.Mark(err, kind)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/internal/agent/trace"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/tools"
@@ -221,8 +222,8 @@ func TestCompaction(t *testing.T) {
 			})
 			d := &driver{answers: []tools.ToolResult{passed(callT), passed(endText)}}
 			err := run(t, s, d, &recHooks{compaction: c.hook}, &oneTask{tasks: []Task{{ID: "tsk_1"}}})
-			var e *Error
-			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || e.Kind != c.kind) {
+			var e *diag.Error
+			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || KindOf(err) != c.kind) {
 				t.Fatalf("err = %v, want kind %d", err, c.kind)
 			}
 			if got := types(readTrace(t, s)); !slices.Equal(got, c.trace) {
@@ -316,8 +317,8 @@ func TestReopen(t *testing.T) {
 			h := &recHooks{reopen: []*Reopen{{Hook: "critic", Reason: "  cite sources  "}}}
 			d := &driver{answers: []tools.ToolResult{passed(endText)}}
 			err := run(t, s, d, h, &oneTask{tasks: []Task{{ID: "tsk_1"}}})
-			var e *Error
-			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || e.Kind != c.kind || e.Code != CodeTask) {
+			var e *diag.Error
+			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || KindOf(err) != c.kind || e.Code != CodeTask) {
 				t.Fatalf("err = %v, want kind %d", err, c.kind)
 			}
 			lines := readTrace(t, s)

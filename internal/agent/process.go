@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -198,25 +197,4 @@ func toolSpecs(inv []any) ([]process.ToolSpec, error) {
 		specs = append(specs, process.ToolSpec{Name: name, Description: desc, InputSchema: schema})
 	}
 	return specs, nil
-}
-
-// processError is a failed CLI run as the loop's *Error, so the caller
-// maps it to a status as it does a driver's.
-func processError(err error) *Error {
-	var pe *process.Error
-	if !errors.As(err, &pe) {
-		return failure(KindIO, err, "%v", err)
-	}
-	kind := KindDriver
-	switch pe.Kind {
-	case process.KindCancelled:
-		kind = KindCancelled
-	case process.KindMaxTurns:
-		kind = KindMaxTurns
-	case process.KindTrace:
-		kind = KindTrace
-	case process.KindIO:
-		kind = KindIO
-	}
-	return &Error{Kind: kind, Code: pe.Code, Msg: pe.Msg, Err: pe}
 }

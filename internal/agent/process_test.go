@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/tools"
@@ -21,7 +22,7 @@ import (
 // session_end and the task records come from the launch's trace and
 // totals (readTrace checks the counts invariant), its bridge calls run
 // through the loop's dispatch and fire on-tool-call, and its failures are
-// the loop's *Error kinds.
+// the loop's kinds.
 func TestProcessAttempt(t *testing.T) {
 	cli := filepath.Join(t.TempDir(), "claude")
 	if out, err := exec.Command("go", "build", "-o", cli, "./process/testdata/fakecli").CombinedOutput(); err != nil {
@@ -83,8 +84,8 @@ func TestProcessAttempt(t *testing.T) {
 			env := tools.SubprocessEnv{Getenv: func(k string) (string, bool) { return os.Getenv(k), k == "PATH" }}
 			_, err := RunSession(context.Background(), SessionOptions{Session: s, Tools: set, Allowlist: []string{"t"},
 				Hooks: h, Process: &ProcessOptions{Env: env}})
-			var e *Error
-			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || e.Kind != c.kind) {
+			var e *diag.Error
+			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || KindOf(err) != c.kind) {
 				t.Fatalf("err = %v, want kind %d", err, c.kind)
 			}
 			if got := readFile(t, filepath.Join(s.OutDir, stage.ResultFile)); !strings.HasPrefix(got, c.result) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/internal/agent/trace"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/tools"
 )
@@ -87,8 +88,8 @@ func TestCLITasks(t *testing.T) {
 				}
 			}
 			err := run(t, s, &driver{answers: []tools.ToolResult{passed(endText)}}, nil, nil)
-			var e *Error
-			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || e.Kind != c.kind) {
+			var e *diag.Error
+			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || KindOf(err) != c.kind) {
 				t.Fatalf("err = %v, want kind %d", err, c.kind)
 			}
 			if got := types(readTrace(t, s)); !slices.Equal(got, c.trace) {
@@ -118,8 +119,8 @@ func TestCancelledMidTurn(t *testing.T) {
 	b := blocking{started: make(chan struct{})}
 	go func() { <-b.started; cancel(errors.New("interrupted")) }()
 	res, err := RunSession(ctx, SessionOptions{Session: s, Driver: b, Tools: tools.NewToolSet()})
-	var e *Error
-	if !errors.As(err, &e) || e.Kind != KindCancelled || res.Last.ExitStatus != exitFailed {
+	var e *diag.Error
+	if !errors.As(err, &e) || KindOf(err) != KindCancelled || res.Last.ExitStatus != exitFailed {
 		t.Fatalf("err = %v, result %+v; want a cancelled, failed task", err, res.Last)
 	}
 	want := []string{"task_start", "session_start", "task_end:failed", "session_end:failed"}

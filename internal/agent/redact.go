@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/base/redact"
 	"github.com/mur-go/mur/internal/tools"
 )
@@ -106,16 +107,17 @@ func (r *redactedTask) Text(text string) {
 
 // redactResult is how a task ended as its source and the caller of
 // RunSession are told: the text and the error without the session's
-// secrets. An *Error's Msg is redacted in place, since callers read it
-// as a field (session prints it), not only through Error().
+// secrets. The coded error's message and hint are redacted in place,
+// since callers read them as fields (session quotes the message), not
+// only through Error().
 func redactResult(secrets *redact.Redactor, r TaskResult) TaskResult {
 	if !secrets.Active() {
 		return r
 	}
 	r.Text = secrets.String(r.Text)
-	var e *Error
+	var e *diag.Error
 	if errors.As(r.Err, &e) {
-		e.Msg = secrets.String(e.Msg)
+		e.Msg, e.Hint = secrets.String(e.Msg), secrets.String(e.Hint)
 	}
 	r.Err = secrets.Error(r.Err)
 	return r

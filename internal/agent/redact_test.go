@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/base/redact"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/tools"
@@ -146,7 +147,7 @@ func TestTaskResultIsRedacted(t *testing.T) {
 		return tools.ToolResult{Status: tools.StatusError, Summary: tools.Str("provider refused " + secretKey)}, nil
 	})
 	_, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tasks: src})
-	var e *Error
+	var e *diag.Error
 	if !errors.As(err, &e) || strings.Contains(e.Msg, secretKey) || strings.Contains(err.Error(), secretKey) {
 		t.Fatalf("RunSession's error: %v", err)
 	}

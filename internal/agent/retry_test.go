@@ -12,6 +12,7 @@ import (
 	"github.com/mur-go/mur/engine/component"
 	"github.com/mur-go/mur/internal/agent/inference"
 	"github.com/mur-go/mur/internal/agent/trace"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/host"
 	"github.com/mur-go/mur/internal/testing/testguest"
@@ -98,8 +99,8 @@ func TestLoopRetries(t *testing.T) {
 			p.Clock, p.Jitter = clock, func() float64 { return 0 }
 			_, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: tools.NewToolSet(), Retry: &p,
 				Tasks: &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}})
-			var e *Error
-			if tt.kind == 0 && err != nil || tt.kind != 0 && (!errors.As(err, &e) || e.Kind != tt.kind) {
+			var e *diag.Error
+			if tt.kind == 0 && err != nil || tt.kind != 0 && (!errors.As(err, &e) || KindOf(err) != tt.kind) {
 				t.Fatalf("err = %v, want kind %d", err, tt.kind)
 			}
 			if len(d.requests) != tt.calls {
@@ -155,8 +156,8 @@ func TestLoopRetriesWATDrivers(t *testing.T) {
 			p.Clock = &instantClock{}
 			_, err = RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: tools.NewToolSet(), Retry: &p,
 				Tasks: &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}})
-			var e *Error
-			if !errors.As(err, &e) || e.Kind != tt.kind {
+			var e *diag.Error
+			if !errors.As(err, &e) || KindOf(err) != tt.kind {
 				t.Fatalf("err = %v, want kind %d", err, tt.kind)
 			}
 			if n := len(find(readTrace(t, s), trace.TypeInferenceRetry)); n != tt.retries {
@@ -192,8 +193,8 @@ func TestLoopCancelledDuringBackoff(t *testing.T) {
 	}()
 	_, err := RunSession(ctx, SessionOptions{Session: s, Driver: d, Tools: tools.NewToolSet(), Retry: &p,
 		Tasks: &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}})
-	var e *Error
-	if !errors.As(err, &e) || e.Kind != KindCancelled {
+	var e *diag.Error
+	if !errors.As(err, &e) || KindOf(err) != KindCancelled {
 		t.Fatalf("err = %v, want cancelled", err)
 	}
 	if len(d.requests) != 1 {
@@ -225,8 +226,8 @@ func TestLoopSpendCeiling(t *testing.T) {
 			ts.Add("t", answering("ok"))
 			_, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: ts,
 				Tasks: &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}})
-			var e *Error
-			if !errors.As(err, &e) || e.Kind != KindSpendCeiling ||
+			var e *diag.Error
+			if !errors.As(err, &e) || KindOf(err) != KindSpendCeiling ||
 				!strings.HasPrefix(e.Msg, "spend ceiling reached: inference.max_session_tokens is ") || !strings.Contains(e.Msg, "retrying will not help") {
 				t.Fatalf("err = %v, want the spend ceiling refusal", err)
 			}

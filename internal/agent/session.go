@@ -3,7 +3,6 @@ package agent
 import (
 	"cmp"
 	"context"
-	"errors"
 	"log/slog"
 	"time"
 
@@ -109,7 +108,8 @@ type counts struct {
 // trace.jsonl opened, on-session-start, the task loop, on-session-end,
 // the hooks drained and closed, their faults recorded, the fallback
 // session_end, the trace closed. The error is the last failed task's
-// (an *Error), or what stopped the session from starting.
+// (coded, marked with its Kind), or what stopped the session from
+// starting.
 func RunSession(ctx context.Context, o SessionOptions) (SessionResult, error) {
 	l, err := newLaunch(o)
 	if err != nil {
@@ -283,13 +283,4 @@ func cancelled(ctx context.Context) error {
 		return nil
 	}
 	return failure(KindCancelled, context.Cause(ctx), "session cancelled (%v)", context.Cause(ctx))
-}
-
-// asError makes any error an *Error.
-func asError(err error) *Error {
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
-	return failure(KindIO, err, "%v", err)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/tools"
 )
@@ -92,8 +93,8 @@ func TestTurnTable(t *testing.T) {
 				d = &driver{answers: c.answers}
 			}
 			res, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: set, Allowlist: []string{"t"}, Shell: c.shell})
-			var e *Error
-			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || e.Kind != c.kind) {
+			var e *diag.Error
+			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || KindOf(err) != c.kind) {
 				t.Fatalf("err = %v, want kind %d", err, c.kind)
 			}
 			if c.kind != 0 && res.Last.Err == nil {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/stage"
 )
 
@@ -82,7 +83,7 @@ func resolvePrompt(s *stage.Session) (string, bool, error) {
 		}
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return "", false, &Error{Kind: KindPrompt, Code: CodePrompt, Err: err,
+			return "", false, &diag.Error{Code: CodePrompt, Err: diag.Mark(err, KindPrompt),
 				Msg: fmt.Sprintf("failed to read inference.system_prompt_file %s: %v", inf.SystemPromptFile, err)}
 		}
 		return strings.TrimSpace(string(b)), true, nil
@@ -92,7 +93,7 @@ func resolvePrompt(s *stage.Session) (string, bool, error) {
 				return strings.TrimSpace(a.SkillText), true, nil
 			}
 		}
-		return "", false, &Error{Kind: KindPrompt, Code: CodePrompt,
+		return "", false, &diag.Error{Code: CodePrompt, Err: KindPrompt,
 			Msg: fmt.Sprintf("inference.system_prompt_artifact '%s' is not a staged skill", inf.SystemPromptArtifact)}
 	}
 	return "", false, nil

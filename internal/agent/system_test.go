@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/stage"
 )
@@ -22,7 +23,7 @@ func TestSystemPrompt(t *testing.T) {
 		inf  manifest.Inference
 		cli  *string
 		want string
-		code string
+		code diag.Code
 	}{
 		{"none", manifest.Inference{}, nil, head, ""},
 		{"inline", manifest.Inference{SystemPrompt: "Be brief."}, nil, head + "Be brief.", ""},
@@ -41,10 +42,10 @@ func TestSystemPrompt(t *testing.T) {
 				Artifacts: []*stage.Artifact{{Name: "persona", Role: stage.RoleSkill, Kind: stage.KindSkill, SkillText: "You are terse.\n"}}}
 			p, err := resolveSystem(s, c.cli)
 			got := p.system
-			var e *Error
+			var e *diag.Error
 			switch {
 			case c.code != "":
-				if !errors.As(err, &e) || e.Code != c.code || e.Kind != KindPrompt {
+				if !errors.As(err, &e) || e.Code != c.code || KindOf(err) != KindPrompt {
 					t.Fatalf("err = %v, want %s", err, c.code)
 				}
 			case err != nil:

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mur-go/mur/internal/agent/trace"
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // Task exit statuses (task_end.exit_status).
@@ -62,13 +63,13 @@ func (l *launch) runTask(ctx context.Context, t Task) TaskResult {
 		status := exitOK
 		if err != nil {
 			status = exitFailed
-			e := asError(err)
+			e := asFailure(err)
 			// Murmur leaves out/result.txt alone here; mur-go records the
 			// reason, so a failed run never leaves a stale success behind.
-			if werr := l.f.writeResult("error: " + e.Msg); werr != nil {
+			if werr := l.f.writeResult("error: " + message(e)); werr != nil {
 				l.log.Warn("recording the failure in out/result.txt", "err", werr)
 			}
-			end = attemptEnd{text: "error: " + e.Msg, fail: e}
+			end = attemptEnd{text: "error: " + message(e), fail: e}
 		}
 		if !tracked {
 			return end.result(status)
@@ -81,7 +82,7 @@ func (l *launch) runTask(ctx context.Context, t Task) TaskResult {
 		inf := l.s.Capsule.Inference
 		if uint32(len(tr.reopens)) >= inf.MaxTaskReopens || tr.counts.turns >= inf.MaxTurns {
 			l.writeTaskEnd(tr, exitExhausted)
-			e := &Error{Kind: KindReopen, Code: CodeTask, Msg: fmt.Sprintf(
+			e := &diag.Error{Code: CodeTask, Err: KindReopen, Msg: fmt.Sprintf(
 				"hook '%s' asked to reopen the task, but its reopen budget is spent (%d of inference.max_task_reopens %d used, %d of %d turns)",
 				reopen.Hook, len(tr.reopens), inf.MaxTaskReopens, tr.counts.turns, inf.MaxTurns)}
 			return TaskResult{ExitStatus: exitExhausted, Text: end.text, Err: e}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/host"
 	"github.com/mur-go/mur/internal/testing/testguest"
 	"github.com/mur-go/mur/internal/tools"
@@ -58,8 +59,8 @@ func TestWATDriverDoubles(t *testing.T) {
 			}
 			_, err = RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: tools.NewToolSet(),
 				Tasks: &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}})
-			var e *Error
-			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || e.Kind != c.kind) {
+			var e *diag.Error
+			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || KindOf(err) != c.kind) {
 				t.Fatalf("err = %v, want kind %d", err, c.kind)
 			}
 			if got := readFile(t, filepath.Join(s.OutDir, "result.txt")); !strings.HasPrefix(got, c.result) {

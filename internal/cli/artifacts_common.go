@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
 )
 
@@ -25,7 +26,7 @@ func projectRoot(dir string) (string, error) {
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", &artifact.Error{Code: artifact.CodeNotFound, Err: fs.ErrNotExist,
+			return "", &diag.Error{Code: artifact.CodeNotFound, Err: fs.ErrNotExist,
 				Msg:  "no project root found (no murmur.yaml in current or parent directories)",
 				Hint: "run this inside a capsule directory, or use 'mur install -g <name@version>' for the global store"}
 		}
@@ -115,7 +116,7 @@ func shortSHA(s string) string {
 func cwd() (string, error) {
 	d, err := os.Getwd()
 	if err != nil {
-		return "", &artifact.Error{Code: artifact.CodeIO, Err: err, Msg: "cannot determine the working directory: " + err.Error()}
+		return "", &diag.Error{Code: artifact.CodeIO, Err: err, Msg: "cannot determine the working directory: " + err.Error()}
 	}
 	return d, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/base/manifestio"
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/format/lockfile"
@@ -99,7 +100,7 @@ func (in *installer) one(cmd *cobra.Command, ref string, allPlatforms bool) erro
 	}
 	name, version, ok := strings.Cut(ref, "@")
 	if !ok || name == "" || version == "" || strings.Contains(version, "@") {
-		return &artifact.Error{Code: artifact.CodeIO, Msg: "artifact reference must be in the format <name@version>",
+		return &diag.Error{Code: artifact.CodeIO, Msg: "artifact reference must be in the format <name@version>",
 			Hint: "for example: mur install hello-tool@0.1.0"}
 	}
 	if allPlatforms {
@@ -219,16 +220,17 @@ func installArtifact(ctx context.Context, f *install.Fetcher, dst *registry.Loca
 	}
 	a, err := f.Fetch(ctx, install.Request{Name: name, Version: version, Platform: platform})
 	var (
-		ie  *install.Error
-		big *manifestio.SizeError
+		big        *manifestio.SizeError
+		unreadable *diag.Error
 	)
 	if errors.As(err, &big) {
-		return nil, &manifestio.SizeError{File: "murmur.yaml in " + name + "@" + version, Size: big.Size}
+		return nil, manifestio.TooLarge("murmur.yaml in "+name+"@"+version, big.Size())
 	}
-	if errors.As(err, &ie) && ie.Step == install.StepExtract {
-		return nil, &artifact.Error{Code: artifact.CodeIO, Err: ie.Err,
-			Msg:  fmt.Sprintf("failed to parse murmur.yaml in %s@%s: %s", name, version, diagMsg(ie.Err)),
-			Hint: "rebuild the package with 'mur build'"}
+	// install's extract failure quotes what the archive reported
+	// (unreadable.Err); this says it in the command's words.
+	if errors.Is(err, install.StepExtract) && errors.As(err, &unreadable) {
+		return nil, diag.Wrap(artifact.CodeIO, unreadable.Err, "failed to parse murmur.yaml in %s@%s: %v", name, version, unreadable.Err).
+			WithHint("rebuild the package with 'mur build'")
 	}
 	if err != nil {
 		return nil, err
@@ -257,7 +259,7 @@ func isLocalPackageRef(ref string) bool {
 // so a typo is reported as such before "not implemented".
 func checkSourceRef(ref string) error {
 	bad := func(msg string) error {
-		return &artifact.Error{Code: artifact.CodeIO, Msg: msg, Hint: "install a published version instead: mur install <name>@<version>"}
+		return &diag.Error{Code: artifact.CodeIO, Msg: msg, Hint: "install a published version instead: mur install <name>@<version>"}
 	}
 	if ref == "" {
 		return bad("artifact reference cannot be empty")
@@ -278,13 +280,13 @@ func checkSourceRef(ref string) error {
 }
 
 func notImplementedSources(msg string) error {
-	return &registry.Error{Code: registry.CodeNotFound, Err: registry.ErrNotFound, Msg: msg,
+	return &diag.Error{Code: registry.CodeNotFound, Err: registry.ErrNotFound, Msg: msg,
 		Hint: "publish the package to a registry and install it by version: mur install <name>@<version>, or install the file: mur install ./<name>-<version>.mur.zip"}
 }
 
 // notFoundHint adds which registry was searched to E-REG-001.
 func notFoundHint(err error, t registry.Target) error {
-	var e *registry.Error
+	var e *diag.Error
 	if !errors.As(err, &e) {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/base/manifestio"
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/format/lockfile"
@@ -79,7 +80,7 @@ func (in *installer) all(ctx context.Context) error {
 			if registryNotFound(err) {
 				err = notFoundHint(err, target)
 			}
-			failed = append(failed, fmt.Sprintf("  %s@%s:\n    %s", d.name, d.version, strings.ReplaceAll(err.Error(), "\n", "\n    ")))
+			failed = append(failed, fmt.Sprintf("  %s@%s:\n    %s", d.name, d.version, strings.ReplaceAll(diag.Render(err), "\n", "\n    ")))
 		}
 	}
 	if failed != nil {
@@ -132,7 +133,7 @@ func capsuleArtifacts(path string) ([]declared, error) {
 		return nil, err
 	}
 	if err != nil {
-		return nil, &artifact.Error{Code: artifact.CodeIO, Err: err, Msg: "failed to load manifest: " + err.Error()}
+		return nil, &diag.Error{Code: artifact.CodeIO, Err: err, Msg: "failed to load manifest: " + err.Error()}
 	}
 	fail := func(msg string) error {
 		// The manifest package's positioned error is the form every
@@ -140,7 +141,7 @@ func capsuleArtifacts(path string) ([]declared, error) {
 		if _, _, perr := manifest.Parse(data, path, manifest.ParseOptions{Role: manifest.RoleCapsule}); perr != nil {
 			return perr
 		}
-		return &artifact.Error{Code: artifact.CodeIO, Msg: "failed to load manifest: " + msg,
+		return &diag.Error{Code: artifact.CodeIO, Msg: "failed to load manifest: " + msg,
 			Hint: "fix " + path + "; each artifacts entry needs name and version (or source for a local skill)"}
 	}
 	var doc struct {
@@ -175,6 +176,6 @@ func capsuleArtifacts(path string) ([]declared, error) {
 }
 
 func registryNotFound(err error) bool {
-	var e *registry.Error
+	var e *diag.Error
 	return errors.As(err, &e) && e.Code == registry.CodeNotFound
 }

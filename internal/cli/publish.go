@@ -68,7 +68,7 @@ func (a *app) publish(cmd *cobra.Command, path, reg, platform string) error {
 	ctx := cmd.Context()
 	if platform != "" {
 		if _, err := artifact.ParsePlatform(platform); err != nil {
-			return &artifact.Error{Code: artifact.CodeIO, Err: err, Msg: err.Error(),
+			return &diag.Error{Code: artifact.CodeIO, Err: err, Msg: err.Error(),
 				Hint: "use one of darwin-aarch64, darwin-x86_64, linux-aarch64, linux-x86_64"}
 		}
 	}
@@ -87,7 +87,7 @@ func (a *app) publish(cmd *cobra.Command, path, reg, platform string) error {
 	}
 	meta := artifact.Meta{Name: m.Name, Version: m.Version, ArtifactRuntime: m.Runtime, Platforms: []artifact.Platform{}, Tags: []string{}}
 	if artifact.IsReservedVersion(m.Version) {
-		return &registry.Error{Code: registry.CodeReserved, Err: registry.ErrReservedVersion,
+		return &diag.Error{Code: registry.CodeReserved, Err: registry.ErrReservedVersion,
 			Msg:  fmt.Sprintf("version '%s' is reserved and cannot be published", m.Version),
 			Hint: "latest, stable and edge are reserved; set a concrete version such as 1.0.0 in murmur.yaml and rebuild"}
 	}
@@ -136,7 +136,7 @@ func (a *app) publishPlatform(m *artifact.Manifest, flag string) (artifact.Runti
 	if flag != "" {
 		p, err := artifact.ParsePlatform(flag)
 		if err != nil {
-			return "", nil, &artifact.Error{Code: artifact.CodeIO, Err: err, Msg: err.Error(),
+			return "", nil, &diag.Error{Code: artifact.CodeIO, Err: err, Msg: err.Error(),
 				Hint: "use one of darwin-aarch64, darwin-x86_64, linux-aarch64, linux-x86_64"}
 		}
 		return artifact.Native, []artifact.Platform{p}, nil
@@ -147,7 +147,7 @@ func (a *app) publishPlatform(m *artifact.Manifest, flag string) (artifact.Runti
 	case m.Implementation == "native":
 		cur := artifact.CurrentPlatform()
 		if cur == artifact.UnknownPlatform {
-			return "", nil, &artifact.Error{Code: artifact.CodeIO,
+			return "", nil, &diag.Error{Code: artifact.CodeIO,
 				Msg:  "cannot detect a supported platform for this native artifact",
 				Hint: "pass --platform os-arch (e.g. linux-x86_64) naming the machine the binary was built for"}
 		}
@@ -166,7 +166,7 @@ func defaultPackagePath(wd string) (string, error) {
 		return "", err
 	}
 	if err != nil {
-		return "", &artifact.Error{Code: artifact.CodeNotFound, Err: err,
+		return "", &diag.Error{Code: artifact.CodeNotFound, Err: err,
 			Msg:  fmt.Sprintf("no artifact path given and no murmur.yaml in %s", wd),
 			Hint: "pass the package to publish (mur publish path/to/name-version.mur.zip), or run in the artifact directory"}
 	}
@@ -176,12 +176,12 @@ func defaultPackagePath(wd string) (string, error) {
 		if _, _, perr := parseArtifactManifest(raw, filepath.Join(wd, artifact.ManifestEntry)); perr != nil {
 			return "", perr
 		}
-		return "", &artifact.Error{Code: artifact.CodeInvalid, Msg: "murmur.yaml: name and version must be strings",
+		return "", &diag.Error{Code: artifact.CodeInvalid, Msg: "murmur.yaml: name and version must be strings",
 			Hint: "quote the version (version: \"1.0\"), or pass the package path"}
 	}
 	p := filepath.Join(wd, artifact.FileName(m.Name, m.Version, nil))
 	if _, err := os.Stat(p); err != nil {
-		return "", &artifact.Error{Code: artifact.CodeNotFound, Err: err,
+		return "", &diag.Error{Code: artifact.CodeNotFound, Err: err,
 			Msg:  fmt.Sprintf("default artifact path %s not found. Run 'mur build' first or pass an explicit artifact path.", p),
 			Hint: "mur build && mur publish"}
 	}
@@ -198,7 +198,7 @@ func readPackage(path, hint string) ([]byte, *artifact.Manifest, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			code = artifact.CodeNotFound
 		}
-		return nil, nil, &artifact.Error{Code: code, Err: err, Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPath(err)), Hint: hint}
+		return nil, nil, &diag.Error{Code: code, Err: err, Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPath(err)), Hint: hint}
 	}
 	m, err := packedManifest(path, data)
 	if err != nil {
@@ -209,9 +209,8 @@ func readPackage(path, hint string) ([]byte, *artifact.Manifest, error) {
 
 func packedManifest(path string, data []byte) (*artifact.Manifest, error) {
 	wrap := func(err error) error {
-		return &artifact.Error{Code: artifact.CodeIO, Err: err,
-			Msg:  fmt.Sprintf("failed to parse murmur.yaml in %s: %s", path, diagMsg(err)),
-			Hint: "rebuild the package with 'mur build'"}
+		return diag.Wrap(artifact.CodeIO, err, "failed to parse murmur.yaml in %s: %v", path, err).
+			WithHint("rebuild the package with 'mur build'")
 	}
 	pkg, err := artifact.Open(data, artifact.MaxDecompressedBytes(os.Getenv))
 	if err != nil {
@@ -220,7 +219,7 @@ func packedManifest(path string, data []byte) (*artifact.Manifest, error) {
 	raw, err := pkg.Manifest()
 	var big *manifestio.SizeError
 	if errors.As(err, &big) {
-		return nil, &manifestio.SizeError{File: "murmur.yaml in " + path, Size: big.Size}
+		return nil, manifestio.TooLarge("murmur.yaml in "+path, big.Size())
 	}
 	if err != nil {
 		return nil, wrap(err)
@@ -230,16 +229,6 @@ func packedManifest(path string, data []byte) (*artifact.Manifest, error) {
 		return nil, wrap(err)
 	}
 	return m, nil
-}
-
-// diagMsg is an error's message without its "error[CODE]: " prefix and
-// hint, for embedding in another message.
-func diagMsg(err error) string {
-	var d *diag.Error
-	if errors.As(err, &d) {
-		return d.Msg
-	}
-	return err.Error()
 }
 
 func unwrapPath(err error) error {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/store/registry"
 )
@@ -71,7 +72,7 @@ func newRegistryServeCommand(a *app) *cobra.Command {
 func (a *app) serveRegistry(ctx context.Context, dir, addr string) error {
 	key := os.Getenv(registry.APIKeyEnv)
 	if key == "" {
-		return &registry.Error{Code: registry.CodeIO, Err: registry.ErrAuth,
+		return &diag.Error{Code: registry.CodeIO, Err: registry.ErrAuth,
 			Msg:  "NEXUS_API_KEY is required to serve a registry",
 			Hint: "export NEXUS_API_KEY=<secret> (e.g. openssl rand -hex 16) and give clients the same value"}
 	}
@@ -84,10 +85,10 @@ func (a *app) serveRegistry(ctx context.Context, dir, addr string) error {
 	}
 	dir, err := filepath.Abs(dir)
 	if err != nil {
-		return &artifact.Error{Code: artifact.CodeIO, Err: err, Msg: err.Error()}
+		return &diag.Error{Code: artifact.CodeIO, Err: err, Msg: err.Error()}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return &artifact.Error{Code: artifact.CodeIO, Err: err, Msg: fmt.Sprintf("cannot create registry directory %s: %v", dir, err)}
+		return &diag.Error{Code: artifact.CodeIO, Err: err, Msg: fmt.Sprintf("cannot create registry directory %s: %v", dir, err)}
 	}
 	if addr == "" {
 		addr = os.Getenv("NEXUS_BIND")
@@ -97,7 +98,7 @@ func (a *app) serveRegistry(ctx context.Context, dir, addr string) error {
 	}
 	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
 	if err != nil {
-		return &artifact.Error{Code: artifact.CodeIO, Err: err, Msg: fmt.Sprintf("cannot listen on %s: %v", addr, err),
+		return &diag.Error{Code: artifact.CodeIO, Err: err, Msg: fmt.Sprintf("cannot listen on %s: %v", addr, err),
 			Hint: "choose another address with --addr host:port (is another registry already running?)"}
 	}
 	srv := &http.Server{
@@ -110,13 +111,13 @@ func (a *app) serveRegistry(ctx context.Context, dir, addr string) error {
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
-		return &artifact.Error{Code: artifact.CodeIO, Err: err, Msg: "registry server stopped: " + err.Error()}
+		return &diag.Error{Code: artifact.CodeIO, Err: err, Msg: "registry server stopped: " + err.Error()}
 	case <-ctx.Done():
 	}
 	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return &artifact.Error{Code: artifact.CodeIO, Err: err, Msg: "stopping the registry server: " + err.Error()}
+		return &diag.Error{Code: artifact.CodeIO, Err: err, Msg: "stopping the registry server: " + err.Error()}
 	}
 	fmt.Fprintln(a.stdout, "Registry stopped.")
 	return nil

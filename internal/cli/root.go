@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // Exit codes.
@@ -37,7 +39,8 @@ func Execute() int {
 
 // Run executes mur with args and returns its exit code: 0 on success, 1
 // when a guest or the runtime fails, 2 for usage errors. Errors go to
-// stderr prefixed "mur: ".
+// stderr prefixed "mur: ", each coded error in Murmur's form
+// (diag.Render): this is where they are rendered.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return report(stderr, execute(ctx, args, stdout, stderr))
 }
@@ -61,17 +64,17 @@ func report(stderr io.Writer, err error) int {
 	}
 	var cancelled *cancelError
 	if errors.As(err, &cancelled) {
-		fmt.Fprintf(stderr, "mur: %v\n", err)
+		fmt.Fprintf(stderr, "mur: %s\n", diag.Render(err))
 		return cancelled.exitStatus()
 	}
 	var exit *guestExitError
 	if errors.As(err, &exit) {
 		if exit.code != 0 {
-			fmt.Fprintf(stderr, "mur: %v\n", err)
+			fmt.Fprintf(stderr, "mur: %s\n", diag.Render(err))
 		}
 		return exit.exitStatus()
 	}
-	fmt.Fprintf(stderr, "mur: %v\n", err)
+	fmt.Fprintf(stderr, "mur: %s\n", diag.Render(err))
 	var usage *usageError
 	if errors.As(err, &usage) {
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", usage.cmd.CommandPath())

@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/policy"
 	"github.com/mur-go/mur/internal/sandbox"
@@ -59,7 +60,9 @@ type Gap struct {
 	Reason string `json:"reason"`
 }
 
-// Check is one pass/fail item; Info items never fail the report.
+// Check is one pass/fail item; Info items never fail the report. A
+// Detail that is a coded error is in the form the CLI prints it
+// (diag.Render): the report is what the user reads.
 type Check struct {
 	Name   string `json:"name"`
 	OK     bool   `json:"ok"`
@@ -203,7 +206,7 @@ func storeCheck(getenv func(string) string) Check {
 	c := Check{Name: "global store"}
 	dir, err := registry.GlobalRoot(getenv)
 	if err != nil {
-		c.Detail = err.Error()
+		c.Detail = diag.Render(err)
 		return c
 	}
 	c.OK, c.Detail = writable(dir)
@@ -257,11 +260,11 @@ func capsule(dir string, s policy.HostSupport, checks []Check) (*Capsule, []Chec
 	}
 	f, warns, err := manifest.LoadWith(path, manifest.LoadOptions{Role: manifest.RoleCapsule})
 	if err != nil {
-		return nil, append(checks, Check{Name: "capsule manifest", Detail: err.Error()})
+		return nil, append(checks, Check{Name: "capsule manifest", Detail: diag.Render(err)})
 	}
 	g, err := stage.Explain(f.Capsule, "", s)
 	if err != nil {
-		return nil, append(checks, Check{Name: "capsule manifest", Detail: err.Error()})
+		return nil, append(checks, Check{Name: "capsule manifest", Detail: diag.Render(err)})
 	}
 	c := &Capsule{Manifest: path, Grants: g, Warnings: []string{}}
 	for _, w := range warns {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/host"
 	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/tools"
@@ -31,12 +32,12 @@ type AgentTools struct {
 }
 
 // NewAgentTools prepares the driver and tools of the staged agent capsule
-// opts.Session. Any failure is an *Error: the capsule cannot run.
+// opts.Session. Any failure is a coded error: the capsule cannot run.
 func NewAgentTools(opts Options) (*AgentTools, error) {
 	o := opts.withDefaults()
 	inf := o.Session.Capsule.Inference
 	if inf == nil || inf.Transport != "http" || inf.Driver == nil {
-		return nil, &Error{Code: CodeRun, Status: StatusFailed,
+		return nil, &diag.Error{Code: CodeRun,
 			Msg:  "inference driver is not configured: a transport: http capsule reaches its model through a WASM driver",
 			Hint: "add inference.driver.artifact naming a runtime: driver entry of artifacts, or use transport: process with inference.command"}
 	}
@@ -51,7 +52,7 @@ func NewAgentTools(opts Options) (*AgentTools, error) {
 		}
 		cred, err := driverCredential(inf, a)
 		if err != nil {
-			return nil, &Error{Code: CodeRun, Status: StatusFailed, Err: err, Msg: err.Error()}
+			return nil, &diag.Error{Code: CodeRun, Err: err, Msg: err.Error()}
 		}
 		spec := toolSpec{name: a.Name, kind: a.Kind, component: a.Component, grants: a.Grants, credential: cred}
 		if inf.Driver.RawAPIKey {
@@ -64,7 +65,7 @@ func NewAgentTools(opts Options) (*AgentTools, error) {
 		at := &AgentTools{Driver: driver, Tools: tb.tools, Allowlist: tb.allowlist, Shell: shell}
 		config, overlay, err := inf.CompactionDriverConfig()
 		if err != nil {
-			return nil, &Error{Code: CodeRun, Status: StatusFailed, Err: err, Msg: err.Error()}
+			return nil, &diag.Error{Code: CodeRun, Err: err, Msg: err.Error()}
 		}
 		if overlay {
 			spec.driverConfig = &config
@@ -74,7 +75,7 @@ func NewAgentTools(opts Options) (*AgentTools, error) {
 		}
 		return at, nil
 	}
-	return nil, &Error{Code: CodeRun, Status: StatusFailed,
+	return nil, &diag.Error{Code: CodeRun,
 		Msg:  fmt.Sprintf("inference driver '%s' is not staged as a WASM driver", name),
 		Hint: fmt.Sprintf("declare '%s' in artifacts with runtime: driver and install it (mur install)", name)}
 }
@@ -85,7 +86,7 @@ func NewAgentTools(opts Options) (*AgentTools, error) {
 func newDriver(o *Options, linker *component.Linker, spec toolSpec) (tools.Tool, error) {
 	d, err := newTool(o, linker, spec)
 	if err != nil {
-		return nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+		return nil, &diag.Error{Code: CodeIO, Err: err, Msg: err.Error()}
 	}
 	return logged{name: spec.name, tool: redacting{tool: d, secrets: o.Session.Secrets}, log: o.Log}, nil
 }
@@ -100,11 +101,11 @@ func newAgentToolbox(o *Options) (*component.Linker, *toolbox, tools.ShellRunner
 	}
 	tb, err := newToolbox(o, linker)
 	if err != nil {
-		return nil, nil, nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+		return nil, nil, nil, &diag.Error{Code: CodeIO, Err: err, Msg: err.Error()}
 	}
 	shell, err := newShell(o)
 	if err != nil {
-		return nil, nil, nil, &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+		return nil, nil, nil, &diag.Error{Code: CodeIO, Err: err, Msg: err.Error()}
 	}
 	return linker, tb, shell, nil
 }

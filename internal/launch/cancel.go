@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // cancelled reports whether ctx was cancelled from outside (an interrupt,
@@ -16,12 +18,12 @@ func cancelled(ctx context.Context) bool {
 // cancelledError is a run stopped by ctx's cancellation. It holds even
 // when the capsule returned normally: once ctx is done every later host
 // call fails, so a capsule that swallows those errors has not succeeded.
-func cancelledError(ctx context.Context, err error) *Error {
+func cancelledError(ctx context.Context, err error) *diag.Error {
 	cause := context.Cause(ctx)
 	if err == nil {
 		err = cause
 	}
-	return &Error{Code: CodeRun, Status: StatusCancelled, Err: err,
+	return &diag.Error{Code: CodeRun, Err: diag.Mark(err, ErrCancelled),
 		Msg:  fmt.Sprintf("capsule run cancelled (%v); its work is incomplete", cause),
 		Hint: "the session directory keeps what the capsule wrote before it was stopped"}
 }

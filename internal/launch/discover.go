@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/stage"
 )
 
@@ -23,7 +24,7 @@ func FindComponent(dir string) (string, error) {
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return "", &Error{Code: CodeIO, Status: StatusFailed, Err: err,
+		return "", &diag.Error{Code: CodeIO, Err: err,
 			Msg: fmt.Sprintf("failed to read the capsule directory %s: %v", dir, err)}
 	}
 	var found []string
@@ -37,11 +38,11 @@ func FindComponent(dir string) (string, error) {
 	case 1:
 		return filepath.Join(dir, found[0]), nil
 	case 0:
-		return "", &Error{Code: CodeNoComponent, Status: StatusFailed,
+		return "", &diag.Error{Code: CodeNoComponent,
 			Msg:  fmt.Sprintf("script capsule has no component: expected %s (or exactly one *.wasm) in %s", ComponentFile, dir),
 			Hint: "build the capsule's component into capsule.wasm beside murmur.yaml, or add an inference: block to make it an agent capsule"}
 	}
-	return "", &Error{Code: CodeNoComponent, Status: StatusFailed,
+	return "", &diag.Error{Code: CodeNoComponent,
 		Msg:  fmt.Sprintf("script capsule has %d candidate components in %s (%s) and no %s", len(found), dir, strings.Join(found, ", "), ComponentFile),
 		Hint: "name the capsule's component capsule.wasm, or keep exactly one *.wasm beside murmur.yaml"}
 }

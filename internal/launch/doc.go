@@ -12,9 +12,9 @@
 // runtime's own entries (tools/, trace.jsonl, .murmur/) and what it trusts
 // at the next run (the manifest, .env, murmur.lock... where the workdir
 // holds them), so no guest can touch what the runtime later executes or
-// trusts. Every failure comes back as an
-// *Error carrying Murmur's wording and E-RUN code, because capsule authors
-// and scripts match on those.
+// trusts. Every failure comes back as a coded error (*diag.Error) carrying
+// Murmur's wording and E-RUN code, because capsule authors and scripts
+// match on those, marked with how the run ended (StatusOf).
 //
 // Agent capsules (inference:) run the agent loop, which mur-go does not
 // implement yet; launch refuses them rather than pretending.

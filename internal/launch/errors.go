@@ -3,12 +3,12 @@ package launch
 import (
 	"errors"
 	"fmt"
-	"github.com/mur-go/mur/internal/base/diag"
 	"strings"
 	"time"
 
 	"github.com/mur-go/mur/engine/component"
 	"github.com/mur-go/mur/engine/wasip2"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/tools"
 )
 
@@ -26,41 +26,32 @@ const (
 
 // Diagnostic codes the launcher reports (Murmur's, so scripts keep working).
 const (
-	CodeRun         = "E-RUN-001" // capsule trap, deadline, limit, missing export, compile
-	CodeUnlinked    = "E-RUN-002" // the capsule imports something the host does not link
-	CodeNoComponent = "E-RUN-004" // no script component beside murmur.yaml
-	CodeIO          = "E-IO-003"  // the launcher could not set the session up
+	CodeRun         diag.Code = "E-RUN-001" // capsule trap, deadline, limit, missing export, compile
+	CodeUnlinked    diag.Code = "E-RUN-002" // the capsule imports something the host does not link
+	CodeNoComponent diag.Code = "E-RUN-004" // no script component beside murmur.yaml
+	CodeIO          diag.Code = "E-IO-003"  // the launcher could not set the session up
 )
 
-// Error is a failed launch or run. Status says what `mur run` prints;
-// Error renders "error[CODE]: message" plus a "  hint: …" line, the form
-// every mur-go package prints.
-type Error struct {
-	Code   string
-	Msg    string
-	Hint   string
-	Status Status
-	// ExitCode is the status the guest passed to wasi:cli/exit, if that is
-	// how the run ended (0 otherwise).
-	ExitCode uint32
-	Err      error
-}
-
-func (e *Error) Error() string { return diag.Format(e.Code, e.Msg, e.Hint) }
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// Diagnostic returns the code and hint.
-func (e *Error) Diagnostic() (code, hint string) { return e.Code, e.Hint }
+// Marks of how a failed run ends (diag.Mark), read by StatusOf; a failure
+// with neither ends failed.
+var (
+	// ErrCancelled marks a run an interrupt, a signal or its caller
+	// stopped: it must never read as ok.
+	ErrCancelled = errors.New("capsule run cancelled")
+	// errTrapped marks a capsule that trapped, ran out of its deadline or
+	// grew past a limit.
+	errTrapped = errors.New("capsule trapped")
+)
 
 // StatusOf is the status a run that returned err ends with.
 func StatusOf(err error) Status {
-	if err == nil {
+	switch {
+	case err == nil:
 		return StatusOK
-	}
-	var e *Error
-	if errors.As(err, &e) && e.Status != "" {
-		return e.Status
+	case errors.Is(err, ErrCancelled):
+		return StatusCancelled
+	case errors.Is(err, errTrapped):
+		return StatusTrapped
 	}
 	return StatusFailed
 }
@@ -68,13 +59,13 @@ func StatusOf(err error) Status {
 // missingExport is Murmur's exact text (wit.md §2.1), for an absent
 // instance, an absent run, and a capsule built against the unversioned
 // name alike.
-func missingExport(hint string) *Error {
-	return &Error{Code: CodeRun, Status: StatusFailed, Hint: hint,
+func missingExport(hint string) *diag.Error {
+	return &diag.Error{Code: CodeRun, Hint: hint,
 		Msg: "capsule component missing export murmur:capsule/run@0.1.0#run; rebuild the artifact against the versioned WIT (run `mur install` for a default artifact, or rebuild from source otherwise)"}
 }
 
-func deadlineExceeded(d time.Duration, cause error) *Error {
-	return &Error{Code: CodeRun, Status: StatusTrapped, Err: cause,
+func deadlineExceeded(d time.Duration, cause error) *diag.Error {
+	return &diag.Error{Code: CodeRun, Err: diag.Mark(cause, errTrapped),
 		Msg:  fmt.Sprintf("capsule execution exceeded its %s deadline and was interrupted", component.FormatSeconds(d)),
 		Hint: "raise capabilities.limits.deadline_seconds in murmur.yaml if the capsule legitimately needs longer"}
 }
@@ -83,7 +74,7 @@ func deadlineExceeded(d time.Duration, cause error) *Error {
 // Murmur's classes, in its order: a refused growth first, then the
 // deadline, then everything else. instantiating marks failures before the
 // guest's run started, where a link mismatch is E-RUN-002.
-func classify(err error, limits component.Limits, instantiating bool) *Error {
+func classify(err error, limits component.Limits, instantiating bool) *diag.Error {
 	var (
 		lim  *component.LimitError
 		dl   *component.DeadlineError
@@ -93,7 +84,7 @@ func classify(err error, limits component.Limits, instantiating bool) *Error {
 	switch {
 	case errors.As(err, &lim) && lim.Limit != component.LimitInstances:
 		key, detail := tools.LimitDetail(lim)
-		return &Error{Code: CodeRun, Status: StatusTrapped, Err: err, Hint: tools.LimitHint(key),
+		return &diag.Error{Code: CodeRun, Err: diag.Mark(err, errTrapped), Hint: tools.LimitHint(key),
 			Msg: "capsule execution exceeded its configured resource limits: " + detail}
 	case errors.As(err, &dl):
 		d := dl.Deadline
@@ -102,24 +93,24 @@ func classify(err error, limits component.Limits, instantiating bool) *Error {
 		}
 		return deadlineExceeded(d, err)
 	case errors.As(err, &exit):
-		return &Error{Code: CodeRun, Status: StatusFailed, ExitCode: exit.Code, Err: err,
+		return &diag.Error{Code: CodeRun, Err: err,
 			Msg:  fmt.Sprintf("capsule run failed: the capsule exited with status %d", exit.Code),
 			Hint: "the capsule reported the failure itself; see its output above and the files it wrote"}
 	case instantiating && errors.As(err, &link):
 		return unlinked(link)
 	}
-	return &Error{Code: CodeRun, Status: StatusTrapped, Err: err,
+	return &diag.Error{Code: CodeRun, Err: diag.Mark(err, errTrapped),
 		Msg: "capsule execution trapped: " + firstLine(err)}
 }
 
 // unlinked is E-RUN-002: the capsule imports an interface (or a version of
 // one) the runtime does not provide.
-func unlinked(link *component.LinkError) *Error {
+func unlinked(link *component.LinkError) *diag.Error {
 	msg := "capsule requires a WASI interface the runtime has not linked; check that the required capability is declared in murmur.yaml"
 	if name := interfaceOf(link.Name); name != "" {
 		msg += " (missing interface: " + name + ")"
 	}
-	return &Error{Code: CodeUnlinked, Status: StatusFailed, Err: link, Msg: msg,
+	return &diag.Error{Code: CodeUnlinked, Err: link, Msg: msg,
 		Hint: "mur-go links WASI 0.2 and Murmur's interfaces under their versioned names only; " + link.Msg}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mur-go/mur/engine/wit"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/host"
 )
 
@@ -44,7 +45,7 @@ func checkRunType(f *wit.Func) error {
 	if f != nil && len(f.Params) == 0 && f.Result == nil {
 		return nil
 	}
-	return &Error{Code: CodeRun, Status: StatusFailed,
+	return &diag.Error{Code: CodeRun,
 		Msg:  fmt.Sprintf("failed to type-check capsule run export %s: it has type %s, want func()", host.CapsuleRunExport, wit.FuncString(f)),
 		Hint: "rebuild the capsule against murmur:capsule@0.1.0 (run: func())"}
 }

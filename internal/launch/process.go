@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/sandbox"
 	"github.com/mur-go/mur/internal/tools"
 )
@@ -22,15 +23,15 @@ type ProcessTools struct {
 }
 
 // NewProcessTools prepares the staged transport: process capsule
-// opts.Session. Any failure is an *Error: the capsule cannot run.
+// opts.Session. Any failure is a coded error: the capsule cannot run.
 func NewProcessTools(opts Options) (*ProcessTools, error) {
 	o := opts.withDefaults()
 	s := o.Session
 	if inf := s.Capsule.Inference; inf == nil || inf.Transport != "process" {
-		return nil, &Error{Code: CodeRun, Status: StatusFailed, Msg: "inference.transport is not process"}
+		return nil, &diag.Error{Code: CodeRun, Msg: "inference.transport is not process"}
 	}
 	if o.Trampoline == "" {
-		return nil, &Error{Code: CodeRun, Status: StatusFailed,
+		return nil, &diag.Error{Code: CodeRun,
 			Msg: "no rlimit trampoline configured, and the agent CLI never runs without capabilities.resources applied"}
 	}
 	_, tb, shell, err := newAgentToolbox(&o)

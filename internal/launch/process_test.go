@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/internal/agent/process"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/launch"
 	"github.com/mur-go/mur/internal/policy"
@@ -66,7 +67,7 @@ func TestProcessToolsStartTheCLILikeANativeTool(t *testing.T) {
 	if limits[0] != 300 || limits[1] != uint64(policy.DefaultMaxFileSizeBytes) {
 		t.Fatalf("hard RLIMIT_NOFILE, RLIMIT_FSIZE = %v, want [300 %d]", limits, policy.DefaultMaxFileSizeBytes)
 	}
-	var le *launch.Error
+	var le *diag.Error
 	s.Capsule.Inference.Transport = "http"
 	if _, err := launch.NewProcessTools(launch.Options{Session: s, Trampoline: env.mur}); !errors.As(err, &le) {
 		t.Fatalf("NewProcessTools for transport: http: err = %v", err)

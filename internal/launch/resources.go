@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/policy"
 	"github.com/mur-go/mur/internal/sandbox"
 	"github.com/mur-go/mur/internal/stage"
@@ -131,11 +132,8 @@ func CgroupLimits(r policy.EffectiveResources) sandbox.CgroupLimits {
 		CPUPercent: r.CgroupCPUPercent, IOBytesPerSec: r.CgroupIOBytesPerSec}
 }
 
-// NoCgroupError is E-RUN-012 as a launch error, err carrying the reason.
-func NoCgroupError(err error) *Error {
-	d := policy.NoCgroup(err.Error(), err)
-	return &Error{Code: d.Code, Status: StatusFailed, Err: err, Msg: d.Msg, Hint: d.Hint}
-}
+// NoCgroupError is E-RUN-012, err carrying the reason.
+func NoCgroupError(err error) *diag.Error { return policy.NoCgroup(err.Error(), err) }
 
 // Breach is the guard's latched breach (nil before one, and on nil r).
 func (r *Resources) Breach() error {

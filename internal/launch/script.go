@@ -9,6 +9,7 @@ import (
 
 	"github.com/mur-go/mur/engine/component"
 	"github.com/mur-go/mur/engine/wasip2"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/host"
 	"github.com/mur-go/mur/internal/remote/a2a"
 )
@@ -24,12 +25,13 @@ type capsuleStore struct {
 // the capsule store (WASI grants from the manifest, Murmur's host
 // interfaces over the staged tools), instantiate, call
 // murmur:capsule/run@0.1.0#run under capabilities.limits, and report how
-// it ended. nil means the run succeeded; any failure is an *Error.
+// it ended. nil means the run succeeded; any failure is a coded error
+// (*diag.Error) whose status StatusOf reads.
 func Script(ctx context.Context, opts Options) error {
 	o := opts.withDefaults()
 	s := o.Session
 	if s.Capsule.IsAgent() {
-		return &Error{Code: CodeRun, Status: StatusFailed,
+		return &diag.Error{Code: CodeRun,
 			Msg: "an agent capsule (inference:) has no script component to launch: it runs through package agent (session.Run)"}
 	}
 	comp, err := compileCapsule(ctx, &o)
@@ -42,7 +44,7 @@ func Script(ctx context.Context, opts Options) error {
 	}
 	tb, err := newToolbox(&o, toolLinker)
 	if err != nil {
-		return &Error{Code: CodeIO, Status: StatusFailed, Err: err, Msg: err.Error()}
+		return &diag.Error{Code: CodeIO, Err: err, Msg: err.Error()}
 	}
 	var sends []a2a.SendRecord
 	state := &host.Capsule{
@@ -61,8 +63,8 @@ func Script(ctx context.Context, opts Options) error {
 		},
 	}
 	if err := run(ctx, &o, comp, state); err != nil {
-		var e *Error
-		if errors.As(err, &e) && e.Status == StatusCancelled {
+		var e *diag.Error
+		if StatusOf(err) == StatusCancelled && errors.As(err, &e) {
 			if werr := s.WriteResult("error: " + e.Msg + "\n"); werr != nil {
 				o.Log.Warn("recording the cancellation in out/result.txt", "err", werr)
 			}
@@ -84,12 +86,12 @@ func compileCapsule(ctx context.Context, o *Options) (*component.Component, erro
 	}
 	wasm, err := os.ReadFile(o.ComponentPath)
 	if err != nil {
-		return nil, &Error{Code: CodeNoComponent, Status: StatusFailed, Err: err,
+		return nil, &diag.Error{Code: CodeNoComponent, Err: err,
 			Msg: fmt.Sprintf("failed to read the capsule component %s: %v", o.ComponentPath, err)}
 	}
 	c, err := o.Engine.Compile(ctx, wasm)
 	if err != nil {
-		return nil, &Error{Code: CodeRun, Status: StatusFailed, Err: err,
+		return nil, &diag.Error{Code: CodeRun, Err: err,
 			Msg:  fmt.Sprintf("failed to compile the capsule component %s: %v", o.ComponentPath, err),
 			Hint: "the file must be a WebAssembly component exporting murmur:capsule/run@0.1.0"}
 	}
@@ -101,7 +103,7 @@ func compileCapsule(ctx context.Context, o *Options) (*component.Component, erro
 func run(ctx context.Context, o *Options, comp *component.Component, state *host.Capsule) error {
 	wasi, err := wasip2.NewCtx(capsuleGrants(o))
 	if err != nil {
-		return &Error{Code: CodeIO, Status: StatusFailed, Err: err,
+		return &diag.Error{Code: CodeIO, Err: err,
 			Msg: fmt.Sprintf("failed to grant the capsule its workdir: %v", err)}
 	}
 	defer wasi.Close()

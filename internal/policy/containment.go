@@ -19,10 +19,10 @@ const (
 
 // Codes of the containment decisions.
 const (
-	CodeContainment   = "E-CAP-003" // declared floor above the achieved class
-	CodeStagedRuntime = "E-CAP-004" // staged_runtime below the sealed floor
-	CodeNoNetNS       = "E-CAP-005" // no network namespace for the subprocess tree
-	CodeBadFlag       = "E-IO-003"  // --containment value
+	CodeContainment   diag.Code = "E-CAP-003" // declared floor above the achieved class
+	CodeStagedRuntime diag.Code = "E-CAP-004" // staged_runtime below the sealed floor
+	CodeNoNetNS       diag.Code = "E-CAP-005" // no network namespace for the subprocess tree
+	CodeBadFlag       diag.Code = "E-IO-003"  // --containment value
 )
 
 // ErrContainment is wrapped by every E-CAP-003 refusal.

@@ -128,7 +128,8 @@ func TestCapRefusals(t *testing.T) {
 		name, caps string
 		floor      Class
 		support    HostSupport
-		code, want string
+		code       diag.Code
+		want       string
 	}{
 		{"staged runtime below sealed", "shell: {allow: [python3], staged_runtime: [{binary: python3, source_path: /opt/py, pin: x}]}", Scoped, kernelFull,
 			CodeStagedRuntime, "staged_runtime grants for python3 are bound into the sealed root only, but the declared containment floor is 'scoped'"},
@@ -168,7 +169,7 @@ func TestContainmentFlag(t *testing.T) {
 	}
 	err := ContainmentFlag("Sealed")
 	want := "error[E-IO-003]: --containment must be one of: advisory, scoped, sealed; got 'Sealed'"
-	if err == nil || !strings.HasPrefix(err.Error(), want) {
+	if err == nil || !strings.HasPrefix(diag.Render(err), want) {
 		t.Errorf("err = %v, want %q", err, want)
 	}
 }

@@ -28,7 +28,7 @@
 // The manifest package parses and validates the file and keeps network
 // rules as the strings written, with their positions; it imports no
 // runtime package. Rule syntax is checked here, where the runtime uses
-// it: NetworkRules returns E-CAP-001 as a *manifest.Error carrying the
+// it: NetworkRules returns E-CAP-001 as a *diag.Error carrying the
 // manifest path, line and column, so there is one rule parser and one
 // entry cannot mean two things. Murmur checks rules when it stages a
 // session, not when it parses, which is also why the check belongs here

@@ -10,7 +10,7 @@ import (
 
 // FuzzCapsulePolicy: whatever manifest parses, computing its policy (rules
 // with positions, per-artifact narrowing, limits, warnings) never panics,
-// and rule errors are *manifest.Error values that render.
+// and rule errors are *diag.Error values that render.
 func FuzzCapsulePolicy(f *testing.F) {
 	f.Add([]byte("name: c\nversion: '1'\ncapabilities:\n  network: {allow: ['*.x', 'https://a.com:1']}\nartifacts:\n  - {name: t, version: '1', capabilities: {network: {allow: ['a.com']}}}\n"))
 	inputs, _ := filepath.Glob("../format/manifest/testdata/golden/*.yaml")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 )
 
@@ -19,9 +20,9 @@ func parseCapsule(t *testing.T, src string) *manifest.Capsule {
 	return f.Capsule
 }
 
-// errs returns every *manifest.Error joined in err.
-func errs(err error) []*manifest.Error {
-	var out []*manifest.Error
+// errs returns every *diag.Error joined in err.
+func errs(err error) []*diag.Error {
+	var out []*diag.Error
 	var walk func(error)
 	walk = func(e error) {
 		if e == nil {
@@ -33,7 +34,7 @@ func errs(err error) []*manifest.Error {
 			}
 			return
 		}
-		var me *manifest.Error
+		var me *diag.Error
 		if errors.As(e, &me) {
 			out = append(out, me)
 		}

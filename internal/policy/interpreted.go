@@ -13,7 +13,7 @@ import (
 
 // CodeInterpreted is E-CAP-006: a shell.allow script the sealed root
 // cannot reach.
-const CodeInterpreted = "E-CAP-006"
+const CodeInterpreted diag.Code = "E-CAP-006"
 
 // ErrInterpreted is wrapped by every E-CAP-006 refusal.
 var ErrInterpreted = errors.New("interpreted entrypoint unreachable under sealed")

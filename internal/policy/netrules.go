@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 )
 
@@ -30,19 +31,7 @@ func (r NetRule) String() string {
 	return s
 }
 
-// NetRuleError is a malformed allow entry; Error renders the message the
-// CLI prints after "error[E-CAP-001]: ".
-type NetRuleError struct {
-	Entry  string
-	Reason string
-}
-
-func (e *NetRuleError) Error() string {
-	return fmt.Sprintf("invalid network allow entry '%s': %s", e.Entry, e.Reason)
-}
-
-// Code is the Murmur error code, E-CAP-001.
-func (e *NetRuleError) Code() string { return manifest.CodeNetRule }
+const netRuleHint = "write https://host[:port], http://host[:port], host or host:port — no paths, queries or wildcards"
 
 // ParseNetRules parses every entry, failing on the first malformed one.
 func ParseNetRules(entries []string) (Rules, error) {
@@ -61,10 +50,10 @@ func ParseNetRules(entries []string) (Rules, error) {
 // and a concrete port fixed) or "host[:port]" (any scheme; a port of 80 is
 // dropped, as parsing it as an http URL does, so it means any port). Host
 // normalisation follows the WHATWG URL parser that Murmur's reference
-// runtime uses.
+// runtime uses. A malformed entry is E-CAP-001 with Murmur's reason.
 func ParseNetRule(entry string) (NetRule, error) {
 	fail := func(reason string) (NetRule, error) {
-		return NetRule{}, &NetRuleError{Entry: entry, Reason: reason}
+		return NetRule{}, diag.New(manifest.CodeNetRule, "invalid network allow entry '%s': %s", entry, reason).WithHint(netRuleHint)
 	}
 	s := strings.TrimSpace(entry)
 	if s == "" {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 func TestParseNetRule(t *testing.T) {
@@ -50,8 +52,8 @@ func TestParseNetRule(t *testing.T) {
 	} {
 		r, err := ParseNetRule(tc.entry)
 		if tc.err != "" {
-			var re *NetRuleError
-			if !errors.As(err, &re) || re.Reason != tc.err || re.Code() != "E-CAP-001" {
+			var re *diag.Error
+			if !errors.As(err, &re) || !strings.HasSuffix(re.Msg, "': "+tc.err) || re.Code != "E-CAP-001" {
 				t.Errorf("%q: err %v, want %q", tc.entry, err, tc.err)
 			}
 			continue
@@ -113,8 +115,8 @@ func FuzzParseNetRule(f *testing.F) {
 	f.Fuzz(func(t *testing.T, entry string) {
 		r, err := ParseNetRule(entry)
 		if err != nil {
-			var re *NetRuleError
-			if !errors.As(err, &re) || re.Entry != entry || re.Reason == "" {
+			var re *diag.Error
+			if !errors.As(err, &re) || !strings.HasPrefix(re.Msg, "invalid network allow entry '"+entry+"': ") || strings.HasSuffix(re.Msg, ": ") {
 				t.Fatalf("bad error %v", err)
 			}
 			return

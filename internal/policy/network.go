@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 )
 
@@ -24,18 +25,12 @@ func NetworkRules(c *manifest.Capabilities, path string) (Rules, error) {
 	for i, e := range c.Network.Allow {
 		r, err := ParseNetRule(e)
 		if err != nil {
-			var ne *NetRuleError
-			msg := err.Error()
-			if errors.As(err, &ne) {
-				msg = ne.Error()
-			}
 			var p manifest.Pos
 			if i < len(c.Network.AllowPos) {
 				p = c.Network.AllowPos[i]
 			}
-			errs = append(errs, &manifest.Error{Code: manifest.CodeNetRule, Path: fmt.Sprintf("%s[%d]", strings.TrimPrefix(path+".network.allow", "."), i), Line: p.Line, Column: p.Column,
-				Msg: msg, Err: err,
-				Hint: "write https://host[:port], http://host[:port], host or host:port — no paths, queries or wildcards"})
+			at := manifest.At("", fmt.Sprintf("%s[%d]", strings.TrimPrefix(path+".network.allow", "."), i), p.Line, p.Column)
+			errs = append(errs, err.(*diag.Error).At(at))
 			continue
 		}
 		rules = append(rules, r)

@@ -10,8 +10,8 @@ import (
 
 // Codes of the resource refusals (security.md §12.2, §12.3).
 const (
-	CodeNoCgroup       = "E-RUN-012"
-	CodeWorkdirCeiling = "E-RUN-013"
+	CodeNoCgroup       diag.Code = "E-RUN-012"
+	CodeWorkdirCeiling diag.Code = "E-RUN-013"
 )
 
 // ErrNoCgroup is wrapped by the E-RUN-012 refusal.

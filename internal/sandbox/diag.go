@@ -14,7 +14,7 @@ const maxDetail = 1024
 
 // CodeSealedRoot is the session-fatal failure of a composed root after
 // the probe found the sealed class achievable.
-const CodeSealedRoot = "E-RUN-014"
+const CodeSealedRoot diag.Code = "E-RUN-014"
 
 // ErrSealedRoot is wrapped by every E-RUN-014 error.
 var ErrSealedRoot = errors.New("the sealed root could not be built")

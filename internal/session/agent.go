@@ -9,6 +9,7 @@ import (
 	"github.com/mur-go/mur/internal/agent/hooks"
 	"github.com/mur-go/mur/internal/agent/inference"
 	"github.com/mur-go/mur/internal/agent/tokens"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/launch"
 	"github.com/mur-go/mur/internal/tools"
@@ -24,19 +25,16 @@ func checkAgent(c *manifest.Capsule) error {
 	case inf.Transport == "process":
 		return nil
 	case inf.Transport != "http":
-		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed,
-			Msg:  fmt.Sprintf("not implemented in mur-go: inference.transport: %s", inf.Transport),
-			Hint: "use transport: http with a WASM driver, or transport: process with an agent CLI"}
+		return diag.New(launch.CodeRun, "not implemented in mur-go: inference.transport: %s", inf.Transport).
+			WithHint("use transport: http with a WASM driver, or transport: process with an agent CLI")
 	case inf.Driver == nil:
-		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed,
-			Msg:  "inference.driver is missing: under transport: http the model is reached through a WASM driver",
-			Hint: "set inference.driver.artifact to an artifacts entry with runtime: driver, or use transport: process with an agent CLI"}
+		return diag.New(launch.CodeRun, "inference.driver is missing: under transport: http the model is reached through a WASM driver").
+			WithHint("set inference.driver.artifact to an artifacts entry with runtime: driver, or use transport: process with an agent CLI")
 	}
 	name := inf.Driver.Artifact
 	if ref, ok := c.Artifact(name); !ok || ref.Runtime != manifest.RuntimeDriver {
-		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed,
-			Msg:  fmt.Sprintf("inference driver '%s' is not declared: inference.driver.artifact must name an artifacts entry with runtime: driver", name),
-			Hint: fmt.Sprintf("add `- name: %s` with its version and `runtime: driver` to artifacts in murmur.yaml, then mur install", name)}
+		return diag.New(launch.CodeRun, "inference driver '%s' is not declared: inference.driver.artifact must name an artifacts entry with runtime: driver", name).
+			WithHint(fmt.Sprintf("add `- name: %s` with its version and `runtime: driver` to artifacts in murmur.yaml, then mur install", name))
 	}
 	return nil
 }
@@ -45,7 +43,8 @@ func checkAgent(c *manifest.Capsule) error {
 // its driver (or, under transport: process, its agent CLI) and tools
 // built by launch with the grants a script capsule's tools get, behind its
 // A2A server. A failed task is a failed run: its reason is in
-// out/result.txt and in the error.
+// out/result.txt and in the error, "agent task failed: <reason>" with the
+// task failure's code.
 func runAgent(ctx context.Context, lo launch.Options, o Options) error {
 	so, drv, err := sessionTools(lo)
 	if err != nil {
@@ -59,8 +58,7 @@ func runAgent(ctx context.Context, lo launch.Options, o Options) error {
 		DriverName: drv.name, CompactionDriver: drv.compaction, CountTokens: tokens.New().Count,
 		Getenv: lo.Getenv, Stdout: lo.Stdout, Stderr: lo.Stderr, Log: lo.Log})
 	if err != nil {
-		return &launch.Error{Code: launch.CodeRun, Status: launch.StatusFailed, Err: err, Msg: err.Error(),
-			Hint: "logs/hook-<name>.log in the session directory has the hook's own errors"}
+		return err
 	}
 	defer rt.Close(context.WithoutCancel(ctx)) // RunSession closes it too; this covers an early return
 	so.Session, so.Hooks, so.Tokens, so.SystemPrompt, so.Log = lo.Session, rt, tokens.New(), o.SystemPrompt, lo.Log
@@ -71,15 +69,15 @@ func runAgent(ctx context.Context, lo launch.Options, o Options) error {
 		_, err := agent.RunSession(ctx, so)
 		return err
 	})
-	var ae *agent.Error
-	if !errors.As(err, &ae) {
+	var task *diag.Error
+	if agent.KindOf(err) == 0 || !errors.As(err, &task) {
 		return err
 	}
-	status, hint := launch.StatusFailed, "out/result.txt and trace.jsonl in the session directory record what happened"
-	if ae.Kind == agent.KindCancelled {
-		status, hint = launch.StatusCancelled, "the session directory keeps what the agent did before it was stopped"
+	cause, hint := err, "out/result.txt and trace.jsonl in the session directory record what happened"
+	if errors.Is(err, agent.KindCancelled) {
+		cause, hint = diag.Mark(err, launch.ErrCancelled), "the session directory keeps what the agent did before it was stopped"
 	}
-	return &launch.Error{Code: ae.Code, Status: status, Msg: "agent task failed: " + ae.Msg, Hint: hint, Err: ae}
+	return diag.Wrap(task.Code, cause, "agent task failed: %s", task.Msg).WithHint(hint)
 }
 
 // hookDriver is what hooks' run-inference needs of the driver beyond the

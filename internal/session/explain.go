@@ -17,7 +17,7 @@ func ExplainScope(ctx context.Context, opts Options) (stage.EffectiveGrants, err
 	o := opts.withDefaults()
 	f, err := load(o)
 	if err != nil {
-		return stage.EffectiveGrants{}, fail(StepLoad, err)
+		return stage.EffectiveGrants{}, err
 	}
 	prober := o.Prober
 	if prober == nil {
@@ -25,7 +25,7 @@ func ExplainScope(ctx context.Context, opts Options) (stage.EffectiveGrants, err
 	}
 	g, err := stage.Explain(f.Capsule, o.Containment, prober.Probe(ctx))
 	if err != nil {
-		return stage.EffectiveGrants{}, fail(StepPrepare, err)
+		return stage.EffectiveGrants{}, err
 	}
 	if o.Workdir != "" {
 		// A script capsule's component is trusted too; a missing one is
@@ -36,7 +36,7 @@ func ExplainScope(ctx context.Context, opts Options) (stage.EffectiveGrants, err
 		}
 		if g.Workdir, err = stage.ExplainWorkdir(stage.Options{Manifest: f, Workdir: o.Workdir, CacheDir: o.CacheDir,
 			ComponentPath: comp}); err != nil {
-			return stage.EffectiveGrants{}, fail(StepPrepare, err)
+			return stage.EffectiveGrants{}, err
 		}
 	}
 	return g, nil

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +14,7 @@ import (
 )
 
 // runAgent runs a transport: process capsule's CLI through the trampoline and maps its outcome:
-// ok with the result written, a CLI failure as a failed *launch.Error.
+// ok with the result written, a CLI failure as a failed run.
 func TestRunAgentProcess(t *testing.T) {
 	cli := filepath.Join(t.TempDir(), "claude")
 	if out, err := exec.Command("go", "build", "-o", cli, "../agent/process/testdata/fakecli").CombinedOutput(); err != nil {
@@ -45,11 +44,10 @@ func TestRunAgentProcess(t *testing.T) {
 			}
 			err := runAgent(context.Background(), launch.Options{Session: s, Trampoline: cli,
 				Getenv: func(k string) (string, bool) { return os.Getenv("PATH"), k == "PATH" }}, Options{})
-			var le *launch.Error
 			switch {
 			case c.status == "" && err != nil:
 				t.Fatal(err)
-			case c.status != "" && (!errors.As(err, &le) || le.Status != c.status):
+			case c.status != "" && launch.StatusOf(err) != c.status:
 				t.Fatalf("err = %v, want status %s", err, c.status)
 			}
 			b, _ := os.ReadFile(filepath.Join(s.OutDir, stage.ResultFile))

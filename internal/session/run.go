@@ -10,6 +10,7 @@ import (
 
 	"github.com/mur-go/mur/engine/component"
 	"github.com/mur-go/mur/internal/agent/hooks"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/base/redact"
 	"github.com/mur-go/mur/internal/format/lockfile"
 	"github.com/mur-go/mur/internal/format/manifest"
@@ -26,12 +27,14 @@ type Result struct {
 	Session *stage.Session
 	// Status is ok, failed, trapped or cancelled.
 	Status launch.Status
+	// Step is where a failed run failed ("" when it did not).
+	Step Step
 }
 
 // Run loads the capsule at opts.ManifestPath, stages it and runs it once
-// (a2a-cli.md §6.3's order). A failure is an *Error; the Result is filled
-// as far as the run got either way, so a cancelled run still names its
-// session. A run whose ctx is cancelled from outside (not by a deadline)
+// (a2a-cli.md §6.3's order). A failure is the coded error of the step
+// that failed; the Result is filled as far as the run got either way, so
+// a cancelled run still names its session. A run whose ctx is cancelled from outside (not by a deadline)
 // ends cancelled, whatever the capsule did with its failed calls.
 //
 // Everything the run writes to Stdout, Stderr and Log, and the error's
@@ -44,39 +47,37 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	stdout, stderr := secrets.Writer(o.Stdout), secrets.Writer(o.Stderr)
 	log := o.Log
 	o.Stdout, o.Stderr, o.Log = stdout, stderr, slog.New(secrets.Handler(o.Log.Handler()))
-	sess, err := run(ctx, o, secrets)
+	sess, step, err := run(ctx, o, secrets)
 	if ferr := errors.Join(stdout.Flush(), stderr.Flush()); ferr != nil {
 		log.Warn("writing the capsule's last output", "err", ferr)
 	}
 	if err = asCancelled(ctx, err); err != nil {
-		var e *Error
-		if !errors.As(err, &e) {
-			e = fail(StepRun, err)
-		}
-		e.Err = secrets.Error(e.Err)
-		return Result{Session: sess, Status: e.Status}, e
+		err = secrets.Error(err)
+		return Result{Session: sess, Status: launch.StatusOf(err), Step: step}, err
 	}
 	return Result{Session: sess, Status: launch.StatusOK}, nil
 }
 
-func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Session, error) {
+// run is the pipeline; step is where it failed (StepRun when it did not,
+// for a cancellation that comes after).
+func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Session, Step, error) {
 	f, err := load(o)
 	if err != nil {
-		return nil, fail(StepLoad, err)
+		return nil, StepLoad, err
 	}
 	if err := policy.ContainmentFlag(o.Containment); err != nil {
-		return nil, fail(StepPrepare, err)
+		return nil, StepPrepare, err
 	}
 	f = withSystemPrompt(f, o.SystemPrompt)
 	agentCapsule := f.Capsule.IsAgent()
 	if agentCapsule {
 		if err := checkAgent(f.Capsule); err != nil {
-			return nil, fail(StepPrepare, err)
+			return nil, StepPrepare, err
 		}
 	}
 	lock, err := stage.ReadLock(filepath.Join(f.Dir, lockfile.FileName))
 	if err != nil {
-		return nil, fail(StepPrepare, err)
+		return nil, StepPrepare, err
 	}
 	// Component discovery runs before staging so a capsule without its
 	// component stages nothing. (Murmur checks the lock and the stores
@@ -86,16 +87,16 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Sessi
 	var wasm []byte
 	if !agentCapsule {
 		if compPath, err = launch.FindComponent(f.Dir); err != nil {
-			return nil, fail(StepPrepare, err)
+			return nil, StepPrepare, err
 		}
 		if wasm, err = os.ReadFile(compPath); err != nil {
-			return nil, fail(StepPrepare, fmt.Errorf("reading the capsule component: %w", err))
+			return nil, StepPrepare, fmt.Errorf("reading the capsule component: %w", err)
 		}
 	}
 	engine := o.Engine
 	if engine == nil {
 		if engine, err = component.NewEngine(ctx, component.Config{CacheDir: o.CacheDir}); err != nil {
-			return nil, fail(StepPrepare, fmt.Errorf("starting the engine: %w", err))
+			return nil, StepPrepare, fmt.Errorf("starting the engine: %w", err)
 		}
 		defer func() {
 			if err := engine.Close(context.WithoutCancel(ctx)); err != nil {
@@ -114,7 +115,7 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Sessi
 		Host: prober.Probe(ctx), Secrets: secrets,
 		OnStage: hooks.OnStage(hooks.Options{Getenv: f.LookupEnv, Stdout: o.Stdout, Stderr: o.Stderr, Log: o.Log})})
 	if err != nil {
-		return nil, fail(StepStage, err)
+		return nil, StepStage, err
 	}
 	for _, w := range sess.Warnings {
 		o.OnWarning(w)
@@ -126,7 +127,7 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Sessi
 		o.Log.Warn(n)
 	}
 	if wrote, err := sess.WriteLockIfAbsent(); err != nil {
-		return sess, fail(StepStage, fmt.Errorf("writing murmur.lock: %w", err))
+		return sess, StepStage, fmt.Errorf("writing murmur.lock: %w", err)
 	} else if wrote {
 		o.Log.Info("wrote murmur.lock", "path", sess.LockPath, "artifacts", len(sess.Pins))
 	}
@@ -134,7 +135,7 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Sessi
 
 	res, err := launch.StartResources(ctx, sess, launch.ResourceOptions{Self: o.Trampoline, Stderr: o.Stderr, Log: o.Log})
 	if err != nil {
-		return sess, fail(StepRun, err)
+		return sess, StepRun, err
 	}
 	defer func() {
 		if err := res.Close(); err != nil {
@@ -158,10 +159,7 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Sessi
 	} else {
 		err = launch.Script(ctx, lo)
 	}
-	if err != nil {
-		return sess, fail(StepRun, err)
-	}
-	return sess, nil
+	return sess, StepRun, err
 }
 
 // load parses the capsule manifest, .env layered under the environment.
@@ -188,20 +186,10 @@ func load(o Options) (*manifest.File, error) {
 
 // asCancelled makes the outcome of a run whose ctx was cancelled from
 // outside (an interrupt, a signal, a server cancelling the task) a
-// cancelled launch error, however the capsule ended.
+// cancelled run, however the capsule ended.
 func asCancelled(ctx context.Context, err error) error {
-	if ctx.Err() == nil || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if ctx.Err() == nil || errors.Is(ctx.Err(), context.DeadlineExceeded) || launch.StatusOf(err) == launch.StatusCancelled {
 		return err
 	}
-	var le *launch.Error
-	if errors.As(err, &le) && le.Status == launch.StatusCancelled {
-		return err
-	}
-	step := StepRun
-	var e *Error
-	if errors.As(err, &e) {
-		step, err = e.Step, e.Err
-	}
-	return fail(step, &launch.Error{Code: launch.CodeRun, Status: launch.StatusCancelled, Err: err,
-		Msg: "capsule run cancelled (" + context.Cause(ctx).Error() + ")"})
+	return diag.Wrap(launch.CodeRun, diag.Mark(err, launch.ErrCancelled), "capsule run cancelled (%v)", context.Cause(ctx))
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/launch"
 	"github.com/mur-go/mur/internal/session"
@@ -75,18 +76,18 @@ func TestRunFailures(t *testing.T) {
 				dir = capsuleDir(t, c.yaml, c.guest)
 			}
 			res, err := session.Run(context.Background(), options(t, dir))
-			var e *session.Error
+			var e *diag.Error
 			if !errors.As(err, &e) {
-				t.Fatalf("err = %v (%T), want a *session.Error", err, err)
+				t.Fatalf("err = %v (%T), want a coded error", err, err)
 			}
-			if e.Step != c.step || !strings.Contains(err.Error(), c.text) {
-				t.Errorf("step %s, err %q; want step %s and %q", e.Step, err, c.step, c.text)
+			if res.Step != c.step || !strings.Contains(diag.Render(err), c.text) {
+				t.Errorf("step %s, err %q; want step %s and %q", res.Step, diag.Render(err), c.step, c.text)
 			}
-			if e.Status != c.status || res.Status != c.status {
-				t.Errorf("status %s / %s, want %s", e.Status, res.Status, c.status)
+			if launch.StatusOf(err) != c.status || res.Status != c.status {
+				t.Errorf("status %s / %s, want %s", launch.StatusOf(err), res.Status, c.status)
 			}
 			if (c.step == session.StepRun) != (res.Session != nil) {
-				t.Errorf("failed at %s with session %v", e.Step, res.Session)
+				t.Errorf("failed at %s with session %v", res.Step, res.Session)
 			}
 			if c.step != session.StepRun {
 				if _, err := os.Stat(filepath.Join(dir, "workdir")); err == nil {
@@ -123,8 +124,7 @@ func TestRunCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(errors.New("stopped by the test"))
 	res, err := session.Run(ctx, options(t, dir))
-	var le *launch.Error
-	if res.Status != launch.StatusCancelled || !errors.As(err, &le) || le.Status != launch.StatusCancelled {
+	if res.Status != launch.StatusCancelled || launch.StatusOf(err) != launch.StatusCancelled {
 		t.Fatalf("run = %+v, %v; want cancelled", res, err)
 	}
 	if !strings.Contains(err.Error(), "stopped by the test") {

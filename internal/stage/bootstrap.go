@@ -33,7 +33,7 @@ func (s *Session) writeBootstrapLog(root *os.Root) error {
 	}
 	rel := filepath.Join("logs", BootstrapLog)
 	if err := confined.WriteFile(root, rel, []byte(b.String()), 0o644, os.O_CREATE|os.O_APPEND); err != nil {
-		return ioError("", fmt.Sprintf("failed to write %s: %v", filepath.Join(s.LogsDir, BootstrapLog), err), err)
+		return ioError(fmt.Sprintf("failed to write %s: %v", filepath.Join(s.LogsDir, BootstrapLog), err), err)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/policy"
 	"github.com/mur-go/mur/internal/testing/testguest"
@@ -15,7 +16,8 @@ import (
 // would end in E-RUN-008 instead.
 func TestUnenforceableCapabilitiesRefusedFirst(t *testing.T) {
 	for _, tc := range []struct {
-		name, caps, flag, code string
+		name, caps, flag string
+		code             diag.Code
 	}{
 		{"manifest sealed", "capabilities:\n  containment: sealed\n", "", policy.CodeContainment},
 		{"manifest scoped", "capabilities:\n  containment: scoped\n", "", policy.CodeContainment},

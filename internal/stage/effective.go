@@ -64,7 +64,7 @@ func Explain(c *manifest.Capsule, flag string, support policy.HostSupport) (Effe
 		g.FloorMet, g.ShortfallReason = false, err.Error()
 		var d *diag.Error
 		if errors.As(err, &d) {
-			g.ShortfallReason = d.Code + ": " + d.Msg
+			g.ShortfallReason = string(d.Code) + ": " + d.Msg
 		}
 	}
 	return g, nil

@@ -3,6 +3,8 @@ package stage
 import (
 	"errors"
 	"path/filepath"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // WorkdirReport is what `mur run --explain-scope --workdir DIR` says of
@@ -34,7 +36,7 @@ func ExplainWorkdir(opts Options) (*WorkdirReport, error) {
 	}
 	manifestPath, err := filepath.Abs(f.Path)
 	if err != nil {
-		return nil, ioError("", "failed to resolve the manifest path: "+err.Error(), err)
+		return nil, ioError("failed to resolve the manifest path: "+err.Error(), err)
 	}
 	s := &Session{Capsule: f.Capsule, Trusted: trustedPaths(f, &opts)}
 	for i := range f.Capsule.Artifacts {
@@ -52,9 +54,9 @@ func ExplainWorkdir(opts Options) (*WorkdirReport, error) {
 	}
 	if err := s.checkTrusted(layout(filepath.Dir(manifestPath), dir, "ses_explain")); err != nil {
 		r.Refusal = err.Error()
-		var e *Error
+		var e *diag.Error
 		if errors.As(err, &e) {
-			r.Refusal = e.Code + ": " + e.Msg
+			r.Refusal = string(e.Code) + ": " + e.Msg
 		}
 		return r, nil
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/testing/testguest"
 )
@@ -76,7 +77,8 @@ capabilities:
 
 func TestCapabilityErrorsBeforeAnything(t *testing.T) {
 	tests := []struct {
-		name, caps, code string
+		name, caps string
+		code       diag.Code
 	}{
 		{name: "ceiling rule", caps: "capabilities:\n  network: {allow: [\"ftp://x\"]}\n", code: CodeNetRule},
 		{name: "ceiling wildcard", caps: "capabilities:\n  network: {allow: [\"*.example.com\"]}\n", code: CodeNetRule},

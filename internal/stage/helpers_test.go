@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/store/registry"
@@ -127,15 +128,10 @@ func tree(t *testing.T, dir string) []string {
 }
 
 // codeOf is the diagnostic code of err, or "".
-func codeOf(err error) string {
-	var d interface{ Diagnostic() (string, string) }
+func codeOf(err error) diag.Code {
+	var d *diag.Error
 	if errors.As(err, &d) {
-		c, _ := d.Diagnostic()
-		return c
-	}
-	var me *manifest.Error
-	if errors.As(err, &me) {
-		return me.Code
+		return d.Code
 	}
 	return ""
 }

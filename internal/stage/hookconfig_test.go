@@ -35,7 +35,7 @@ func TestHookContractMessages(t *testing.T) {
 			if codeOf(err) != CodeIO {
 				t.Fatalf("err = %v, want %s", err, CodeIO)
 			}
-			var e *Error
+			var e *diag.Error
 			if !errors.As(err, &e) || e.Msg != tc.msg {
 				t.Fatalf("message\n%q\nwant\n%q", diag.Text(err), tc.msg)
 			}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 )
 
@@ -23,18 +24,18 @@ func localSkill(projectDir string, ref *manifest.ArtifactRef) (*staged, error) {
 	}
 	fi, err := os.Stat(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &Error{Code: CodeNotFound, Artifact: ref.Name, Err: err,
+		return nil, &diag.Error{Code: CodeNotFound, Err: err,
 			Msg:  "skill source path not found: " + p,
 			Hint: fmt.Sprintf("fix source: of artifact '%s' (relative paths start at the directory of murmur.yaml)", ref.Name)}
 	}
 	if err != nil {
-		return nil, ioError(ref.Name, fmt.Sprintf("failed to read skill source %s: %v", p, err), err)
+		return nil, ioError(fmt.Sprintf("failed to read skill source %s: %v", p, err), err)
 	}
 	file := p
 	if fi.IsDir() {
 		ents, err := os.ReadDir(p)
 		if err != nil {
-			return nil, ioError(ref.Name, fmt.Sprintf("failed to read skill source %s: %v", p, err), err)
+			return nil, ioError(fmt.Sprintf("failed to read skill source %s: %v", p, err), err)
 		}
 		file = ""
 		for _, e := range ents {
@@ -44,14 +45,14 @@ func localSkill(projectDir string, ref *manifest.ArtifactRef) (*staged, error) {
 			}
 		}
 		if file == "" {
-			return nil, &Error{Code: CodeNotFound, Artifact: ref.Name,
+			return nil, &diag.Error{Code: CodeNotFound,
 				Msg:  fmt.Sprintf("skill source directory '%s' contains no skill.md", p),
 				Hint: "add a skill.md to that directory, or point source: at the guidance file itself"}
 		}
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, ioError(ref.Name, fmt.Sprintf("failed to read skill source %s: %v", file, err), err)
+		return nil, ioError(fmt.Sprintf("failed to read skill source %s: %v", file, err), err)
 	}
 	a := &Artifact{Name: ref.Name, Version: ref.Version, Role: Role(ref.Runtime), Kind: KindSkill,
 		Ref: ref, Local: true, SourcePath: file, SkillText: string(data)}

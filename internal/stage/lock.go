@@ -28,7 +28,7 @@ func applyLock(c *manifest.Capsule, f *install.Fetcher) ([]want, error) {
 			continue
 		}
 		if err := f.CheckPinned(ref.Name, ref.Version); err != nil {
-			return nil, fetchError(ref, err)
+			return nil, fetchError(ref, ref.Version, "", err)
 		}
 		ws = append(ws, want{ref: ref, version: ref.Version})
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/lockfile"
 	"github.com/mur-go/mur/internal/testing/testguest"
 )
@@ -28,7 +29,7 @@ artifacts:
 		name    string
 		lock    func(shaA, shaB string) *lockfile.Lock // nil: no lock
 		tamper  string                                 // "flip" a byte of beta's zip, or "swap" it for another valid one
-		code    string
+		code    diag.Code
 		is      error
 		message string
 	}{
@@ -123,7 +124,7 @@ artifacts:
 			if codeOf(err) != tc.code || !errors.Is(err, tc.is) || !strings.Contains(err.Error(), tc.message) {
 				t.Fatalf("err = %v (code %s), want %s %q", err, codeOf(err), tc.code, tc.message)
 			}
-			if !strings.Contains(err.Error(), "hint: ") {
+			if !strings.Contains(diag.Render(err), "hint: ") {
 				t.Fatalf("no hint in %v", err)
 			}
 			if after := tree(t, f.project); strings.Join(after, ",") != strings.Join(before, ",") {
@@ -210,7 +211,7 @@ artifacts:
 	before := tree(t, f.project)
 	_, err := Stage(context.Background(), opts)
 	if codeOf(err) != CodeMissing || !strings.Contains(err.Error(), "missing artifacts: gone@1.0.0, also-gone@2.0.0") ||
-		!strings.Contains(err.Error(), "mur install") {
+		!strings.Contains(diag.Render(err), "mur install") {
 		t.Fatalf("err = %v", err)
 	}
 	if after := tree(t, f.project); strings.Join(after, ",") != strings.Join(before, ",") {

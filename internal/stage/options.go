@@ -145,7 +145,7 @@ func (o *Options) defaults() error {
 	if o.Cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return ioError("", "failed to get the working directory: "+err.Error(), err)
+			return ioError("failed to get the working directory: "+err.Error(), err)
 		}
 		o.Cwd = wd
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/store/install"
@@ -43,7 +44,7 @@ func extract(ctx context.Context, f *install.Fetcher, fe fetched, comp Compiler)
 	}
 	got, err := f.Accept(ctx, fe.res)
 	if err != nil {
-		return nil, fetchError(ref, err)
+		return nil, fetchError(ref, fe.version, fe.res.Source.Name, err)
 	}
 	a := &Artifact{
 		Name: ref.Name, Version: fe.version, Role: role, Ref: ref, Hook: hook,
@@ -68,12 +69,12 @@ func extract(ctx context.Context, f *install.Fetcher, fe fetched, comp Compiler)
 // compile runs the Compiler, mapping failure to E-RUN-001.
 func compile(ctx context.Context, comp Compiler, what string, wasm []byte) (*component.Component, error) {
 	if comp == nil {
-		return nil, &Error{Code: CodeCompile, Msg: fmt.Sprintf("no compiler configured to compile %s", what),
+		return nil, &diag.Error{Code: CodeCompile, Msg: fmt.Sprintf("no compiler configured to compile %s", what),
 			Hint: "this is a bug in the caller: pass stage.Options.Compiler (a *component.Engine)"}
 	}
 	c, err := comp.Compile(ctx, wasm)
 	if err != nil {
-		return nil, &Error{Code: CodeCompile, Err: err,
+		return nil, &diag.Error{Code: CodeCompile, Err: err,
 			Msg:  fmt.Sprintf("failed to compile the WebAssembly component of %s: %v", what, err),
 			Hint: "the payload must be a WebAssembly component (not a core module) built for WASI 0.2; rebuild it"}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/host"
@@ -124,8 +125,9 @@ artifacts:
 
 func TestLocalSkillErrors(t *testing.T) {
 	tests := []struct {
-		name, source, code, msg string
-		setup                   func(dir string)
+		name, source, msg string
+		code              diag.Code
+		setup             func(dir string)
 	}{
 		{name: "missing", source: "nope", code: CodeNotFound, msg: "skill source path not found: "},
 		{name: "empty dir", source: "empty", code: CodeNotFound, msg: "contains no skill.md",

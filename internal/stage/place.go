@@ -47,7 +47,7 @@ func (s *Session) placeGrants(made *created, acc, sess *os.Root) error {
 			continue
 		}
 		scopeErr := func(err error) error {
-			return ioError(a.Name, fmt.Sprintf("failed to create granted filesystem scope '%s': %v", g.Scope, err), err)
+			return ioError(fmt.Sprintf("failed to create granted filesystem scope '%s': %v", g.Scope, err), err)
 		}
 		if err := noLinks(root, rel); err != nil {
 			return scopeErr(err)
@@ -114,14 +114,14 @@ func (s *Session) writeTask(made *created, acc *os.Root, task, cwd string) error
 	}
 	if fi, err := os.Stat(src); err == nil && fi.Mode().IsRegular() {
 		if data, err = os.ReadFile(src); err != nil {
-			return ioError("", fmt.Sprintf("failed to read task file %s: %v", src, err), err)
+			return ioError(fmt.Sprintf("failed to read task file %s: %v", src, err), err)
 		}
 	}
 	dst := filepath.Join(s.AccessibleDir, TaskFile)
 	_, statErr := acc.Lstat(TaskFile)
 	existed := statErr == nil
 	if err := confined.WriteFile(acc, TaskFile, data, 0o644, os.O_CREATE|os.O_TRUNC); err != nil {
-		e := ioError("", fmt.Sprintf("failed to write %s: %v", dst, err), err)
+		e := ioError(fmt.Sprintf("failed to write %s: %v", dst, err), err)
 		if errors.Is(err, confined.ErrSymlink) {
 			e.Hint = "task.md in the workdir is a symbolic link (left by an earlier session?); remove it and run again"
 		}

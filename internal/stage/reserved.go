@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // TraceFile is the session's trace, in the session workdir.
@@ -34,7 +36,7 @@ func checkReservedScope(scope, where string, sessionBase, userWorkdir bool) erro
 	if !slices.Contains(reserved(sessionBase, userWorkdir), first) {
 		return nil
 	}
-	return &Error{Code: CodeScope,
+	return &diag.Error{Code: CodeScope,
 		Msg:  fmt.Sprintf("invalid filesystem scope '%s' in %s: '%s' is reserved for the runtime (staged tools and the trace) and hidden from guests", scope, where, first),
 		Hint: "scope the artifact to a directory of its own (for example 'data'); tools/, trace.jsonl and .murmur/ belong to the runtime"}
 }

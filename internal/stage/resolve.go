@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/store/install"
 )
@@ -27,16 +28,15 @@ func resolveAll(ctx context.Context, f *install.Fetcher, ws []want, plat *artifa
 	var firstErr error
 	for _, w := range ws {
 		r, err := f.Resolve(ctx, install.Request{Name: w.ref.Name, Version: w.version, Platform: plat})
-		var ie *install.Error
 		switch {
 		case err == nil:
 			out = append(out, fetched{want: w, res: r})
 		case errors.Is(err, install.ErrNotFound):
 			missing = append(missing, w.ref.Name+"@"+w.version)
-		case !errors.As(err, &ie):
+		case r == nil: // not a store's failure (the context ended)
 			return nil, err
 		case firstErr == nil:
-			firstErr = fmt.Errorf("resolving %s@%s in %s: %w", w.ref.Name, w.version, ie.Source, ie.Err)
+			firstErr = fmt.Errorf("resolving %s@%s in %s: %w", w.ref.Name, w.version, r.Source.Name, err)
 		}
 	}
 	if len(missing) > 0 {
@@ -44,7 +44,7 @@ func resolveAll(ctx context.Context, f *install.Fetcher, ws []want, plat *artifa
 		for i, s := range f.Sources {
 			names[i] = s.Name
 		}
-		return nil, &Error{Code: CodeMissing, Err: ErrMissingArtifacts,
+		return nil, &diag.Error{Code: CodeMissing, Err: ErrMissingArtifacts,
 			Msg:  "missing artifacts: " + strings.Join(missing, ", "),
 			Hint: "run `mur install` in the project to fetch them (looked in " + strings.Join(names, ", ") + ")"}
 	}

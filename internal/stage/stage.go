@@ -49,7 +49,7 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 	}
 	var err error
 	if s.ManifestPath, err = filepath.Abs(opts.Manifest.Path); err != nil {
-		return nil, ioError("", "failed to resolve the manifest path: "+err.Error(), err)
+		return nil, ioError("failed to resolve the manifest path: "+err.Error(), err)
 	}
 	s.ProjectDir = filepath.Dir(s.ManifestPath)
 
@@ -182,7 +182,7 @@ func (s *Session) write(made *created, arts []*staged, d dirs, opts *Options) er
 	s.OutDir = filepath.Join(s.SessionDir, "out")
 	s.LogsDir = filepath.Join(s.SessionDir, "logs")
 	if _, err := os.Lstat(s.SessionDir); err == nil {
-		return ioError("", fmt.Sprintf("session directory %s already exists", s.SessionDir), os.ErrExist)
+		return ioError(fmt.Sprintf("session directory %s already exists", s.SessionDir), os.ErrExist)
 	}
 	if err := s.checkSealedHome(); err != nil {
 		return err
@@ -192,16 +192,16 @@ func (s *Session) write(made *created, arts []*staged, d dirs, opts *Options) er
 	// and must contain no link, so a link an earlier session's guest left
 	// in a reused --workdir (.murmur itself, say) redirects nothing.
 	if err := s.makeSessionDir(made); err != nil {
-		return ioError("", fmt.Sprintf("failed to create workdir %s: %v", s.SessionDir, err), err)
+		return ioError(fmt.Sprintf("failed to create workdir %s: %v", s.SessionDir, err), err)
 	}
 	root, err := os.OpenRoot(s.SessionDir)
 	if err != nil {
-		return ioError("", fmt.Sprintf("failed to open workdir %s: %v", s.SessionDir, err), err)
+		return ioError(fmt.Sprintf("failed to open workdir %s: %v", s.SessionDir, err), err)
 	}
 	defer root.Close()
 	for _, dir := range []string{"tools", "out", "logs"} {
 		if err := made.mkdirIn(root, dir); err != nil {
-			return ioError("", fmt.Sprintf("failed to create workdir %s: %v", s.SessionDir, err), err)
+			return ioError(fmt.Sprintf("failed to create workdir %s: %v", s.SessionDir, err), err)
 		}
 	}
 	if err := s.writeBootstrapLog(root); err != nil {
@@ -214,7 +214,7 @@ func (s *Session) write(made *created, arts []*staged, d dirs, opts *Options) er
 	s.ShellTools = shells
 	acc, err := os.OpenRoot(s.AccessibleDir)
 	if err != nil {
-		return ioError("", fmt.Sprintf("failed to open workdir %s: %v", s.AccessibleDir, err), err)
+		return ioError(fmt.Sprintf("failed to open workdir %s: %v", s.AccessibleDir, err), err)
 	}
 	defer acc.Close()
 	if err := s.placeGrants(made, acc, root); err != nil {

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/policy"
 	"github.com/mur-go/mur/internal/sandbox"
 )
@@ -58,7 +59,7 @@ func (s *Session) checkSealedHome() error {
 		return nil
 	}
 	if err := sandbox.CheckSealedHome(filepath.Join(s.AccessibleDir, ".capsule-home")); err != nil {
-		return &Error{Code: sandbox.CodeSealedRoot, Msg: "the sealed containment class cannot hold this session: " + err.Error(), Err: err,
+		return &diag.Error{Code: sandbox.CodeSealedRoot, Msg: "the sealed containment class cannot hold this session: " + err.Error(), Err: err,
 			Hint: "run from (or pass a --workdir at) a path without ':' or newlines"}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 )
 
@@ -28,7 +29,7 @@ const shellSchema = `{"type":"object","properties":{"command":{"type":"string"}}
 // such as "../x" would have written outside tools/; mur-go refuses it.
 func checkDirName(name, what string) error {
 	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`+"\x00") {
-		return &Error{Code: CodeIO, Artifact: name,
+		return &diag.Error{Code: CodeIO,
 			Msg:  fmt.Sprintf("%s '%s' cannot be staged: the name must be a single directory name under tools/", what, name),
 			Hint: "use a plain name such as my-tool (no '/', '\\' or '..')"}
 	}
@@ -133,6 +134,6 @@ func (s *Session) SetShellManifest(name string, content []byte) error {
 	return err
 }
 
-func writeErr(name, path string, err error) *Error {
-	return ioError(name, fmt.Sprintf("failed to write %s: %v", path, err), err)
+func writeErr(name, path string, err error) *diag.Error {
+	return ioError(fmt.Sprintf("failed to write %s: %v", path, err), err)
 }

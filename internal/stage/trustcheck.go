@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // checkTrusted refuses, before anything is created, a layout d that would
@@ -51,7 +53,7 @@ func (s *Session) checkTrusted(d dirs) error {
 	if len(held) == 0 {
 		return nil
 	}
-	return &Error{Code: CodeScope,
+	return &diag.Error{Code: CodeScope,
 		Msg: fmt.Sprintf("workdir %s cannot be granted to this capsule: it holds what the runtime trusts at the next run: %s; the capsule starts native subprocesses (%s), whose sandbox grants the whole workdir, so a command could read .env or rewrite the manifest the next run trusts",
 			d.accessible, strings.Join(held, ", "), starts),
 		Hint: "keep murmur.yaml, murmur.lock and .env outside the workdir: run from a directory of its own with `mur run --manifest ../capsule/murmur.yaml --workdir .`, or leave out --workdir for a fresh workdir/<session id> beside murmur.yaml"}
@@ -77,7 +79,7 @@ func (s *Session) checkReadGrants() error {
 	for _, g := range grants {
 		for _, t := range s.Trusted {
 			if _, in := beneath(g.dir, t.Path); in && t.Secret {
-				return &Error{Code: CodeScope,
+				return &diag.Error{Code: CodeScope,
 					Msg: fmt.Sprintf("%s %s holds %s (%s), which every subprocess of the capsule could then read",
 						g.what, g.dir, t.What, t.Path),
 					Hint: "grant the interpreter's own directory (for example /usr/lib/python3), never one holding the project or your home"}
@@ -104,7 +106,7 @@ func (s *Session) heldIn(dir string) []string {
 func (s *Session) checkNotInside(dir, what string) error {
 	for _, t := range s.Trusted {
 		if _, in := beneath(t.Path, dir); in {
-			return &Error{Code: CodeScope,
+			return &diag.Error{Code: CodeScope,
 				Msg: fmt.Sprintf("%s %s is or lies inside %s (%s), which the runtime trusts at the next run: a guest or subprocess granted it could change it",
 					what, dir, t.What, t.Path),
 				Hint: fmt.Sprintf("choose a directory outside %s", t.Path)}

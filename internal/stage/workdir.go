@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/mur-go/mur/internal/base/confined"
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // dirs are the two workdirs of session.md §7.1, decided before anything
@@ -26,7 +27,7 @@ func userWorkdir(dir, cwd string) (string, error) {
 	}
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
-		return "", &Error{Code: CodeNotFound, Err: ErrWorkdir,
+		return "", &diag.Error{Code: CodeNotFound, Err: ErrWorkdir,
 			Msg:  fmt.Sprintf("workdir '%s' does not exist or is not a directory", dir),
 			Hint: "create it first (mkdir -p), or leave out --workdir to get a fresh workdir/<session id> beside murmur.yaml"}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/format/lockfile"
 	"github.com/mur-go/mur/internal/store/install"
@@ -95,7 +96,7 @@ func (p *RegistryPuller) Pull(ctx context.Context, name, version string) (Instal
 		a.Wasm = got.PayloadData
 	}
 	if err := install.Place(a.Dir, got); err != nil {
-		return InstalledArtifact{}, fmt.Errorf("failed to stage %s: %w", ref, cause(err))
+		return InstalledArtifact{}, fmt.Errorf("failed to stage %s: %w", ref, err)
 	}
 	var tool Tool
 	if p.NewTool != nil {
@@ -104,7 +105,7 @@ func (p *RegistryPuller) Pull(ctx context.Context, name, version string) (Instal
 		}
 	}
 	if err := install.Pin(p.LockPath, lock, got.Pin()); err != nil {
-		return InstalledArtifact{}, fmt.Errorf("failed to update murmur.lock: %w", cause(err))
+		return InstalledArtifact{}, fmt.Errorf("failed to update murmur.lock: %w", err)
 	}
 	if p.Inventory != nil {
 		p.Inventory.Add(a.InstalledArtifact)
@@ -130,28 +131,27 @@ func pullPayload(a *install.Artifact) (install.Payload, error) {
 
 // pullError words a refused pull for the capsule, one line each.
 func pullError(ref string, err error) error {
-	var ie *install.Error
-	if !errors.As(err, &ie) {
+	var d *diag.Error
+	switch {
+	case errors.Is(err, install.StepVerify):
+		return fmt.Errorf("artifact integrity check failed for %s: registry-reported hash does not match downloaded bytes", ref)
+	case errors.Is(err, lockfile.ErrConflict) && errors.As(err, &d):
+		return fmt.Errorf("%s — refusing to override a pinned artifact at runtime", d.Msg)
+	case !errors.Is(err, install.StepExtract) || !errors.As(err, &d):
 		return err
 	}
-	var conflict *lockfile.ConflictError
+	// An extract failure: d is install's, d.Err what the archive reported.
 	switch {
-	case ie.Step == install.StepVerify:
-		return fmt.Errorf("artifact integrity check failed for %s: registry-reported hash does not match downloaded bytes", ref)
-	case errors.As(err, &conflict):
-		return fmt.Errorf("%s — refusing to override a pinned artifact at runtime", conflict.Message())
-	case ie.Step != install.StepExtract:
-		return ie.Err
-	case ie.Payload == install.PayloadNative:
-		return fmt.Errorf("failed to read the binary of %s: %w", ref, ie.Err)
-	case ie.Payload == install.PayloadSkill:
-		return fmt.Errorf("failed to read the skill of %s: %w", ref, ie.Err)
-	case ie.Payload == install.PayloadWasm:
-		return fmt.Errorf("failed to read the component of %s: %w", ref, ie.Err)
-	case ie.Entry == artifact.ManifestEntry:
-		return fmt.Errorf("failed to read the manifest of %s: %w", ref, ie.Err)
+	case errors.Is(err, install.PayloadNative):
+		return fmt.Errorf("failed to read the binary of %s: %w", ref, d.Err)
+	case errors.Is(err, install.PayloadSkill):
+		return fmt.Errorf("failed to read the skill of %s: %w", ref, d.Err)
+	case errors.Is(err, install.PayloadWasm):
+		return fmt.Errorf("failed to read the component of %s: %w", ref, d.Err)
+	case errors.Is(err, install.ErrManifest):
+		return fmt.Errorf("failed to read the manifest of %s: %w", ref, d.Err)
 	}
-	return fmt.Errorf("failed to open %s: %w", ref, ie.Err)
+	return fmt.Errorf("failed to open %s: %w", ref, d.Err)
 }
 
 // resolveCause is a failed resolve in one line, without a diagnostic
@@ -161,23 +161,13 @@ func resolveCause(name, version string, err error) error {
 	if errors.Is(err, registry.ErrNotFound) {
 		return fmt.Errorf("not installed in the project or global store (run `mur install %s@%s` first): %w", name, version, registry.ErrNotFound)
 	}
-	var re *registry.Error
-	switch c := cause(err); {
-	case errors.As(c, &re) && re.Err != nil:
+	var re *diag.Error
+	switch {
+	case errors.As(err, &re) && re.Err != nil:
 		return fmt.Errorf("%s: %w", re.Msg, re.Err)
 	case re != nil:
 		return errors.New(re.Msg)
 	default:
-		return c
+		return err
 	}
-}
-
-// cause is the error a pipeline step failed with, as the registry or the
-// file system reported it.
-func cause(err error) error {
-	var ie *install.Error
-	if errors.As(err, &ie) && ie.Err != nil {
-		return ie.Err
-	}
-	return err
 }

@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"testing"
 )
@@ -36,8 +35,7 @@ func TestResolution(t *testing.T) {
 			s := session(t, blocking("h", tt.guest))
 			r, err := New(context.Background(), Options{Session: s, Home: t.TempDir()})
 			if tt.err != "" {
-				var he *Error
-				if !errors.As(err, &he) || he.Kind != tt.kind || err.Error() != tt.err {
+				if KindOf(err) != tt.kind || err.Error() != tt.err {
 					t.Fatalf("New error = %v (%T), want kind %d:\n%s", err, err, tt.kind, tt.err)
 				}
 				return

@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"github.com/mur-go/mur/engine/component"
 	"github.com/mur-go/mur/engine/wasip2"
 	"github.com/mur-go/mur/internal/agent"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/policy"
 	"github.com/mur-go/mur/internal/stage"
 )
@@ -39,15 +39,16 @@ var _ agent.Hooks = (*Runtime)(nil)
 // New instantiates every staged hook of opts.Session, blocking and async
 // alike, each once for the whole session. A hook that cannot be
 // instantiated, exports no hosted lifecycle version or lacks a required
-// function fails the session: the error is an *Error naming it.
+// function fails the session: every failure is E-RUN-001, marked with its
+// Kind when it is a hook's.
 func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.Session == nil {
-		return nil, errors.New("hooks.New: Options.Session is required")
+		return nil, diag.New(CodeSetup, "hooks.New: Options.Session is required").WithHint(logHint)
 	}
 	o := opts.withDefaults()
 	r, err := newRuntime(o)
 	if err != nil {
-		return nil, err
+		return nil, diag.Wrap(CodeSetup, err, "%v", err).WithHint(logHint)
 	}
 	for _, h := range r.specs(false) {
 		in, err := r.instantiate(ctx, h, requiredFns[:], optionalFns[:])

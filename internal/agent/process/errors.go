@@ -1,8 +1,15 @@
 package process
 
-import "fmt"
+import (
+	"errors"
+	"strconv"
 
-// Kind says how a run failed, so callers can map it to a status.
+	"github.com/mur-go/mur/internal/base/diag"
+)
+
+// Kind says how a run failed, so callers can map it to a status. Every
+// failure is marked with its kind: errors.Is(err, process.KindTimeout),
+// or KindOf.
 type Kind int
 
 // The ways a run fails.
@@ -27,26 +34,27 @@ const (
 	KindIO
 )
 
-// Diagnostic codes (Murmur's).
-const (
-	CodeRun     = "E-RUN-001"
-	CodeCommand = "E-RUN-006"
-	CodeTrace   = "E-RUN-007"
-)
+// Error makes a Kind a mark in a failure's chain; it is never the text a
+// user sees.
+func (k Kind) Error() string { return "agent CLI failure kind " + strconv.Itoa(int(k)) }
 
-// Error is a failed run. Msg is what out/result.txt records after
-// "error: ".
-type Error struct {
-	Kind Kind
-	Code string
-	Msg  string
-	Err  error
+// KindOf is the kind err is marked with, 0 for none.
+func KindOf(err error) Kind {
+	var k Kind
+	errors.As(err, &k)
+	return k
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("error[%s]: %s", e.Code, e.Msg) }
-func (e *Error) Unwrap() error { return e.Err }
+// Diagnostic codes (Murmur's).
+const (
+	CodeRun     diag.Code = "E-RUN-001"
+	CodeCommand diag.Code = "E-RUN-006"
+	CodeTrace   diag.Code = "E-RUN-007"
+)
 
-func failure(kind Kind, err error, format string, args ...any) *Error {
+// failure is a failed run: Msg is what out/result.txt records after
+// "error: ".
+func failure(kind Kind, err error, format string, args ...any) *diag.Error {
 	code := CodeRun
 	switch kind {
 	case KindCommand:
@@ -54,5 +62,5 @@ func failure(kind Kind, err error, format string, args ...any) *Error {
 	case KindTrace:
 		code = CodeTrace
 	}
-	return &Error{Kind: kind, Code: code, Err: err, Msg: fmt.Sprintf(format, args...)}
+	return diag.Wrap(code, diag.Mark(err, kind), format, args...)
 }

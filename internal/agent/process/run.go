@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/tools"
 )
 
@@ -23,8 +24,9 @@ const maxEventLine = 16 << 20
 
 // Run runs one task through the agent CLI (session.md §6) and writes its
 // outcome to out/result.txt: the result text, or "error: " and the
-// reason. Every run ends with one session_end record. A failed run is an
-// *Error; cancelling ctx or the timeout kills the CLI's process group.
+// reason. Every run ends with one session_end record. A failed run is a
+// coded error marked with its Kind; cancelling ctx or the timeout kills
+// the CLI's process group.
 func Run(ctx context.Context, o Options) (Result, error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -69,7 +71,7 @@ func finish(o Options, rec *recorder, text, status string, runErr error) error {
 }
 
 func errMsg(err error) string {
-	var e *Error
+	var e *diag.Error
 	if errors.As(err, &e) {
 		return e.Msg
 	}

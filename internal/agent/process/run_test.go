@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/internal/agent/process"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/sandbox"
 )
 
@@ -234,7 +235,7 @@ func TestBridgeTokenSurvivesTheCapsulesEnvSettings(t *testing.T) {
 	}
 }
 
-// Every way the CLI can fail is a failed run: an *Error of its kind,
+// Every way the CLI can fail is a failed run: a coded error of its kind,
 // "error: …" in out/result.txt, session_end failed.
 func TestFailures(t *testing.T) {
 	tests := []struct {
@@ -270,8 +271,8 @@ func TestFailures(t *testing.T) {
 			o := options(t, cmd, tt.task, &echo{}, tr)
 			o.MaxTurns = tt.maxTurns
 			_, err := process.Run(context.Background(), o)
-			var pe *process.Error
-			if !errors.As(err, &pe) || pe.Kind != tt.kind || !strings.Contains(pe.Msg, tt.msg) {
+			var pe *diag.Error
+			if !errors.As(err, &pe) || process.KindOf(err) != tt.kind || !strings.Contains(pe.Msg, tt.msg) {
 				t.Fatalf("err = %v, want kind %d with %q", err, tt.kind, tt.msg)
 			}
 			if got := result(t, o.Session); got != "error: "+pe.Msg {
@@ -320,8 +321,7 @@ func TestHangingCLIIsKilled(t *testing.T) {
 			o := options(t, fakeCLI("claude"), "hang", &echo{}, tr)
 			o.Timeout = tt.timeout
 			_, err := process.Run(ctx, o)
-			var pe *process.Error
-			if !errors.As(err, &pe) || pe.Kind != tt.kind {
+			if process.KindOf(err) != tt.kind {
 				t.Fatalf("err = %v, want kind %d", err, tt.kind)
 			}
 			b, err := os.ReadFile(filepath.Join(o.Session.AccessibleDir, "fake-pids"))

@@ -7,7 +7,12 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
+
+// Code is Murmur's E-BLD-001, a name `mur build` refuses.
+const Code diag.Code = "E-BLD-001"
 
 // MaxLen is the longest name, in characters (Unicode code points, as
 // Murmur counts them), that `mur build` accepts.
@@ -16,21 +21,12 @@ const MaxLen = 100
 // Hint is what a user is told to do about a refused name.
 const Hint = "artifact names are lowercase letters, digits and inner hyphens, e.g. my-tool"
 
-// Error is a name that breaks the rule; Reason is Murmur's wording of the
-// first check it failed (manifest.md §2.4).
-type Error struct {
-	Name   string
-	Reason string
-}
-
-func (e *Error) Error() string {
-	return fmt.Sprintf("invalid artifact name '%s': %s", e.Name, e.Reason)
-}
-
 // Check applies the checks in the spec's order: empty, more than MaxLen
 // characters, a character outside [a-z0-9-], a leading or trailing '-'.
 // Length counts characters, not bytes, so a short name with a non-ASCII
-// letter is refused for that letter, not as too long.
+// letter is refused for that letter, not as too long. A refusal is
+// E-BLD-001 with Murmur's wording of the first check failed
+// (manifest.md §2.4).
 func Check(name string) error {
 	reason := ""
 	switch {
@@ -52,5 +48,5 @@ func Check(name string) error {
 	if reason == "" {
 		return nil
 	}
-	return &Error{Name: name, Reason: reason}
+	return diag.New(Code, "invalid artifact name '%s': %s", name, reason).WithHint(Hint)
 }

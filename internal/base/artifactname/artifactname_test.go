@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 func TestCheck(t *testing.T) {
@@ -35,9 +37,9 @@ func TestCheck(t *testing.T) {
 				}
 				return
 			}
-			var e *Error
-			if !errors.As(err, &e) || e.Reason != tc.reason || e.Name != tc.in {
-				t.Fatalf("Check(%q) = %v, want reason %q", tc.in, err, tc.reason)
+			var e *diag.Error
+			if !errors.As(err, &e) || e.Code != Code || e.Hint != Hint {
+				t.Fatalf("Check(%q) = %v, want an E-BLD-001 with the hint", tc.in, err)
 			}
 			if want := "invalid artifact name '" + tc.in + "': " + tc.reason; err.Error() != want {
 				t.Errorf("message %q, want %q", err.Error(), want)

@@ -16,30 +16,37 @@ import (
 // cost gigabytes. Real manifests are a few kilobytes.
 const MaxSize = 1 << 20
 
-// code is Murmur's E-IO-003, "reading a file failed".
-const code = "E-IO-003"
+// CodeTooLarge is Murmur's E-IO-003, "reading a file failed".
+const CodeTooLarge diag.Code = "E-IO-003"
 
 const hint = "murmur.yaml holds configuration only: move large text (prompts, data, long descriptions) into separate files"
 
-// SizeError is a manifest over MaxSize. Size is its size in bytes, or -1
-// when only "more than MaxSize" is known (a stream read up to the cap).
+// SizeError is the cause of TooLarge's error, which is the only way to
+// make one (so a refusal always carries its code): which manifest, and its
+// size. A caller that knows the file by a better name finds it with
+// errors.As and reports TooLarge again under that name.
 type SizeError struct {
-	File string
-	Size int64
+	file string
+	size int64
 }
 
 func (e *SizeError) Error() string {
 	size := "over 1 MiB"
-	if e.Size >= 0 {
-		size = fmt.Sprintf("%d bytes, over 1 MiB", e.Size)
+	if e.size >= 0 {
+		size = fmt.Sprintf("%d bytes, over 1 MiB", e.size)
 	}
-	return diag.Format(code, fmt.Sprintf("%s is too large (%s): a manifest may be at most %d bytes", e.File, size, MaxSize),
-		hint)
+	return fmt.Sprintf("%s is too large (%s): a manifest may be at most %d bytes", e.file, size, MaxSize)
 }
 
-// Diagnostic returns the error code and hint.
-func (e *SizeError) Diagnostic() (string, string) {
-	return code, hint
+// Size is the manifest's size in bytes, or -1 when only "more than
+// MaxSize" is known (a stream read up to the cap).
+func (e *SizeError) Size() int64 { return e.size }
+
+// TooLarge is the refusal of the manifest file, size bytes long (-1:
+// more than MaxSize).
+func TooLarge(file string, size int64) *diag.Error {
+	se := &SizeError{file: file, size: size}
+	return diag.Wrap(CodeTooLarge, se, "%s", se.Error()).WithHint(hint)
 }
 
 // ReadLimited reads a whole manifest from r, refusing one over MaxSize
@@ -48,14 +55,14 @@ func (e *SizeError) Diagnostic() (string, string) {
 // before anything is read.
 func ReadLimited(r io.Reader, name string, size int64) ([]byte, error) {
 	if size > MaxSize {
-		return nil, &SizeError{File: name, Size: size}
+		return nil, TooLarge(name, size)
 	}
 	data, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	if len(data) > MaxSize {
-		return nil, &SizeError{File: name, Size: -1}
+		return nil, TooLarge(name, -1)
 	}
 	return data, nil
 }

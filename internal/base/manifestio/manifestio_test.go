@@ -45,7 +45,7 @@ func TestReadLimited(t *testing.T) {
 			switch {
 			case tc.wantSize == -2 && (err != nil || len(b) != tc.len):
 				t.Fatalf("got %d bytes, %v", len(b), err)
-			case tc.wantSize != -2 && (!errors.As(err, &se) || se.Size != tc.wantSize):
+			case tc.wantSize != -2 && (!errors.As(err, &se) || se.Size() != tc.wantSize):
 				t.Fatalf("got %v, want a SizeError of size %d", err, tc.wantSize)
 			case r.n > tc.maxRead:
 				t.Fatalf("read %d bytes, want at most %d", r.n, tc.maxRead)

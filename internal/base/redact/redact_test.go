@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 const key = "sk-live-0123456789abcdef"
@@ -182,6 +184,22 @@ func TestError(t *testing.T) {
 	plain := errors.New("nothing secret")
 	if r.Error(plain) != plain || r.Error(nil) != nil {
 		t.Error("an error without the secret was wrapped")
+	}
+	// The CLI renders a coded error with its code and hint: a secret in
+	// either part, or in a wrapper's text, stays out of the rendering.
+	for _, coded := range []error{
+		diag.New("E-RUN-001", "driver failed").WithHint("check the key " + key),
+		fmt.Errorf("calling %s: %w", key, diag.New("E-RUN-001", "driver failed")),
+		diag.New("E-RUN-001", "driver said %s", key),
+	} {
+		red := r.Error(coded)
+		if got := diag.Render(red); strings.Contains(got, key) || !strings.Contains(got, "error[E-RUN-001]: ") {
+			t.Errorf("Render = %q", got)
+		}
+		var d *diag.Error
+		if !errors.As(red, &d) {
+			t.Error("errors.As lost the coded error")
+		}
 	}
 }
 

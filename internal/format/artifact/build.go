@@ -123,13 +123,8 @@ func Build(ctx context.Context, opt BuildOptions) (*BuildResult, error) {
 	// will, and hand out nothing that fails.
 	if _, err := Verify(data, maxEntry); err != nil {
 		os.Remove(out)
-		msg := err.Error()
-		var d *Error
-		if errors.As(err, &d) {
-			msg = d.Msg
-		}
 		return nil, newError(CodeIO, "a source file changed while it was packed, or the disk is failing: build again", err,
-			fmt.Sprintf("the package written to %s does not verify, so it was removed: %s", out, msg))
+			fmt.Sprintf("the package written to %s does not verify, so it was removed: %v", out, err))
 	}
 	res.SHA256, res.Size = SHA256Hex(data), int64(len(data))
 	return res, nil

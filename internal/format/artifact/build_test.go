@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // writeTree creates files under dir; content "->target" makes a symlink.
@@ -91,7 +93,7 @@ func TestBuildErrors(t *testing.T) {
 		name   string
 		files  map[string]string
 		output string
-		code   string
+		code   diag.Code
 		msg    string
 	}{
 		{"no manifest", map[string]string{"x": ""}, "", CodeNotFound, "manifest not found: "},
@@ -137,11 +139,11 @@ func TestBuildErrors(t *testing.T) {
 				out = filepath.Join(dir, out)
 			}
 			_, err := Build(context.Background(), BuildOptions{Source: dir, Output: out})
-			var e *Error
+			var e *diag.Error
 			if !errors.As(err, &e) || e.Code != tc.code || !strings.Contains(e.Msg, tc.msg) {
 				t.Fatalf("got %v; want %s containing %q", err, tc.code, tc.msg)
 			}
-			if !strings.HasPrefix(err.Error(), "error["+tc.code+"]: ") {
+			if !strings.HasPrefix(diag.Render(err), "error["+string(tc.code)+"]: ") {
 				t.Errorf("rendered as %q", err.Error())
 			}
 			if tc.code != CodeSyntax && tc.code != CodeMissingField && tc.code != CodeInvalid && e.Hint == "" {

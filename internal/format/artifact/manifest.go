@@ -6,6 +6,8 @@ import (
 
 	"github.com/mur-go/mur/internal/base/manifestio"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // Manifest is the part of an artifact's murmur.yaml that packaging needs
@@ -28,7 +30,7 @@ type Manifest struct {
 // ParseManifest reads an artifact manifest from YAML text.
 func ParseManifest(data []byte) (*Manifest, error) {
 	if len(data) > manifestio.MaxSize {
-		return nil, &manifestio.SizeError{File: ManifestEntry, Size: int64(len(data))}
+		return nil, manifestio.TooLarge(ManifestEntry, int64(len(data)))
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -148,7 +150,7 @@ func boolOrString(n *yaml.Node) string {
 	return "string"
 }
 
-func typeError(field, want string, n *yaml.Node) *Error {
+func typeError(field, want string, n *yaml.Node) *diag.Error {
 	return newError(CodeInvalid, fmt.Sprintf("make '%s' a %s in murmur.yaml (quote versions: version: \"1.0\")", field, want), nil,
 		fmt.Sprintf("murmur.yaml: field '%s' has invalid type (expected %s, got %s)", field, want, kindName(n)))
 }

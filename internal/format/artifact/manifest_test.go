@@ -3,6 +3,8 @@ package artifact
 import (
 	"slices"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 func TestParseManifestPackagingType(t *testing.T) {
@@ -45,7 +47,7 @@ func TestParseManifestTypeNames(t *testing.T) {
 		switch {
 		case want == "" && err != nil:
 			t.Errorf("%q: %v", y, err)
-		case want != "" && (err == nil || err.(*Error).Msg != want):
+		case want != "" && (err == nil || err.(*diag.Error).Msg != want):
 			t.Errorf("%q: got %v, want %q", y, err, want)
 		}
 	}

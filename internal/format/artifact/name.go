@@ -9,10 +9,7 @@ const MaxNameLen = artifactname.MaxLen
 // of lowercase ASCII letters, digits and '-', not starting or ending with '-'.
 // Publish, install and run do not check it, as in Murmur.
 func CheckName(name string) error {
-	if err := artifactname.Check(name); err != nil {
-		return newError(CodeBadName, artifactname.Hint, err, err.Error())
-	}
-	return nil
+	return artifactname.Check(name)
 }
 
 // FileName is the conventional package file name, "<name>-<version>.mur.zip",

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 func TestInferSkillName(t *testing.T) {
@@ -110,7 +112,7 @@ func TestBuildSkillErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		files map[string]string
-		code  string
+		code  diag.Code
 		msg   string
 	}{
 		{"no SKILL.md", map[string]string{"readme.md": ""}, CodeNotFound, "SKILL.md not found in "},
@@ -123,7 +125,7 @@ func TestBuildSkillErrors(t *testing.T) {
 			writeTree(t, src, tc.files)
 			out := t.TempDir()
 			_, err := BuildSkill(context.Background(), SkillOptions{Skill: src, OutDir: out})
-			var e *Error
+			var e *diag.Error
 			if !errors.As(err, &e) || e.Code != tc.code || !strings.Contains(e.Msg, tc.msg) {
 				t.Fatalf("got %v, want %s %q", err, tc.code, tc.msg)
 			}
@@ -133,7 +135,7 @@ func TestBuildSkillErrors(t *testing.T) {
 		})
 	}
 	_, err := BuildSkill(context.Background(), SkillOptions{Skill: "./does-not-exist", OutDir: t.TempDir()})
-	if e, ok := err.(*Error); !ok || e.Code != CodeNotFound {
+	if e, ok := err.(*diag.Error); !ok || e.Code != CodeNotFound {
 		t.Errorf("missing input: %v", err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // DefaultMaxDecompressedBytes is the per-entry decompression ceiling
@@ -57,7 +59,7 @@ func SanitizeEntryName(raw string) (string, error) {
 		}
 	}
 	if reason != "" {
-		return "", &Error{Code: CodeIO, Err: ErrUnsafeEntry,
+		return "", &diag.Error{Code: CodeIO, Err: ErrUnsafeEntry,
 			Msg: fmt.Sprintf("zip entry '%s' has an unsafe path: %s", raw, reason)}
 	}
 	return name, nil
@@ -75,7 +77,7 @@ func ResolveWithin(base, raw string) (string, error) {
 	p := filepath.Join(base, filepath.FromSlash(strings.ReplaceAll(name, `\`, "/")))
 	rel, err := filepath.Rel(base, p)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", &Error{Code: CodeIO, Err: ErrUnsafeEntry,
+		return "", &diag.Error{Code: CodeIO, Err: ErrUnsafeEntry,
 			Msg: fmt.Sprintf("zip entry '%s' resolves outside the target directory '%s'", raw, base)}
 	}
 	return p, nil

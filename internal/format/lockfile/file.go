@@ -2,12 +2,13 @@ package lockfile
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // Read loads and validates the lock at path. A missing file is reported as
@@ -86,6 +87,6 @@ func syncDir(dir string) error {
 }
 
 func ioError(op, path string, err error) error {
-	return &Error{Code: CodeIO, Err: err, Msg: fmt.Sprintf("failed to %s murmur.lock at %s: %v", op, path, err),
-		Hint: "check the permissions of the project directory"}
+	return diag.Wrap(CodeIO, err, "failed to %s murmur.lock at %s: %v", op, path, err).
+		WithHint("check the permissions of the project directory")
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // FileName is the lock's name, beside the capsule's murmur.yaml.
@@ -134,7 +136,7 @@ func (l *Lock) CheckInstall(name, version, sha256 string) error {
 	if !ok || (e.ResolvedVersion == version && strings.EqualFold(strings.TrimSpace(e.SHA256.Wasm), sha256)) {
 		return nil
 	}
-	return &ConflictError{Name: name, PinnedVersion: e.ResolvedVersion, PinnedSHA256: e.SHA256.Wasm, Version: version, SHA256: sha256}
+	return conflict(name, e.ResolvedVersion, e.SHA256.Wasm, version, sha256)
 }
 
 // Marshal validates and serialises the lock in Murmur's layout: block
@@ -161,8 +163,8 @@ func (l *Lock) Marshal() ([]byte, error) {
 }
 
 func invalid(msg string) error {
-	return &Error{Code: CodeInvalid, Msg: "invalid murmur.lock: " + msg, Err: ErrInvalid,
-		Hint: "fix murmur.lock by hand, or delete it and run 'mur install' to pin the artifacts again"}
+	return diag.Wrap(CodeInvalid, ErrInvalid, "invalid murmur.lock: %s", msg).
+		WithHint("fix murmur.lock by hand, or delete it and run 'mur install' to pin the artifacts again")
 }
 
 // IsInvalid reports whether err is a parse or validation failure.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 const sha = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
@@ -42,7 +44,7 @@ func TestParseInvalid(t *testing.T) {
 		{"- a\n", "YAML parse error"},
 	} {
 		_, err := Parse([]byte(tc.text))
-		var e *Error
+		var e *diag.Error
 		if !errors.As(err, &e) || e.Code != CodeInvalid || !strings.Contains(e.Msg, tc.msg) || !IsInvalid(err) {
 			t.Errorf("%q: got %v, want E-RUN-003 %q", tc.text, err, tc.msg)
 		}
@@ -85,12 +87,11 @@ func TestCheckInstall(t *testing.T) {
 	}
 	for _, tc := range []struct{ version, sha string }{{"1.0.1", sha}, {"1.0.0", "ff"}} {
 		err := l.CheckInstall("t", tc.version, tc.sha)
-		var c *ConflictError
-		if !errors.As(err, &c) {
+		if !errors.Is(err, ErrConflict) {
 			t.Fatalf("%v: no conflict", tc)
 		}
 		want := "error[E-REG-005]: murmur.lock conflict for 't': pinned t@1.0.0 (sha256 " + sha + "), but the registry now resolves t@" + tc.version + " (sha256 " + tc.sha + ")\n  hint: "
-		if !strings.HasPrefix(err.Error(), want) {
+		if !strings.HasPrefix(diag.Render(err), want) {
 			t.Errorf("got %q\nwant prefix %q", err, want)
 		}
 	}

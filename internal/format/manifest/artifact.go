@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mur-go/mur/internal/base/artifactname"
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 var artifactKeys = []string{"name", "version", "runtime", "implementation", "execution", "requires_files",
@@ -254,8 +255,8 @@ func (a *Artifact) HookContract() (HookContract, error) {
 		hc.CommitPolicy = "none"
 	}
 	fail := func(path, format string, args ...any) (HookContract, error) {
-		return HookContract{}, &Error{Code: "E-IO-003", Path: path,
-			Msg: fmt.Sprintf("hook %s@%s invalid config: %s", a.Name, a.Version, fmt.Sprintf(format, args...))}
+		return HookContract{}, diag.New(CodeIO, "hook %s@%s invalid config: %s", a.Name, a.Version, fmt.Sprintf(format, args...)).
+			At(At("", path, 0, 0))
 	}
 	if hc.Binding != "" && !contains(HookBindings, hc.Binding) {
 		return fail("binding", "unknown binding '%s'; expected: %s", hc.Binding, strings.Join(HookBindings, ", "))
@@ -294,8 +295,5 @@ const MaxArtifactNameLen = artifactname.MaxLen
 // ValidateArtifactName applies `mur build`'s name rule (E-BLD-001):
 // 1–100 chars of [a-z0-9-], not starting or ending with '-'.
 func ValidateArtifactName(name string) error {
-	if err := artifactname.Check(name); err != nil {
-		return &Error{Code: CodeBuildName, Path: "name", Msg: err.Error(), Hint: artifactname.Hint, Err: err}
-	}
-	return nil
+	return artifactname.Check(name)
 }

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 func TestArtifactManifest(t *testing.T) {
@@ -59,7 +61,11 @@ func TestArtifactDefaults(t *testing.T) {
 }
 
 func TestArtifactErrors(t *testing.T) {
-	for _, tc := range []struct{ name, src, code, path, msg string }{
+	for _, tc := range []struct {
+		name, src string
+		code      diag.Code
+		path, msg string
+	}{
 		{"name", "version: '1'\nruntime: tool\n", CodeMissingField, "name", "missing required field 'name'"},
 		{"version", "name: a\nruntime: tool\n", CodeMissingField, "version", "missing required field 'version'"},
 		{"runtime", "name: a\nversion: '1'\nexecution: wasm\n", CodeMissingField, "runtime", "missing required field 'runtime'"},
@@ -134,12 +140,12 @@ func TestHookContract(t *testing.T) {
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%q: %v", tc.keys, err)
-		case tc.want != "" && (err == nil || !strings.HasSuffix(err.(*Error).Msg, tc.want)):
+		case tc.want != "" && (err == nil || !strings.HasSuffix(err.(*diag.Error).Msg, tc.want)):
 			t.Errorf("%q: got %v, want %s", tc.keys, err, tc.want)
 		case tc.want == "" && (hc.ExecutionMode == "" || hc.CommitPolicy == ""):
 			t.Errorf("%q: defaults not applied: %+v", tc.keys, hc)
 		}
-		if err != nil && !strings.HasPrefix(err.(*Error).Msg, "hook gate@1 invalid config: ") {
+		if err != nil && !strings.HasPrefix(err.(*diag.Error).Msg, "hook gate@1 invalid config: ") {
 			t.Errorf("prefix: %v", err)
 		}
 	}
@@ -156,11 +162,11 @@ func TestValidateArtifactName(t *testing.T) {
 		"tool-":                  "must not start or end with '-'",
 	} {
 		err := ValidateArtifactName(name)
-		if (err == nil) != (want == "") || (err != nil && (!strings.HasSuffix(err.(*Error).Msg, want) || err.(*Error).Code != CodeBuildName)) {
+		if (err == nil) != (want == "") || (err != nil && (!strings.HasSuffix(err.(*diag.Error).Msg, want) || err.(*diag.Error).Code != CodeBuildName)) {
 			t.Errorf("%q: %v", name, err)
 		}
 	}
-	e := ValidateArtifactName("A").(*Error)
+	e := ValidateArtifactName("A").(*diag.Error)
 	if e.Msg != "invalid artifact name 'A': may contain only lowercase letters, digits and '-' (found 'A')" || e.Hint != "artifact names are lowercase letters, digits and inner hyphens, e.g. my-tool" {
 		t.Errorf("golden: %q / %q", e.Msg, e.Hint)
 	}

@@ -3,6 +3,8 @@ package manifest
 import (
 	"strings"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 func TestCapabilityErrors(t *testing.T) {
@@ -58,7 +60,7 @@ func TestCapabilityParseIsLenientWhereMurmurIs(t *testing.T) {
 		t.Errorf("network.allow as written: %v %v", got, c.Capabilities.Network.AllowPos)
 	}
 	se := c.Capabilities.CheckScope("capabilities")
-	if e := errs(se); len(e) != 1 || e[0].Code != CodeScope || e[0].Msg != "invalid filesystem scope '../up': scope cannot escape the workdir via '..'" || e[0].Line != 5 {
+	if e := errs(se); len(e) != 1 || e[0].Code != CodeScope || e[0].Msg != "invalid filesystem scope '../up': scope cannot escape the workdir via '..'" || e[0].Pos.Line != 5 {
 		t.Errorf("CheckScope: %v", se)
 	}
 }
@@ -72,7 +74,7 @@ func TestCheckScope(t *testing.T) {
 	} {
 		c := &Capabilities{Filesystem: &FilesystemCaps{Scope: scope}}
 		err := c.CheckScope("capabilities")
-		if (err == nil) != (want == "") || (err != nil && !strings.HasSuffix(err.(*Error).Msg, want)) {
+		if (err == nil) != (want == "") || (err != nil && !strings.HasSuffix(err.(*diag.Error).Msg, want)) {
 			t.Errorf("%q: %v", scope, err)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 var (
@@ -126,7 +128,7 @@ func (d *decoder) required(o *obj, root *yaml.Node, key, val, hint string) {
 // a code.
 func (d *decoder) sortCapsuleErrors() {
 	rank := func(e error) int {
-		if me, ok := e.(*Error); ok {
+		if me, ok := e.(*diag.Error); ok {
 			switch me.Code {
 			case CodeSyntax:
 				return 0
@@ -439,7 +441,7 @@ func (r RegistrySettings) Resolve() (url string, err error) {
 	case "remote":
 		return DefaultRemoteRegistry, nil
 	}
-	return "", &Error{Code: CodeIO, Path: "registry.default", Line: r.Pos.Line, Column: r.Pos.Column,
-		Msg:  fmt.Sprintf("invalid registry.default '%s' (expected local|remote)", r.Default),
-		Hint: "use `default: local` or `default: remote`, or set `remote_url:`"}
+	return "", diag.New(CodeIO, "invalid registry.default '%s' (expected local|remote)", r.Default).
+		WithHint("use `default: local` or `default: remote`, or set `remote_url:`").
+		At(At("", "registry.default", r.Pos.Line, r.Pos.Column))
 }

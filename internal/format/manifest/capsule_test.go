@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 const maximal = `name: full-capsule
@@ -220,7 +222,9 @@ func TestCapsuleScalars(t *testing.T) {
 func TestCapsuleErrors(t *testing.T) {
 	const hdr = "name: c\nversion: \"1\"\n"
 	for _, tc := range []struct {
-		name, src, code, path, msg string
+		name, src string
+		code      diag.Code
+		path, msg string
 	}{
 		{"missing name", "version: '1'\n", CodeMissingField, "name", "missing required field 'name'"},
 		{"null name", "name: ~\nversion: '1'\n", CodeMissingField, "name", "missing required field 'name'"},
@@ -273,7 +277,7 @@ func TestCapsuleCollectsAllErrors(t *testing.T) {
 	_, _, err := Parse([]byte(src), "", ParseOptions{Env: envOf()})
 	var got []string
 	for _, e := range errs(err) {
-		got = append(got, e.Code+" "+e.Path)
+		got = append(got, string(e.Code)+" "+e.Pos.Path)
 	}
 	want := []string{"E-MAN-001 name", "E-MAN-001 version", "E-MAN-003 artifacts[0].name", "E-MAN-003 artifacts[1].version", "E-MAN-003 capabilities.limits.instances"}
 	if !reflect.DeepEqual(got, want) {
@@ -329,8 +333,8 @@ func TestRegistryResolve(t *testing.T) {
 		if url != tc.url || (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
 			t.Errorf("%q: got %q %v", tc.src, url, err)
 		}
-		if err != nil && err.(*Error).Code != CodeIO {
-			t.Errorf("code = %s", err.(*Error).Code)
+		if err != nil && err.(*diag.Error).Code != CodeIO {
+			t.Errorf("code = %s", err.(*diag.Error).Code)
 		}
 	}
 }
@@ -384,13 +388,13 @@ func TestLoad(t *testing.T) {
 	}
 	// --no-env-file
 	_, _, err = LoadWith(sub+"/custom.yaml", LoadOptions{Env: envOf(), NoEnvFile: true})
-	if e := errs(err); len(e) != 1 || e[0].Path != "inference.api_key" {
+	if e := errs(err); len(e) != 1 || e[0].Pos.Path != "inference.api_key" {
 		t.Errorf("want api_key error, got %v", err)
 	}
 	// A bad .env is E-IO-003.
 	must(os.WriteFile(dir+"/.env", []byte("# c\nNOEQUALS\n"), 0o644))
 	_, _, err = Load(sub+"/custom.yaml", envOf())
-	if e := errs(err); len(e) != 1 || e[0].Code != CodeIO || e[0].Line != 2 {
+	if e := errs(err); len(e) != 1 || e[0].Code != CodeIO || e[0].Pos.Line != 2 {
 		t.Errorf("want E-IO-003 at line 2, got %v", err)
 	}
 	_, _, err = Load(dir+"/missing.yaml", nil)

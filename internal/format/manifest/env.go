@@ -1,10 +1,11 @@
 package manifest
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // EnvFunc looks up an environment variable; ok is false when it is unset
@@ -79,14 +80,14 @@ func FindDotEnvDir(manifestDir string) string {
 
 // LoadDotEnv reads and parses a .env file. A missing file is returned as
 // the os error (test with errors.Is(err, fs.ErrNotExist)); a malformed
-// one as an *Error with code E-IO-003.
+// one as a *diag.Error with code E-IO-003.
 func LoadDotEnv(path string) ([]EnvVar, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, err
 		}
-		return nil, &Error{Code: CodeIO, File: path, Err: err, Msg: fmt.Sprintf("failed to read %s: %v", path, err)}
+		return nil, diag.Wrap(CodeIO, err, "failed to read %s: %v", path, err).At(At(path, "", 0, 0))
 	}
 	return ParseDotEnv(data, path)
 }
@@ -105,15 +106,13 @@ func ParseDotEnv(data []byte, filename string) ([]EnvVar, error) {
 		}
 		key, val, ok := strings.Cut(line, "=")
 		if !ok {
-			return nil, &Error{Code: CodeIO, File: filename, Line: n, Column: 1,
-				Msg:  fmt.Sprintf("invalid .env entry at line %d: expected KEY=VALUE", n),
-				Hint: "write NAME=value, or start the line with # to comment it out"}
+			return nil, diag.New(CodeIO, "invalid .env entry at line %d: expected KEY=VALUE", n).
+				WithHint("write NAME=value, or start the line with # to comment it out").At(At(filename, "", n, 1))
 		}
 		key = strings.TrimSpace(key)
 		if key == "" {
-			return nil, &Error{Code: CodeIO, File: filename, Line: n, Column: 1,
-				Msg:  fmt.Sprintf("invalid .env entry at line %d: empty variable name", n),
-				Hint: "put the variable name before '='"}
+			return nil, diag.New(CodeIO, "invalid .env entry at line %d: empty variable name", n).
+				WithHint("put the variable name before '='").At(At(filename, "", n, 1))
 		}
 		vars = append(vars, EnvVar{Key: key, Value: unquote(strings.TrimSpace(val)), Line: n})
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 func TestParseDotEnv(t *testing.T) {
@@ -25,7 +27,7 @@ func TestParseDotEnv(t *testing.T) {
 		" =x\n":           "invalid .env entry at line 1: empty variable name",
 	} {
 		_, err := ParseDotEnv([]byte(src), ".env")
-		if e, ok := err.(*Error); !ok || e.Code != CodeIO || e.Msg != msg {
+		if e, ok := err.(*diag.Error); !ok || e.Code != CodeIO || e.Msg != msg {
 			t.Errorf("%q: %v", src, err)
 		}
 	}

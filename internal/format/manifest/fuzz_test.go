@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // FuzzParse feeds arbitrary bytes through every entry point that sees
 // untrusted manifest text; none may panic, and a failed parse must return
-// only *Error values that render.
+// only *diag.Error values that render.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(maximal))
 	f.Add([]byte("name: a\nversion: '1'\nruntime: hook\nbinding: on-stage\n"))
@@ -36,13 +38,13 @@ func FuzzParse(f *testing.F) {
 				}
 				es := errs(err)
 				if len(es) == 0 {
-					t.Fatalf("error is not *Error: %v", err)
+					t.Fatalf("error is not *diag.Error: %v", err)
 				}
 				for _, e := range es {
 					if e.Code == "" || e.Msg == "" {
 						t.Fatalf("incomplete error %#v", e)
 					}
-					_ = e.Error()
+					_ = diag.Render(e)
 				}
 				continue
 			}
@@ -85,7 +87,7 @@ func TestAliasBomb(t *testing.T) {
 	if time.Since(start) > 10*time.Second { // unbounded expansion would be 9^9 nodes; -race is ~100x slower
 		t.Fatalf("took %v", time.Since(start))
 	}
-	if e := errs(err); len(e) != 1 || e[0].Path != "inference.driver.config" {
+	if e := errs(err); len(e) != 1 || e[0].Pos.Path != "inference.driver.config" {
 		t.Errorf("want a too-large driver config error, got %v", err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.golden")
@@ -30,7 +32,7 @@ func TestGoldenMessages(t *testing.T) {
 				b.WriteString(w.String() + "\n")
 			}
 			if perr != nil {
-				b.WriteString(perr.Error() + "\n")
+				b.WriteString(diag.Render(perr) + "\n")
 			}
 			got := b.String()
 			gf := strings.TrimSuffix(in, ".yaml") + ".golden"

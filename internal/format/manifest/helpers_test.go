@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // envOf builds an EnvFunc from pairs, so tests never see the real
@@ -34,9 +36,9 @@ func parseArtifact(t *testing.T, src string) (*Artifact, []Warning) {
 	return f.Artifact, w
 }
 
-// errs returns every *Error joined in err.
-func errs(err error) []*Error {
-	var out []*Error
+// errs returns every *diag.Error joined in err.
+func errs(err error) []*diag.Error {
+	var out []*diag.Error
 	var walk func(error)
 	walk = func(e error) {
 		if e == nil {
@@ -48,7 +50,7 @@ func errs(err error) []*Error {
 			}
 			return
 		}
-		var me *Error
+		var me *diag.Error
 		if errors.As(e, &me) {
 			out = append(out, me)
 		}
@@ -59,7 +61,7 @@ func errs(err error) []*Error {
 
 // expectErr parses src and checks the first error's code, path and that
 // its message contains msg.
-func expectErr(t *testing.T, role Role, src, code, path, msg string, env ...string) *Error {
+func expectErr(t *testing.T, role Role, src string, code diag.Code, path, msg string, env ...string) *diag.Error {
 	t.Helper()
 	_, _, err := Parse([]byte(src), "", ParseOptions{Role: role, Env: envOf(env...)})
 	if err == nil {
@@ -67,13 +69,13 @@ func expectErr(t *testing.T, role Role, src, code, path, msg string, env ...stri
 	}
 	es := errs(err)
 	if len(es) == 0 {
-		t.Fatalf("error is not *Error: %v", err)
+		t.Fatalf("error is not *diag.Error: %v", err)
 	}
 	e := es[0]
-	if e.Code != code || (path != "" && e.Path != path) || !strings.Contains(e.Msg, msg) {
-		t.Fatalf("got  %s %s %q\nwant %s %s %q\nall: %v", e.Code, e.Path, e.Msg, code, path, msg, err)
+	if e.Code != code || (path != "" && e.Pos.Path != path) || !strings.Contains(e.Msg, msg) {
+		t.Fatalf("got  %s %s %q\nwant %s %s %q\nall: %v", e.Code, e.Pos.Path, e.Msg, code, path, msg, err)
 	}
-	if e.Line == 0 && code != CodeSyntax {
+	if e.Pos.Line == 0 && code != CodeSyntax {
 		t.Errorf("error has no position: %v", e)
 	}
 	return e

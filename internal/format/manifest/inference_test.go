@@ -43,8 +43,8 @@ func TestInferenceErrors(t *testing.T) {
 		})
 	}
 	e := expectErr(t, RoleCapsule, hdr+ok+"  api_key: ' ${NOPE} '\n", CodeInvalid, "inference.api_key", "inference.api_key references ${NOPE} but the environment variable is not set")
-	if e.MurmurText() != "murmur.yaml: inference.api_key references ${NOPE} but the environment variable is not set" {
-		t.Errorf("murmur text: %q", e.MurmurText())
+	if e.Msg != "inference.api_key references ${NOPE} but the environment variable is not set" {
+		t.Errorf("message: %q", e.Msg)
 	}
 	expectErr(t, RoleCapsule, hdr+ok+"  max_turns: 1.5\n", CodeSyntax, "inference.max_turns", "got number")
 	expectErr(t, RoleCapsule, hdr+"  endpoint: https://x\n  model: m\n  driver: x\n", CodeSyntax, "inference.driver", "expected a mapping, got string")

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // This file holds the YAML-node plumbing shared by both roles: type names,
@@ -156,15 +158,14 @@ func index(base string, i int) string { return fmt.Sprintf("%s[%d]", base, i) }
 // decoder collects every problem it finds instead of stopping at the first.
 type decoder struct {
 	file  string
-	typeC string // code for type errors: E-MAN-002 (capsule) or E-MAN-003 (artifact)
+	typeC diag.Code // code for type errors: E-MAN-002 (capsule) or E-MAN-003 (artifact)
 	errs  []error
 	warns []Warning
 }
 
-func (d *decoder) fail(code, path string, n *yaml.Node, hint, format string, args ...any) {
+func (d *decoder) fail(code diag.Code, path string, n *yaml.Node, hint, format string, args ...any) {
 	l, c := pos(n)
-	d.errs = append(d.errs, &Error{Code: code, File: d.file, Path: path, Line: l, Column: c,
-		Msg: fmt.Sprintf(format, args...), Hint: hint})
+	d.errs = append(d.errs, diag.New(code, format, args...).WithHint(hint).At(At(d.file, path, l, c)))
 }
 
 func (d *decoder) warn(code, path string, n *yaml.Node, hint, format string, args ...any) {

@@ -3,7 +3,6 @@ package manifest
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -13,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/base/manifestio"
 )
 
@@ -43,7 +43,7 @@ type LoadOptions struct {
 // Load reads a murmur.yaml, layering the .env file found beside it (see
 // FindDotEnv) under env — the process environment always wins — and
 // parses it. env nil means os.LookupEnv. The error, if any, joins every
-// *Error found.
+// *diag.Error found.
 func Load(path string, env EnvFunc) (*File, []Warning, error) {
 	return LoadWith(path, LoadOptions{Env: env})
 }
@@ -57,12 +57,10 @@ func LoadWith(path string, opts LoadOptions) (*File, []Warning, error) {
 			return nil, nil, err
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, &Error{Code: CodeNotFound, File: path, Err: err,
-				Msg:  fmt.Sprintf("%s not found at %s", FileName, path),
-				Hint: "run the command in a capsule directory, or pass the manifest path"}
+			return nil, nil, diag.Wrap(CodeNotFound, err, "%s not found at %s", FileName, path).
+				WithHint("run the command in a capsule directory, or pass the manifest path").At(At(path, "", 0, 0))
 		}
-		return nil, nil, &Error{Code: CodeIO, File: path, Err: err,
-			Msg: fmt.Sprintf("failed to read %s at %s: %v", FileName, path, err)}
+		return nil, nil, diag.Wrap(CodeIO, err, "failed to read %s at %s: %v", FileName, path, err).At(At(path, "", 0, 0))
 	}
 	env := opts.Env
 	if env == nil {
@@ -94,7 +92,7 @@ func LoadWith(path string, opts LoadOptions) (*File, []Warning, error) {
 
 // Parse parses a murmur.yaml held in memory. filename is used in messages
 // and for File.Path/Dir ("" reads as murmur.yaml). On error the File is nil
-// and the error joins every *Error found, in Murmur's check order, so the
+// and the error joins every *diag.Error found, in Murmur's check order, so the
 // first one is the one Murmur would report.
 func Parse(data []byte, filename string, opts ParseOptions) (*File, []Warning, error) {
 	display := filename
@@ -104,7 +102,7 @@ func Parse(data []byte, filename string, opts ParseOptions) (*File, []Warning, e
 	// Callers holding the text already read it bounded; this keeps one
 	// that did not from paying the parse.
 	if len(data) > MaxSize {
-		return nil, nil, &SizeError{File: display, Size: int64(len(data))}
+		return nil, nil, manifestio.TooLarge(display, int64(len(data)))
 	}
 	env := opts.Env
 	if env == nil {
@@ -167,7 +165,7 @@ func parseYAML(data []byte, display string) (root *yaml.Node, err error) {
 		// The YAML library is mature but this parser faces untrusted input;
 		// never let a bug there take the process down.
 		if r := recover(); r != nil {
-			root, err = nil, &Error{Code: CodeSyntax, File: display, Msg: fmt.Sprintf("YAML syntax error: %v", r)}
+			root, err = nil, diag.New(CodeSyntax, "YAML syntax error: %v", r).At(At(display, "", 0, 0))
 		}
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -184,9 +182,8 @@ func parseYAML(data []byte, display string) (root *yaml.Node, err error) {
 			return nil, syntaxError(err, display, data)
 		}
 		l, c := pos(&extra)
-		return nil, &Error{Code: CodeSyntax, File: display, Line: l, Column: c,
-			Msg:  "YAML syntax error: more than one YAML document in the file",
-			Hint: "remove the '---' separator; a murmur.yaml holds one document"}
+		return nil, diag.New(CodeSyntax, "YAML syntax error: more than one YAML document in the file").
+			WithHint("remove the '---' separator; a murmur.yaml holds one document").At(At(display, "", l, c))
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil
@@ -194,19 +191,18 @@ func parseYAML(data []byte, display string) (root *yaml.Node, err error) {
 	return doc.Content[0], nil
 }
 
-func syntaxError(err error, display string, data []byte) *Error {
-	e := &Error{Code: CodeSyntax, File: display, Err: err}
+func syntaxError(err error, display string, data []byte) *diag.Error {
+	line := 0
 	msg := err.Error()
 	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
-		e.Line, _ = strconv.Atoi(m[1])
+		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
 	} else if len(msg) > 6 && msg[:6] == "yaml: " {
 		msg = msg[6:]
 	}
-	e.Msg = "YAML syntax error: " + msg
-	e.Hint = "check indentation and quoting near that line; values containing ': ', '{' or '#' need quotes"
-	if l := tabIndentedLine(data, e.Line); l > 0 {
-		e.Hint = tabHint(l)
+	hint := "check indentation and quoting near that line; values containing ': ', '{' or '#' need quotes"
+	if l := tabIndentedLine(data, line); l > 0 {
+		hint = tabHint(l)
 	}
-	return e
+	return diag.Wrap(CodeSyntax, err, "YAML syntax error: %s", msg).WithHint(hint).At(At(display, "", line, 0))
 }

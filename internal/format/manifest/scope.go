@@ -1,9 +1,10 @@
 package manifest
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 // CheckScope validates filesystem.scope (E-CAP-002): it must be relative
@@ -15,9 +16,9 @@ func (c *Capabilities) CheckScope(path string) error {
 	}
 	fail := func(reason string) error {
 		p := c.Filesystem.ScopePos
-		return &Error{Code: CodeScope, Path: join(path, "filesystem.scope"), Line: p.Line, Column: p.Column,
-			Msg:  fmt.Sprintf("invalid filesystem scope '%s': %s", s, reason),
-			Hint: "use a path inside the workdir such as `.` or `data/out`"}
+		return diag.New(CodeScope, "invalid filesystem scope '%s': %s", s, reason).
+			WithHint("use a path inside the workdir such as `.` or `data/out`").
+			At(At("", join(path, "filesystem.scope"), p.Line, p.Column))
 	}
 	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, `\`) {
 		return fail("scope must be relative to the workdir")

@@ -19,7 +19,7 @@ func TestOversizedManifestIsRefused(t *testing.T) {
 		"Load":  func() error { _, _, err := Load(path, nil); return err },
 	} {
 		var se *SizeError
-		if err := load(); !errors.As(err, &se) || se.Size != int64(len(big)) || !strings.Contains(err.Error(), "over 1 MiB") {
+		if err := load(); !errors.As(err, &se) || se.Size() != int64(len(big)) || !strings.Contains(err.Error(), "over 1 MiB") {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

@@ -3,6 +3,8 @@ package manifest
 import (
 	"strings"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/diag"
 )
 
 func TestTabIndentationHint(t *testing.T) {
@@ -15,7 +17,7 @@ func TestTabIndentationHint(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := Parse([]byte(tc.yaml), "", ParseOptions{})
-			if err == nil || !strings.Contains(err.Error(), "hint: "+tc.hint) {
+			if err == nil || !strings.Contains(diag.Render(err), "hint: "+tc.hint) {
 				t.Errorf("error %v, want hint %q", err, tc.hint)
 			}
 		})

@@ -3,6 +3,8 @@ package manifest
 import (
 	"errors"
 	"strings"
+
+	"github.com/mur-go/mur/internal/base/manifestio"
 )
 
 // ToolRecord is a tool manifest read the way the tool inventory reads one
@@ -26,7 +28,7 @@ type ToolRecord struct {
 // It fails on text that is not YAML or whose root is not a mapping.
 func ParseToolRecord(data []byte, filename string) (*ToolRecord, error) {
 	if len(data) > MaxSize {
-		return nil, &SizeError{File: filename, Size: int64(len(data))}
+		return nil, manifestio.TooLarge(filename, int64(len(data)))
 	}
 	root, err := parseYAML(data, filename)
 	if err != nil {

@@ -56,8 +56,7 @@ func (w Warning) DocLink() string {
 
 // String renders "murmur.yaml:3:5: warning[W-MAN-001]: <msg> (hint: ...)".
 func (w Warning) String() string {
-	e := Error{File: w.File, Line: w.Line, Column: w.Column}
-	s := fmt.Sprintf("%s: warning[%s]: %s", e.location(), w.Code, w.Msg)
+	s := fmt.Sprintf("%s: warning[%s]: %s", At(w.File, "", w.Line, w.Column), w.Code, w.Msg)
 	if w.Hint != "" {
 		s += " (" + w.Hint + ")"
 	}

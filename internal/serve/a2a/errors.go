@@ -11,8 +11,8 @@ import (
 
 // Error codes of a serve that could not start (a2a-cli.md §1.1).
 const (
-	CodePortInUse = "E-RUN-010"
-	CodeIO        = "E-IO-003"
+	CodePortInUse diag.Code = "E-RUN-010"
+	CodeIO        diag.Code = "E-IO-003"
 )
 
 // ErrLifecycle marks lifecycle options Serve refuses.

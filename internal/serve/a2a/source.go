@@ -12,6 +12,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"github.com/mur-go/mur/internal/agent"
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/stage"
 )
@@ -215,7 +216,7 @@ func (s *Source) finishA2A(t agent.Task, r agent.TaskResult) {
 	case failure != "" || r.Err != nil || r.ExitStatus != "ok":
 		msg := r.Text
 		if msg == "" && r.Err != nil {
-			msg = "error: " + r.Err.Error()
+			msg = "error: " + diag.Render(r.Err)
 		}
 		if msg == "" {
 			msg = failure

@@ -23,8 +23,7 @@
 // Steps 5 and 6 are separate functions because each caller writes
 // somewhere else, and only once everything it fetches has passed.
 //
-// Every failure is an *Error: the step that failed, the artifact and the
-// source, and the coded diagnostic (code, message, hint) a user sees.
-// Callers branch on Step and on the sentinels with errors.Is, and may
-// render the failure in their own words.
+// Every failure is a coded error (*diag.Error: code, message, hint) marked
+// with the step that failed. Callers branch on the Step and the sentinels
+// with errors.Is, and may word the failure their own way.
 package install

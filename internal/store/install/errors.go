@@ -9,8 +9,9 @@ import (
 	"github.com/mur-go/mur/internal/store/registry"
 )
 
-// Step names a step of the pipeline, so a caller can tell where a fetch
-// failed.
+// Step names a step of the pipeline. Every failure is marked with the
+// step it failed at, so a caller can tell where a fetch failed:
+// errors.Is(err, install.StepVerify).
 type Step string
 
 // The steps, in pipeline order.
@@ -23,8 +24,16 @@ const (
 	StepPin     Step = "pin"
 )
 
+// Error makes a Step a mark in an error's chain; it is never the text a
+// user sees.
+func (s Step) Error() string { return "install step " + string(s) }
+
+// Error makes a Payload a mark: an extract failure reading a payload is
+// marked with it.
+func (p Payload) Error() string { return fmt.Sprintf("install payload %d", int(p)) }
+
 // Sentinels for errors.Is, one per failure class a caller may branch on.
-// A guard-mode lock conflict is a *lockfile.ConflictError (errors.As).
+// A guard-mode lock conflict is lockfile.ErrConflict.
 var (
 	// ErrNotFound: no source has name@version.
 	ErrNotFound = registry.ErrNotFound
@@ -38,76 +47,35 @@ var (
 	ErrLockMissingEntry = errors.New("murmur.lock missing artifact entry")
 	// ErrLockVersionMismatch: a frozen lock pins another version.
 	ErrLockVersionMismatch = errors.New("lockfile version mismatch")
+	// ErrManifest marks an extract failure on the package's murmur.yaml
+	// (one on a payload is marked with its Payload).
+	ErrManifest = errors.New("unreadable murmur.yaml in the package")
 )
 
-// Error is a failed step for one artifact. Code, Msg and Hint are the
-// diagnostic the user sees, in internal/diag's form; Err is the cause.
-type Error struct {
-	Code, Msg, Hint string
-	Err             error
-	Step            Step
-	Name, Version   string
-	// Source is the source involved, or for StepStore and StepPin the
-	// destination ("" when none was).
-	Source string
-	// Entry is the archive entry an extract failed on: "" for the archive
-	// itself, else the entry name (for a root wasm that could not be
-	// selected, "" with Payload set).
-	Entry string
-	// Payload is the payload being read when an extract failed, PayloadNone
-	// while the archive or its manifest was.
-	Payload Payload
-}
-
-// Error renders the diagnostic: "error[CODE]: message" and a hint line.
-func (e *Error) Error() string { return diag.Format(e.Code, e.Msg, e.Hint) }
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// Diagnostic returns the code and hint.
-func (e *Error) Diagnostic() (code, hint string) { return e.Code, e.Hint }
-
-// failure wraps cause as a failure of step, keeping the cause's own code,
-// message and hint when it has them.
-func failure(step Step, name, version, source string, cause error) *Error {
-	e := &Error{Step: step, Name: name, Version: version, Source: source}
-	e.Err = cause
+// failure is cause as a failure of step: a coded cause (a store's, the
+// lock's) as it came, anything else as E-IO-003 in its own words.
+func failure(step Step, cause error) error {
 	var d *diag.Error
-	var c *lockfile.ConflictError
-	switch {
-	case errors.As(cause, &d):
-		e.Code, e.Msg, e.Hint = d.Code, d.Msg, d.Hint
-	case errors.As(cause, &c):
-		e.Code, e.Hint = c.Diagnostic()
-		e.Msg = c.Message()
-	default:
-		e.Code, e.Msg = registry.CodeIO, cause.Error()
+	if !errors.As(cause, &d) {
+		cause = diag.Wrap(registry.CodeIO, cause, "%v", cause)
 	}
-	return e
+	return diag.Mark(cause, step)
 }
 
-func lockMissingEntry(name, version string) *Error {
-	e := &Error{Step: StepLock, Name: name, Version: version}
-	e.Code, e.Err = lockfile.CodeInvalid, ErrLockMissingEntry
-	e.Msg = fmt.Sprintf("murmur.lock missing artifact entry for '%s'", name)
-	e.Hint = "run `mur install` in the project to resolve it and pin it in murmur.lock"
-	return e
+func lockMissingEntry(name string) error {
+	return diag.Mark(diag.Wrap(lockfile.CodeInvalid, ErrLockMissingEntry, "murmur.lock missing artifact entry for '%s'", name).
+		WithHint("run `mur install` in the project to resolve it and pin it in murmur.lock"), StepLock)
 }
 
-func lockVersionMismatch(name, requested, pinned string) *Error {
-	e := &Error{Step: StepLock, Name: name, Version: requested}
-	e.Code, e.Err = lockfile.CodeInvalid, ErrLockVersionMismatch
-	e.Msg = fmt.Sprintf("lockfile version mismatch for '%s': manifest requested %s, lock pinned %s", name, requested, pinned)
-	e.Hint = fmt.Sprintf("to upgrade, delete the '%s' entry from murmur.lock and run `mur install`; to keep the pin, declare version %q in murmur.yaml",
-		name, pinned)
-	return e
+func lockVersionMismatch(name, requested, pinned string) error {
+	return diag.Mark(diag.Wrap(lockfile.CodeInvalid, ErrLockVersionMismatch,
+		"lockfile version mismatch for '%s': manifest requested %s, lock pinned %s", name, requested, pinned).
+		WithHint(fmt.Sprintf("to upgrade, delete the '%s' entry from murmur.lock and run `mur install`; to keep the pin, declare version %q in murmur.yaml",
+			name, pinned)), StepLock)
 }
 
-func pinMismatch(name, version, pinned, recorded, source string) *Error {
-	e := &Error{Step: StepLock, Name: name, Version: version, Source: source}
-	e.Code, e.Err = registry.CodeIntegrity, ErrPinMismatch
-	e.Msg = fmt.Sprintf("artifact integrity check failed for %s@%s", name, version)
-	e.Hint = fmt.Sprintf("murmur.lock pins sha256 %s but %s holds %s: reinstall the pinned bytes with `mur install`, or delete the '%s' entry from murmur.lock if the new package is intended",
-		pinned, source, recorded, name)
-	return e
+func pinMismatch(name, version, pinned, recorded, source string) error {
+	return diag.Mark(diag.Wrap(registry.CodeIntegrity, ErrPinMismatch, "artifact integrity check failed for %s@%s", name, version).
+		WithHint(fmt.Sprintf("murmur.lock pins sha256 %s but %s holds %s: reinstall the pinned bytes with `mur install`, or delete the '%s' entry from murmur.lock if the new package is intended",
+			pinned, source, recorded, name)), StepLock)
 }

@@ -21,16 +21,16 @@ func (f *Fetcher) extract(r *Resolved, sha string) (*Artifact, error) {
 	}
 	pkg, err := artifact.Open(r.Package.Data, artifact.MaxDecompressedBytes(getenv))
 	if err != nil {
-		return nil, unreadable(r, "", PayloadNone, err, err)
+		return nil, unreadable(r, nil, err, err)
 	}
 	raw, err := pkg.Manifest()
 	if err != nil {
-		return nil, unreadable(r, artifact.ManifestEntry, PayloadNone, err,
+		return nil, unreadable(r, ErrManifest, err,
 			fmt.Errorf("missing or unreadable murmur.yaml in artifact archive: %w", err))
 	}
 	mf, _, err := manifest.Parse(raw, artifact.ManifestEntry, manifest.ParseOptions{Role: manifest.RoleArtifact})
 	if err != nil {
-		return nil, unreadable(r, artifact.ManifestEntry, PayloadNone, err,
+		return nil, unreadable(r, ErrManifest, err,
 			fmt.Errorf("invalid murmur.yaml in artifact archive: %w", err))
 	}
 	a := &Artifact{Name: r.Name, Version: r.Version, Source: r.Source.Name, SHA256: sha, Data: r.Package.Data,
@@ -46,29 +46,32 @@ func (f *Fetcher) extract(r *Resolved, sha string) (*Artifact, error) {
 	case PayloadNative:
 		a.PayloadEntry = "bin/" + r.Name
 		if a.PayloadData, err = pkg.NativeBinary(r.Name); err != nil {
-			return nil, unreadable(r, a.PayloadEntry, a.Payload, err, fmt.Errorf(
+			return nil, unreadable(r, a.Payload, err, fmt.Errorf(
 				"failed to read native binary at 'bin/%s' from archive (ensure the binary is at bin/%s inside the .mur.zip): %w", r.Name, r.Name, err))
 		}
 	case PayloadSkill:
 		a.PayloadEntry = artifact.SkillEntry
 		if a.PayloadData, err = pkg.Skill(); err != nil {
-			return nil, unreadable(r, a.PayloadEntry, a.Payload, err,
+			return nil, unreadable(r, a.Payload, err,
 				fmt.Errorf("skill.md not found or unreadable at archive root: %w", err))
 		}
 	case PayloadWasm:
 		if a.PayloadEntry, a.PayloadData, err = pkg.RootWasm(); err != nil {
-			return nil, unreadable(r, a.PayloadEntry, a.Payload, err, err)
+			return nil, unreadable(r, a.Payload, err, err)
 		}
 	}
 	return a, nil
 }
 
 // unreadable is an extract failure: E-IO-003 "failed to read artifact
-// archive for <n>@<v>: <what>" (artifacts.md §1), with cause as Err.
-func unreadable(r *Resolved, entry string, p Payload, cause, what error) *Error {
-	e := &Error{Step: StepExtract, Name: r.Name, Version: r.Version, Source: r.Source.Name, Entry: entry, Payload: p}
-	e.Code, e.Err = registry.CodeIO, cause
-	e.Msg = fmt.Sprintf("failed to read artifact archive for %s@%s: %v", r.Name, r.Version, diag.Text(what))
-	e.Hint = "rebuild the package with `mur build` and publish a new version"
-	return e
+// archive for <n>@<v>: <what>" (artifacts.md §1), with cause as Err,
+// marked StepExtract and with what it was reading (ErrManifest, a
+// Payload; nil for the archive itself).
+func unreadable(r *Resolved, reading, cause, what error) error {
+	marks := []error{StepExtract}
+	if reading != nil {
+		marks = append(marks, reading)
+	}
+	return diag.Mark(diag.Wrap(registry.CodeIO, cause, "failed to read artifact archive for %s@%s: %v", r.Name, r.Version, diag.Text(what)).
+		WithHint("rebuild the package with `mur build` and publish a new version"), marks...)
 }

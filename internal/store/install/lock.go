@@ -12,7 +12,7 @@ func (f *Fetcher) CheckPinned(name, version string) error {
 	}
 	e, ok := f.Lock.Find(name)
 	if !ok {
-		return lockMissingEntry(name, version)
+		return lockMissingEntry(name)
 	}
 	if e.ResolvedVersion != version {
 		return lockVersionMismatch(name, version, e.ResolvedVersion)
@@ -27,7 +27,7 @@ func (f *Fetcher) checkLock(r *Resolved, sha string) error {
 	}
 	if f.Mode == Guard {
 		if err := f.Lock.CheckInstall(r.Name, r.Version, sha); err != nil {
-			return failure(StepLock, r.Name, r.Version, r.Source.Name, err)
+			return failure(StepLock, err)
 		}
 		return nil
 	}

@@ -13,11 +13,7 @@ func Pin(path string, lock *lockfile.Lock, entries ...lockfile.Entry) error {
 		lock.Upsert(e)
 	}
 	if err := lockfile.Write(path, lock); err != nil {
-		name := ""
-		if len(entries) == 1 {
-			name = entries[0].Name
-		}
-		return failure(StepPin, name, "", path, err)
+		return failure(StepPin, err)
 	}
 	return nil
 }

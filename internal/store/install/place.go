@@ -31,19 +31,19 @@ func Place(dir string, a *Artifact) error {
 	}
 	parent, name := filepath.Split(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return failure(StepStore, a.Name, a.Version, dir, err)
+		return failure(StepStore, err)
 	}
 	root, err := os.OpenRoot(parent)
 	if err != nil {
-		return failure(StepStore, a.Name, a.Version, dir, err)
+		return failure(StepStore, err)
 	}
 	defer root.Close()
 	if err := root.MkdirAll(name, 0o755); err != nil {
-		return failure(StepStore, a.Name, a.Version, dir, err)
+		return failure(StepStore, err)
 	}
 	for _, f := range files {
 		if err := confined.WriteFile(root, filepath.Join(name, f.name), f.data, f.perm, os.O_CREATE|os.O_TRUNC); err != nil {
-			return failure(StepStore, a.Name, a.Version, dir, err)
+			return failure(StepStore, err)
 		}
 	}
 	return nil

@@ -55,9 +55,8 @@ func TestResolveOrder(t *testing.T) {
 				}
 				return
 			}
-			var ie *install.Error
-			if !errors.As(err, &ie) || ie.Step != tc.step || !errors.Is(err, tc.is) || ie.Source != f.Sources[tc.source].Name {
-				t.Fatalf("err = %v (%+v), want %s %v from source %d", err, ie, tc.step, tc.is, tc.source)
+			if !errors.Is(err, tc.step) || !errors.Is(err, tc.is) || r == nil || r.Source.Name != f.Sources[tc.source].Name || r.Package != nil {
+				t.Fatalf("err = %v (%+v), want %s %v from source %d", err, r, tc.step, tc.is, tc.source)
 			}
 		})
 	}

@@ -24,7 +24,7 @@ func Store(ctx context.Context, dst *registry.Local, a *Artifact) (string, error
 	}
 	p, err := dst.StoreInstalled(ctx, meta, a.Data, a.SHA256)
 	if err != nil {
-		return "", failure(StepStore, a.Name, a.Version, dst.Root(), err)
+		return "", failure(StepStore, err)
 	}
 	return p, nil
 }

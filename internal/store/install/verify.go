@@ -6,7 +6,7 @@ import "github.com/mur-go/mur/internal/format/artifact"
 // hash to the digest the source recorded for them. It returns the digest.
 func verify(r *Resolved) (string, error) {
 	if err := r.Package.Verify(); err != nil {
-		return "", failure(StepVerify, r.Name, r.Version, r.Source.Name, err)
+		return "", failure(StepVerify, err)
 	}
 	return artifact.SHA256Hex(r.Package.Data), nil
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
 )
 
@@ -157,7 +158,7 @@ func (c *Client) List(ctx context.Context) ([]artifact.Meta, error) {
 // failures; other statuses are left to the caller.
 func (c *Client) do(ctx context.Context, method, path string, body io.Reader, size int64) (*http.Response, error) {
 	if _, err := url.Parse(c.base); err != nil || !strings.HasPrefix(c.base, "http://") && !strings.HasPrefix(c.base, "https://") {
-		return nil, &Error{Code: CodeIO, Err: ErrInvalidInput, Msg: fmt.Sprintf("invalid registry URL '%s'", c.base),
+		return nil, &diag.Error{Code: CodeIO, Err: ErrInvalidInput, Msg: fmt.Sprintf("invalid registry URL '%s'", c.base),
 			Hint: "pass --registry http://host:port (or 'local' for the global store)"}
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
@@ -177,20 +178,20 @@ func (c *Client) do(ctx context.Context, method, path string, body io.Reader, si
 	c.log.Debug("registry request", "method", method, "url", c.base+path, "status", resp.StatusCode, "took", time.Since(start))
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 		resp.Body.Close()
-		return nil, &Error{Code: CodeIO, Err: ErrAuth,
+		return nil, &diag.Error{Code: CodeIO, Err: ErrAuth,
 			Msg:  fmt.Sprintf("registry authentication failed for %s. Check NEXUS_API_KEY and try again.", c.base),
 			Hint: "export NEXUS_API_KEY with the key the registry server was started with"}
 	}
 	return resp, nil
 }
 
-func (c *Client) transportError(err error) *Error {
-	return &Error{Code: CodeIO, Err: err, Msg: fmt.Sprintf("registry request to %s failed: %v", c.base, err),
+func (c *Client) transportError(err error) *diag.Error {
+	return &diag.Error{Code: CodeIO, Err: err, Msg: fmt.Sprintf("registry request to %s failed: %v", c.base, err),
 		Hint: "check that the registry is running and reachable (mur registry serve starts one), or use --registry local"}
 }
 
-func (c *Client) protocolError(msg string) *Error {
-	return &Error{Code: CodeIO, Err: ErrProtocol, Msg: "registry error: " + msg}
+func (c *Client) protocolError(msg string) *diag.Error {
+	return &diag.Error{Code: CodeIO, Err: ErrProtocol, Msg: "registry error: " + msg}
 }
 
 // readErrorText extracts {"error": "..."} from a body, else the raw text,

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
 )
 
@@ -78,7 +79,7 @@ func TestHTTPErrorMapping(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		err    error
-		code   string
+		code   diag.Code
 		target error
 		msg    string
 	}{
@@ -93,7 +94,7 @@ func TestHTTPErrorMapping(t *testing.T) {
 		{"not a zip is 400", func() error { _, err := c.Publish(ctx, meta("z", "1"), []byte("junk")); return err }(), CodeIO, ErrProtocol, "not a valid zip archive"},
 		{"bad url", func() error { _, err := NewClient("ftp://x", key, nil, nil).List(ctx); return err }(), CodeIO, ErrInvalidInput, "invalid registry URL 'ftp://x'"},
 	} {
-		var e *Error
+		var e *diag.Error
 		if !errors.As(tc.err, &e) || e.Code != tc.code || !strings.Contains(e.Msg, tc.msg) || (tc.target != nil && !errors.Is(tc.err, tc.target)) {
 			t.Errorf("%s: got %v; want %s %q", tc.name, tc.err, tc.code, tc.msg)
 		}
@@ -117,7 +118,7 @@ func TestClientProtocolEdges(t *testing.T) {
 		name    string
 		handler http.HandlerFunc
 		call    func() error
-		code    string
+		code    diag.Code
 		msg     string
 	}{
 		{"reserved 422", func(w http.ResponseWriter, r *http.Request) {
@@ -140,7 +141,7 @@ func TestClientProtocolEdges(t *testing.T) {
 	} {
 		handler = tc.handler
 		err := tc.call()
-		var e *Error
+		var e *diag.Error
 		if !errors.As(err, &e) || e.Code != tc.code || !strings.Contains(e.Msg, tc.msg) {
 			t.Errorf("%s: got %v; want %s %q", tc.name, err, tc.code, tc.msg)
 		}

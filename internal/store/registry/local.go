@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
 )
 
@@ -51,7 +52,7 @@ func GlobalRoot(getenv func(string) string) (string, error) {
 		home = getenv("USERPROFILE")
 	}
 	if home == "" {
-		return "", &Error{Code: CodeNoHome, Msg: "could not determine home directory",
+		return "", &diag.Error{Code: CodeNoHome, Msg: "could not determine home directory",
 			Hint: "set HOME to the directory that should hold .murmur/artifacts"}
 	}
 	home, err := filepath.Abs(home)

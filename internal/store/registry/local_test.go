@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/testing/testguest"
 )
@@ -71,7 +72,7 @@ func TestLocalErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		err  error
-		code string
+		code diag.Code
 		msg  string
 	}{
 		{"conflict", func() error { _, err := l.Publish(ctx, meta("t", "1"), data); return err }(), CodeConflict, "artifact t@1 already exists in registry"},
@@ -81,7 +82,7 @@ func TestLocalErrors(t *testing.T) {
 		{"traversal version", func() error { _, err := l.Resolve(ctx, "t", "..", nil); return err }(), CodeIO, "invalid artifact version '..'"},
 		{"integrity", func() error { _, err := l.StoreInstalled(ctx, meta("t", "1"), data, "00"); return err }(), CodeIntegrity, "artifact integrity check failed for t@1"},
 	} {
-		var e *Error
+		var e *diag.Error
 		if !errors.As(tc.err, &e) || e.Code != tc.code || !strings.Contains(e.Msg, tc.msg) {
 			t.Errorf("%s: got %v, want %s %q", tc.name, tc.err, tc.code, tc.msg)
 		}
@@ -184,7 +185,7 @@ func TestGlobalRoot(t *testing.T) {
 	if r, err := GlobalRoot(env(map[string]string{"USERPROFILE": "/u"})); err != nil || r != filepath.Join("/u", ".murmur", "artifacts") {
 		t.Errorf("USERPROFILE: %s %v", r, err)
 	}
-	if _, err := GlobalRoot(env(nil)); err == nil || err.(*Error).Code != CodeNoHome {
+	if _, err := GlobalRoot(env(nil)); err == nil || err.(*diag.Error).Code != CodeNoHome {
 		t.Errorf("no home: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/base/manifestio"
 )
 
@@ -47,7 +48,7 @@ func Select(flag, cwd string) (Target, error) {
 	case errors.As(err, &big):
 		return Target{}, err
 	case err != nil:
-		return Target{}, &Error{Code: CodeIO, Err: err, Msg: fmt.Sprintf("failed to read %s: %v", path, err)}
+		return Target{}, &diag.Error{Code: CodeIO, Err: err, Msg: fmt.Sprintf("failed to read %s: %v", path, err)}
 	}
 	var doc struct {
 		Registry struct {
@@ -56,7 +57,7 @@ func Select(flag, cwd string) (Target, error) {
 		} `yaml:"registry"`
 	}
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return Target{}, &Error{Code: CodeIO, Err: err, Msg: fmt.Sprintf("failed to parse %s: %v", path, err),
+		return Target{}, &diag.Error{Code: CodeIO, Err: err, Msg: fmt.Sprintf("failed to parse %s: %v", path, err),
 			Hint: "fix murmur.yaml, or pass --registry to choose the registry explicitly"}
 	}
 	if u := strings.TrimSpace(doc.Registry.RemoteURL); u != "" {
@@ -68,7 +69,7 @@ func Select(flag, cwd string) (Target, error) {
 	case "remote":
 		return Target{Remote: true, URL: DefaultRemoteURL, Why: "registry.default: remote in " + path}, nil
 	default:
-		return Target{}, &Error{Code: CodeIO, Err: ErrInvalidInput,
+		return Target{}, &diag.Error{Code: CodeIO, Err: ErrInvalidInput,
 			Msg:  fmt.Sprintf("invalid registry.default '%s' (expected local|remote)", d),
 			Hint: "set registry.default to local or remote in " + path}
 	}
@@ -86,7 +87,7 @@ func (t Target) Open(getenv func(string) string, log *slog.Logger) (Registry, er
 	}
 	key := getenv(APIKeyEnv)
 	if key == "" {
-		return nil, &Error{Code: CodeIO, Err: ErrAuth,
+		return nil, &diag.Error{Code: CodeIO, Err: ErrAuth,
 			Msg:  "NEXUS_API_KEY is required for remote registry mode. Set it or use local mode.",
 			Hint: "export NEXUS_API_KEY=<key of " + t.URL + ">, or pass --registry local"}
 	}

@@ -127,7 +127,7 @@ func (s *server) handlePublish(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, ErrConflict):
 		writeError(w, http.StatusConflict, fmt.Sprintf("artifact %s already exists", meta.ID()))
 	case errors.Is(err, ErrInvalidInput):
-		writeError(w, http.StatusBadRequest, plainMsg(err))
+		writeError(w, http.StatusBadRequest, err.Error())
 	case err != nil:
 		s.log.Error("publish failed", "artifact", meta.ID(), "err", err)
 		writeError(w, http.StatusInternalServerError, "could not store the artifact")
@@ -141,15 +141,15 @@ func (s *server) handlePublish(w http.ResponseWriter, r *http.Request) {
 func checkUpload(data []byte, name, version string) (string, error) {
 	pkg, err := artifact.Open(data, artifact.DefaultMaxDecompressedBytes)
 	if err != nil {
-		return "", errors.New(plainMsg(err))
+		return "", err
 	}
 	raw, err := pkg.Manifest()
 	if err != nil {
-		return "", errors.New(plainMsg(err))
+		return "", err
 	}
 	m, err := artifact.ParseManifest(raw)
 	if err != nil {
-		return "", errors.New(plainMsg(err))
+		return "", err
 	}
 	if m.Name != name || m.Version != version {
 		return "", fmt.Errorf("package manifest says %s@%s but the request publishes %s@%s", m.Name, m.Version, name, version)
@@ -174,7 +174,7 @@ func (s *server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("artifact %s@%s not found", name, version))
 		return
 	case errors.Is(err, ErrInvalidInput):
-		writeError(w, http.StatusBadRequest, plainMsg(err))
+		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	case err != nil:
 		s.log.Error("download failed", "artifact", name+"@"+version, "err", err)
@@ -213,17 +213,4 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"error": msg})
-}
-
-// plainMsg is an error's message without the "error[CODE]: " prefix and
-// hint, for JSON bodies.
-func plainMsg(err error) string {
-	var m interface{ Diagnostic() (string, string) }
-	s := err.Error()
-	if errors.As(err, &m) {
-		code, _ := m.Diagnostic()
-		s = strings.TrimPrefix(s, "error["+code+"]: ")
-		s, _, _ = strings.Cut(s, "\n  hint: ")
-	}
-	return s
 }

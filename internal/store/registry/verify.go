@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
 )
 
@@ -14,16 +15,15 @@ import (
 func verifyPackage(meta artifact.Meta, data []byte) error {
 	m, err := artifact.Verify(data, artifact.DefaultMaxDecompressedBytes)
 	if err != nil {
-		msg, hint := err.Error(), ""
-		var d *Error
+		refused := diag.Wrap(CodeIO, fmt.Errorf("%w: %w", ErrInvalidInput, err), "package for %s refused: %v", meta.ID(), err)
+		var d *diag.Error
 		if errors.As(err, &d) {
-			msg, hint = d.Msg, d.Hint
+			refused.Hint = d.Hint
 		}
-		return &Error{Code: CodeIO, Err: fmt.Errorf("%w: %w", ErrInvalidInput, err),
-			Msg: fmt.Sprintf("package for %s refused: %s", meta.ID(), msg), Hint: hint}
+		return refused
 	}
 	if m.Name != meta.Name || m.Version != meta.Version {
-		return &Error{Code: CodeIO, Err: ErrInvalidInput,
+		return &diag.Error{Code: CodeIO, Err: ErrInvalidInput,
 			Msg:  fmt.Sprintf("package for %s refused: its murmur.yaml says %s@%s", meta.ID(), m.Name, m.Version),
 			Hint: "publish the package under the name and version its manifest declares"}
 	}
