@@ -23,37 +23,42 @@ func (m monoClock) at(instant uint64) time.Time {
 	return m.origin.Add(time.Duration(min(instant, math.MaxInt64)))
 }
 
-func datetime(t time.Time) []any {
+// datetime is wasi:clocks/wall-clock.datetime.
+type datetime struct {
+	Seconds     uint64
+	Nanoseconds uint32
+}
+
+// datetimeOf is t as a datetime; times before 1970 are its origin.
+func datetimeOf(t time.Time) datetime {
 	if t.Before(time.Unix(0, 0)) {
-		return []any{uint64(0), uint32(0)}
+		return datetime{}
 	}
-	return []any{uint64(t.Unix()), uint32(t.Nanosecond())}
+	return datetime{Seconds: uint64(t.Unix()), Nanoseconds: uint32(t.Nanosecond())}
 }
 
 func (h *host) registerClocks() {
 	t, clock := h.t, h.clock
 	const mono = "wasi:clocks/monotonic-clock"
 	h.uses(mono, t.pollable)
-	h.fn(mono, "now", fn(wit.U64), func(ctx context.Context, c *Ctx, a []any) (any, error) {
+	def0(h, mono, "now", fn(wit.U64), func(ctx context.Context, c *Ctx) (uint64, error) {
 		return clock.now(), nil
 	})
-	h.fn(mono, "resolution", fn(wit.U64), func(ctx context.Context, c *Ctx, a []any) (any, error) {
-		return uint64(1), nil
+	def0(h, mono, "resolution", fn(wit.U64), func(ctx context.Context, c *Ctx) (uint64, error) {
+		return 1, nil
 	})
-	h.fn(mono, "subscribe-instant", fn(own(t.pollable), param("when", wit.U64)), func(ctx context.Context, c *Ctx, a []any) (any, error) {
-		when, _ := a[0].(uint64)
-		return c.subscribe(t, timerSource{at: clock.at(when)}), nil
+	def1(h, mono, "subscribe-instant", fn(own(t.pollable), param("when", wit.U64)), func(ctx context.Context, c *Ctx, when uint64) (*pollable, error) {
+		return &pollable{src: timerSource{at: clock.at(when)}}, nil
 	})
-	h.fn(mono, "subscribe-duration", fn(own(t.pollable), param("when", wit.U64)), func(ctx context.Context, c *Ctx, a []any) (any, error) {
-		d, _ := a[0].(uint64)
-		return c.subscribe(t, timerSource{at: clock.at(clock.now() + min(d, math.MaxInt64/2))}), nil
+	def1(h, mono, "subscribe-duration", fn(own(t.pollable), param("when", wit.U64)), func(ctx context.Context, c *Ctx, d uint64) (*pollable, error) {
+		return &pollable{src: timerSource{at: clock.at(clock.now() + min(d, math.MaxInt64/2))}}, nil
 	})
 
 	const wall = "wasi:clocks/wall-clock"
-	h.fn(wall, "now", fn(t.datetime), func(ctx context.Context, c *Ctx, a []any) (any, error) {
-		return datetime(time.Now()), nil
+	def0(h, wall, "now", fn(t.datetime), func(ctx context.Context, c *Ctx) (datetime, error) {
+		return datetimeOf(time.Now()), nil
 	})
-	h.fn(wall, "resolution", fn(t.datetime), func(ctx context.Context, c *Ctx, a []any) (any, error) {
-		return []any{uint64(0), uint32(1)}, nil
+	def0(h, wall, "resolution", fn(t.datetime), func(ctx context.Context, c *Ctx) (datetime, error) {
+		return datetime{Nanoseconds: 1}, nil
 	})
 }

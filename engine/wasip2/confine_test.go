@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mur-go/mur/engine/component"
 	"github.com/mur-go/mur/engine/wit"
@@ -16,16 +15,9 @@ import (
 // functions, so tests can call them the way a guest would.
 func testHost(t testing.TB) *host {
 	t.Helper()
-	h := &host{l: component.NewLinker(), get: func(*component.Store) *Ctx { return nil }, t: newTypes(), clock: monoClock{origin: time.Now()}, record: map[string]hostFn{}}
-	h.registerIO()
-	h.registerClocks()
-	h.registerRandom()
-	h.registerCLI()
-	h.registerFilesystem()
-	h.registerSockets()
-	h.registerHTTP()
-	if h.err != nil {
-		t.Fatal(h.err)
+	h := newHost(component.NewLinker(), func(*component.Store) *Ctx { return nil }, map[string]hostFn{})
+	if err := h.register(); err != nil {
+		t.Fatal(err)
 	}
 	return h
 }

@@ -9,8 +9,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-
-	"github.com/mur-go/mur/engine/wit"
 )
 
 // A store that holds a credential reads every response as the host
@@ -173,7 +171,7 @@ func codingErr(err error) error {
 	switch {
 	case errors.Is(err, gzip.ErrHeader), errors.Is(err, gzip.ErrChecksum), errors.Is(err, zlib.ErrHeader),
 		errors.Is(err, zlib.ErrChecksum), errors.Is(err, zlib.ErrDictionary), errors.As(err, &corrupt):
-		return &httpError{code: httpResponseContentCoding, payload: wit.None(), err: err}
+		return &httpError{code: httpErr(httpResponseContentCoding), err: err}
 	}
 	return err
 }

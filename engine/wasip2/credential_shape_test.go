@@ -9,8 +9,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/mur-go/mur/engine/wit"
 )
 
 func TestCredentialShape(t *testing.T) {
@@ -161,8 +159,7 @@ func TestCredentialDecode(t *testing.T) {
 				t.Fatalf("read: %v", err)
 			}
 			if tc.code != 0 {
-				v, _ := httpErrValue(err)
-				if vv, ok := v.(wit.VariantValue); !ok || vv.Case != tc.code {
+				if v, ok := httpErrValue(err); !ok || v.Case != tc.code {
 					t.Fatalf("read error %v is %v, want %s", err, v, httpErrorNames[tc.code])
 				}
 			}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"net/netip"
 	"testing"
-
-	"github.com/mur-go/mur/engine/wit"
 )
 
 func TestDeniedByName(t *testing.T) {
@@ -48,7 +46,7 @@ func TestDeniedByName(t *testing.T) {
 func TestEgressDeniedIsRequestDenied(t *testing.T) {
 	err := fmt.Errorf("dial: %w", &EgressDeniedError{Host: "metadata.test", Addr: netip.MustParseAddr("169.254.169.254"), Rule: "metadata.test", Reason: "link-local"})
 	v, ok := httpErrValue(err)
-	if !ok || v.(wit.VariantValue).Case != httpRequestDenied {
+	if !ok || v.Case != httpRequestDenied {
 		t.Fatalf("%v → %v", err, v)
 	}
 }

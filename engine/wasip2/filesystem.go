@@ -12,8 +12,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/mur-go/mur/engine/wit"
 )
 
 // descriptor-flags bits.
@@ -235,24 +233,39 @@ func descTypeOf(m fs.FileMode) uint32 {
 	return 0
 }
 
-// statValue converts FileInfo to descriptor-stat.
-func statValue(fi fs.FileInfo) []any {
+// descStat is wasi:filesystem/types.descriptor-stat.
+type descStat struct {
+	Type                      uint32
+	LinkCount                 uint64
+	Size                      uint64
+	DataAccessTimestamp       opt[datetime]
+	DataModificationTimestamp opt[datetime]
+	StatusChangeTimestamp     opt[datetime]
+}
+
+// statOf converts FileInfo to descriptor-stat.
+func statOf(fi fs.FileInfo) descStat {
 	_, _, nlink, atime, ctime, ok := sysStat(fi)
-	opt := func(t time.Time) any {
+	stamp := func(t time.Time) opt[datetime] {
 		if t.IsZero() {
-			return wit.None()
+			return none[datetime]()
 		}
-		return wit.Some(datetime(t))
+		return some(datetimeOf(t))
 	}
-	a, c := any(wit.None()), any(wit.None())
+	st := descStat{Type: descTypeOf(fi.Mode()), LinkCount: nlink, Size: uint64(max(fi.Size(), 0)), DataModificationTimestamp: stamp(fi.ModTime())}
 	if ok {
-		a, c = opt(atime), opt(ctime)
+		st.DataAccessTimestamp, st.StatusChangeTimestamp = stamp(atime), stamp(ctime)
 	}
-	return []any{descTypeOf(fi.Mode()), nlink, uint64(max(fi.Size(), 0)), a, opt(fi.ModTime()), c}
+	return st
+}
+
+// metaHash is wasi:filesystem/types.metadata-hash-value.
+type metaHash struct {
+	Lower, Upper uint64
 }
 
 // metadataHash identifies a file's inode without revealing it.
-func (p *preopen) metadataHash(fi fs.FileInfo) []any {
+func (p *preopen) metadataHash(fi fs.FileInfo) metaHash {
 	dev, ino, _, _, _, ok := sysStat(fi)
 	h := sha256.New()
 	h.Write(p.key[:])
@@ -262,7 +275,7 @@ func (p *preopen) metadataHash(fi fs.FileInfo) []any {
 		fmt.Fprintf(h, "%s|%d|%d", fi.Name(), fi.Size(), fi.ModTime().UnixNano())
 	}
 	sum := h.Sum(nil)
-	return []any{binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:16])}
+	return metaHash{Lower: binary.LittleEndian.Uint64(sum[:8]), Upper: binary.LittleEndian.Uint64(sum[8:16])}
 }
 
 // sameObject reports whether two FileInfos are one inode.

@@ -5,7 +5,7 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/mur-go/mur/engine/wit"
+	"github.com/mur-go/mur/engine/component"
 )
 
 // fsError is a filesystem error the host decides on itself (a refused
@@ -56,12 +56,23 @@ func fsCode(err error) (code uint32, ok bool) {
 	return 0, false
 }
 
-// fsResult returns err as a wasi:filesystem error result, defaulting to io
-// for errors that carry no code.
-func fsResult(err error) wit.ResultValue {
+// fsRes is the result of a descriptor operation.
+type fsRes[T any] = res[T, uint32]
+
+// fsResult is a descriptor operation's result: a Go error becomes its
+// error-code (io for errors that carry none), except a store limit, which
+// ends the call.
+func fsResult[T any](v T, err error) (fsRes[T], error) {
+	if err == nil {
+		return okv[uint32](v), nil
+	}
+	var limit *component.LimitError
+	if errors.As(err, &limit) {
+		return fsRes[T]{}, err
+	}
 	code, ok := fsCode(err)
 	if !ok {
 		code = fsIO
 	}
-	return wit.Err(code)
+	return errv[T](code), nil
 }

@@ -6,15 +6,19 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/mur-go/mur/engine/wit"
 )
 
 // fields is an ordered header list; immutable ones belong to a request
 // already sent or to a response.
 type fields struct {
-	list      [][2]any // name string, value []byte
+	list      []fieldEntry
 	immutable bool
+}
+
+// fieldEntry is one header: tuple<field-name, field-value>.
+type fieldEntry struct {
+	Name  string
+	Value []byte
 }
 
 // forbiddenHeaders are hop-by-hop or connection-level headers the host
@@ -47,34 +51,40 @@ func validHeaderValue(v []byte) bool {
 	return true
 }
 
+// headerError is wasi:http/types.header-error.
+type headerError struct {
+	Case uint32 // hdrInvalid, hdrForbidden, hdrImmutable
+}
+
 const (
 	hdrInvalid = iota
 	hdrForbidden
 	hdrImmutable
 )
 
-func (f *fields) check(name string, vals ...[]byte) (uint32, bool) {
+// check says why name and vals may not be set, if they may not.
+func (f *fields) check(name string, vals ...[]byte) (headerError, bool) {
 	if f.immutable {
-		return hdrImmutable, false
+		return headerError{hdrImmutable}, false
 	}
 	if !validHeaderName(name) {
-		return hdrInvalid, false
+		return headerError{hdrInvalid}, false
 	}
 	for _, v := range vals {
 		if !validHeaderValue(v) {
-			return hdrInvalid, false
+			return headerError{hdrInvalid}, false
 		}
 	}
 	if forbiddenHeaders[strings.ToLower(name)] {
-		return hdrForbidden, false
+		return headerError{hdrForbidden}, false
 	}
-	return 0, true
+	return headerError{}, true
 }
 
 func (f *fields) del(name string) {
 	out := f.list[:0]
 	for _, kv := range f.list {
-		if !strings.EqualFold(kv[0].(string), name) {
+		if !strings.EqualFold(kv.Name, name) {
 			out = append(out, kv)
 		}
 	}
@@ -82,14 +92,14 @@ func (f *fields) del(name string) {
 }
 
 func (f *fields) clone() *fields {
-	return &fields{list: append([][2]any(nil), f.list...)}
+	return &fields{list: append([]fieldEntry(nil), f.list...)}
 }
 
 func fieldsFromHeader(h http.Header) *fields {
 	f := &fields{immutable: true}
 	for k, vs := range h {
 		for _, v := range vs {
-			f.list = append(f.list, [2]any{strings.ToLower(k), []byte(v)})
+			f.list = append(f.list, fieldEntry{Name: strings.ToLower(k), Value: []byte(v)})
 		}
 	}
 	return f
@@ -97,17 +107,36 @@ func fieldsFromHeader(h http.Header) *fields {
 
 // outRequest is an outgoing-request being built.
 type outRequest struct {
-	method    wit.VariantValue
-	path      wit.OptionValue
-	scheme    wit.OptionValue
-	authority wit.OptionValue
+	method    httpMethod
+	path      opt[string]
+	scheme    opt[httpScheme]
+	authority opt[string]
 	headers   *fields
 	body      *outBody
 	bodyTaken bool
 }
 
+// httpMethod is wasi:http/types.method.
+type httpMethod struct {
+	Case  uint32 // methodNames, then methodOther
+	Other string
+}
+
+const methodOther = 9
+
+// httpScheme is wasi:http/types.scheme.
+type httpScheme struct {
+	Case  uint32 // schemeHTTP, schemeHTTPS, or other
+	Other string
+}
+
+const (
+	schemeHTTP = iota
+	schemeHTTPS
+)
+
 type reqOptions struct {
-	connect, firstByte, betweenBytes wit.OptionValue // option<duration>
+	connect, firstByte, betweenBytes opt[uint64] // option<duration>
 }
 
 // outBody is an outgoing-body: the guest writes into p, net/http reads it.
@@ -122,7 +151,7 @@ type futureResponse struct {
 	done   bool
 	taken  bool
 	resp   *inResponse
-	errVal any // error-code value when the request failed
+	errVal httpErrorCode // when the request failed
 	sig    signal
 	cancel context.CancelFunc
 }
@@ -136,7 +165,25 @@ func (f *futureResponse) state() (bool, <-chan struct{}, time.Time) {
 	return false, f.sig.wait(), time.Time{}
 }
 
-func (f *futureResponse) resolve(r *inResponse, errVal any) {
+// get is future-incoming-response.get: none until the request is done,
+// then its response or error-code once, then an error.
+func (f *futureResponse) get() responseOutcome {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case !f.done:
+		return none[res[res[*inResponse, httpErrorCode], unit]]()
+	case f.taken:
+		return some(errv[res[*inResponse, httpErrorCode]](unit{}))
+	}
+	f.taken = true
+	if f.resp == nil {
+		return some(okv[unit](errv[*inResponse](f.errVal)))
+	}
+	return some(okv[unit](okv[httpErrorCode](f.resp)))
+}
+
+func (f *futureResponse) resolve(r *inResponse, errVal httpErrorCode) {
 	f.mu.Lock()
 	f.done, f.resp, f.errVal = true, r, errVal
 	f.mu.Unlock()

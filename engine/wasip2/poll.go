@@ -70,20 +70,23 @@ func (s *signal) notify() {
 // pollable is the host object behind a wasi:io/poll pollable.
 type pollable struct{ src pollSource }
 
-// waitAny blocks until one of srcs is ready or ctx ends, and returns the
+// waitAny blocks until one of ps is ready or ctx ends, and returns the
 // indices of the ready ones. Nothing spins: it sleeps on the sources'
 // channels, the earliest timer and ctx.Done together.
-func waitAny(ctx context.Context, srcs []pollSource) ([]int, error) {
+func waitAny(ctx context.Context, ps []*pollable) (listOf[uint32], error) {
 	for {
 		var (
-			ready    []int
+			ready    listOf[uint32]
 			chans    []<-chan struct{}
 			earliest time.Time
 		)
-		for i, s := range srcs {
-			ok, ch, at := s.state()
+		for i, p := range ps {
+			ok, ch, at := p.src.state()
 			if ok {
-				ready = append(ready, i)
+				if ready == nil {
+					ready = make(listOf[uint32], 0, len(ps)-i)
+				}
+				ready = append(ready, uint32(i))
 				continue
 			}
 			if ch != nil {
@@ -108,7 +111,7 @@ func wait(ctx context.Context, src pollSource) error {
 	if ok, _, _ := src.state(); ok {
 		return nil
 	}
-	_, err := waitAny(ctx, []pollSource{src})
+	_, err := waitAny(ctx, []*pollable{{src: src}})
 	return err
 }
 
@@ -164,47 +167,17 @@ func (h *host) registerPoll() {
 	const iface = "wasi:io/poll"
 	t := h.t
 	h.resource(iface, t.pollable)
-	h.method(iface, "pollable", "ready", fn(wit.Bool, self(t.pollable)), func(ctx context.Context, c *Ctx, a []any) (any, error) {
-		p, err := res[*pollable](c, a[0])
-		if err != nil {
-			return nil, err
-		}
+	def1(h, iface, method("pollable", "ready"), fn(wit.Bool, self(t.pollable)), func(ctx context.Context, c *Ctx, p *pollable) (bool, error) {
 		ok, _, _ := p.src.state()
 		return ok, nil
 	})
-	h.method(iface, "pollable", "block", fn(nil, self(t.pollable)), func(ctx context.Context, c *Ctx, a []any) (any, error) {
-		p, err := res[*pollable](c, a[0])
-		if err != nil {
-			return nil, err
-		}
-		return nil, wait(ctx, p.src)
+	def1(h, iface, method("pollable", "block"), fn(nil, self(t.pollable)), func(ctx context.Context, c *Ctx, p *pollable) (unit, error) {
+		return unit{}, wait(ctx, p.src)
 	})
-	h.fn(iface, "poll", fn(list(wit.U32), param("in", list(borrow(t.pollable)))), func(ctx context.Context, c *Ctx, a []any) (any, error) {
-		in, _ := a[0].([]any)
+	def1(h, iface, "poll", fn(list(wit.U32), param("in", list(borrow(t.pollable)))), func(ctx context.Context, c *Ctx, in listOf[*pollable]) (listOf[uint32], error) {
 		if len(in) == 0 {
 			return nil, errors.New("wasi:io/poll.poll: empty list of pollables")
 		}
-		srcs := make([]pollSource, len(in))
-		for i, v := range in {
-			p, err := res[*pollable](c, v)
-			if err != nil {
-				return nil, err
-			}
-			srcs[i] = p.src
-		}
-		ready, err := waitAny(ctx, srcs)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]any, len(ready))
-		for i, r := range ready {
-			out[i] = uint32(r)
-		}
-		return out, nil
+		return waitAny(ctx, in)
 	})
-}
-
-// subscribe returns a new pollable handle on src.
-func (c *Ctx) subscribe(t *types, src pollSource) wit.Resource {
-	return c.newRes(t.pollable, &pollable{src: src})
 }

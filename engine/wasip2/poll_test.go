@@ -35,3 +35,8 @@ func TestPollDeadline(t *testing.T) {
 	}
 	_ = wit.None
 }
+
+// subscribe returns a new pollable handle on src.
+func (c *Ctx) subscribe(t *types, src pollSource) wit.Resource {
+	return c.newRes(t.pollable, &pollable{src: src})
+}

@@ -13,8 +13,7 @@ import (
 // the host before the guest's memory limit can refuse it.
 const maxRandom = 64 << 20
 
-func randomLen(v any) (int, error) {
-	n, _ := v.(uint64)
+func randomLen(n uint64) (int, error) {
 	if n > maxRandom {
 		return 0, fmt.Errorf("wasi:random: %d bytes requested, at most %d per call", n, maxRandom)
 	}
@@ -22,33 +21,33 @@ func randomLen(v any) (int, error) {
 }
 
 func (h *host) registerRandom() {
-	h.fn("wasi:random/random", "get-random-bytes", fn(list(wit.U8), param("len", wit.U64)), func(ctx context.Context, c *Ctx, a []any) (any, error) {
-		n, err := randomLen(a[0])
+	def1(h, "wasi:random/random", "get-random-bytes", fn(list(wit.U8), param("len", wit.U64)), func(ctx context.Context, c *Ctx, n uint64) ([]byte, error) {
+		k, err := randomLen(n)
 		if err != nil {
 			return nil, err
 		}
-		b := make([]byte, n)
+		b := make([]byte, k)
 		rand.Read(b)
 		return b, nil
 	})
-	h.fn("wasi:random/random", "get-random-u64", fn(wit.U64), func(ctx context.Context, c *Ctx, a []any) (any, error) {
+	def0(h, "wasi:random/random", "get-random-u64", fn(wit.U64), func(ctx context.Context, c *Ctx) (uint64, error) {
 		return mrand.Uint64(), nil // math/rand/v2's global source is ChaCha8 seeded from the OS.
 	})
-	h.fn("wasi:random/insecure", "get-insecure-random-bytes", fn(list(wit.U8), param("len", wit.U64)), func(ctx context.Context, c *Ctx, a []any) (any, error) {
-		n, err := randomLen(a[0])
+	def1(h, "wasi:random/insecure", "get-insecure-random-bytes", fn(list(wit.U8), param("len", wit.U64)), func(ctx context.Context, c *Ctx, n uint64) ([]byte, error) {
+		k, err := randomLen(n)
 		if err != nil {
 			return nil, err
 		}
-		b := make([]byte, n)
+		b := make([]byte, k)
 		for i := range b {
 			b[i] = byte(mrand.Uint32())
 		}
 		return b, nil
 	})
-	h.fn("wasi:random/insecure", "get-insecure-random-u64", fn(wit.U64), func(ctx context.Context, c *Ctx, a []any) (any, error) {
+	def0(h, "wasi:random/insecure", "get-insecure-random-u64", fn(wit.U64), func(ctx context.Context, c *Ctx) (uint64, error) {
 		return mrand.Uint64(), nil
 	})
-	h.fn("wasi:random/insecure-seed", "insecure-seed", fn(tuple(wit.U64, wit.U64)), func(ctx context.Context, c *Ctx, a []any) (any, error) {
-		return []any{c.seed[0], c.seed[1]}, nil
+	def0(h, "wasi:random/insecure-seed", "insecure-seed", fn(tuple(wit.U64, wit.U64)), func(ctx context.Context, c *Ctx) ([2]uint64, error) {
+		return c.seed, nil
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	mrand "math/rand/v2"
 	"net/http"
+	"reflect"
 	"sync"
 	"time"
 
@@ -168,28 +169,6 @@ func (c *Ctx) lookup(rep uint32) any {
 // host lost track of an object, not that the guest misbehaved.
 var errBadHandle = errors.New("wasip2: resource handle refers to no host object of the expected kind")
 
-// res returns the host object behind a resource argument.
-func res[T any](c *Ctx, v any) (T, error) {
-	r, _ := v.(wit.Resource)
-	o, ok := c.lookup(r.Rep).(T)
-	if !ok {
-		var zero T
-		return zero, fmt.Errorf("%w (rep %d)", errBadHandle, r.Rep)
-	}
-	return o, nil
-}
-
-// takeRes removes the host object behind an own<T> argument.
-func takeRes[T any](c *Ctx, v any) (T, error) {
-	r, _ := v.(wit.Resource)
-	o, ok := c.take(r.Rep).(T)
-	if !ok {
-		var zero T
-		return zero, fmt.Errorf("%w (rep %d)", errBadHandle, r.Rep)
-	}
-	return o, nil
-}
-
 // newRes stores o and returns it as a handle of type t.
 func (c *Ctx) newRes(t *wit.ResourceType, o any) wit.Resource {
 	return wit.Resource{Type: t, Rep: c.add(o)}
@@ -201,7 +180,19 @@ func Register(l *component.Linker, get func(*component.Store) *Ctx) error {
 	if l == nil || get == nil {
 		return errors.New("wasip2.Register: nil linker or context getter")
 	}
-	h := &host{l: l, get: get, t: newTypes(), clock: monoClock{origin: time.Now()}}
+	if err := newHost(l, get, nil).register(); err != nil {
+		return fmt.Errorf("wasip2.Register: %w", err)
+	}
+	return nil
+}
+
+// newHost prepares Register's state; record is for tests (host.record).
+func newHost(l *component.Linker, get func(*component.Store) *Ctx, record map[string]hostFn) *host {
+	t := newTypes()
+	return &host{l: l, get: get, t: t, objects: objectTypes(t), clock: monoClock{origin: time.Now()}, record: record}
+}
+
+func (h *host) register() error {
 	h.registerIO()
 	h.registerClocks()
 	h.registerRandom()
@@ -209,10 +200,7 @@ func Register(l *component.Linker, get func(*component.Store) *Ctx) error {
 	h.registerFilesystem()
 	h.registerSockets()
 	h.registerHTTP()
-	if h.err != nil {
-		return fmt.Errorf("wasip2.Register: %w", h.err)
-	}
-	return nil
+	return h.err
 }
 
 // host carries Register's state while it defines functions.
@@ -220,7 +208,9 @@ type host struct {
 	l   *component.Linker
 	get func(*component.Store) *Ctx
 	t   *types
-	err error
+	// objects are the Go types of the resources' host objects.
+	objects map[*wit.ResourceType]reflect.Type
+	err     error
 	// clock is shared by all the stores of these functions.
 	clock monoClock
 	// pools are the HTTP connection pools their stores share.
@@ -230,12 +220,11 @@ type host struct {
 	record map[string]hostFn
 }
 
-type hostFn func(ctx context.Context, c *Ctx, args []any) (any, error)
-
 var errNoCtx = errors.New("wasip2: the store has no WASI context")
 
-// fn defines function name of interface iface (e.g. "wasi:io/poll").
-func (h *host) fn(iface, name string, typ *wit.Func, f hostFn) {
+// define registers a bound function (bind.go) under interface iface
+// (e.g. "wasi:io/poll").
+func (h *host) define(iface, name string, typ *wit.Func, f hostFn) {
 	if h.err != nil {
 		return
 	}
@@ -252,10 +241,8 @@ func (h *host) fn(iface, name string, typ *wit.Func, f hostFn) {
 	})
 }
 
-// method defines [method]res.name; typ must include the self parameter.
-func (h *host) method(iface, resName, name string, typ *wit.Func, f hostFn) {
-	h.fn(iface, "[method]"+resName+"."+name, typ, f)
-}
+// method is the name of resource res's method name.
+func method(res, name string) string { return "[method]" + res + "." + name }
 
 // resource defines a resource type whose handles refer to Ctx objects;
 // dropping the last owning handle releases the object.
