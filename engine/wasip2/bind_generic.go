@@ -131,11 +131,13 @@ func listElem[E any](t wit.Type) (wit.Type, error) {
 	return lt.Elem, nil
 }
 
-// res is the Go type of WIT result<T, E>.
+// res is the Go type of WIT result<T, E>. pre, when set, is the value
+// already lowered: a result returned on nearly every call is boxed once.
 type res[T, E any] struct {
 	failed bool
 	v      T
 	e      E
+	pre    any
 }
 
 // okv and errv make results: okv[E](v), errv[T](e).
@@ -192,6 +194,8 @@ func (res[T, E]) lowerer(h *host, t wit.Type) (any, error) {
 	okUnit, errUnit := any(wit.Ok(nil)), any(wit.Err(nil))
 	return lowerFn[res[T, E]](func(c *Ctx, r res[T, E]) (any, error) {
 		switch {
+		case r.pre != nil:
+			return r.pre, nil
 		case r.failed && errL == nil:
 			return errUnit, nil
 		case r.failed:

@@ -116,7 +116,11 @@ func (h *host) registerOutputStream() {
 	outSelf, n, contents := self(t.outputStream), param("len", wit.U64), param("contents", list(wit.U8))
 	out := func(name string) string { return method("output-stream", name) }
 	def1(h, iface, out("check-write"), fn(u64Res, outSelf), func(ctx context.Context, c *Ctx, s *outputStream) (streamRes[uint64], error) {
-		return outOp(ctx, s, s.permit)
+		r, err := outOp(ctx, s, s.permit)
+		if err == nil && !r.failed && r.v == maxChunk {
+			r.pre = okMaxChunk
+		}
+		return r, err
 	})
 	def2(h, iface, out("write"), fn(unitRes, outSelf, contents), func(ctx context.Context, c *Ctx, s *outputStream, b []byte) (streamRes[unit], error) {
 		return outOp(ctx, s, func() (unit, error) { return unit{}, s.writePermitted(b) })
@@ -147,6 +151,11 @@ func (h *host) registerOutputStream() {
 		return s.splice(ctx, c, from, n, true)
 	})
 }
+
+// okMaxChunk is check-write's answer for streams that never push back
+// (files, stdout), lowered once: the preview1 adapter asks before every
+// write, and boxing the answer each time cost two allocations.
+var okMaxChunk any = wit.Ok(uint64(maxChunk))
 
 // outOp runs an operation on an open output stream. Its Go error becomes
 // a stream-error that closes the stream, except the call context ending
