@@ -58,6 +58,7 @@ var layers = [][]string{
 	{"internal/tools", "internal/stage", "internal/remote/a2a"},
 	{"internal/sandbox"},
 	{"internal/agent/trace", "internal/agent/tokens", "internal/agent/inference"},
+	{"internal/store/provision"},
 	{"internal/store/install", "internal/policy", "internal/store/firstparty"},
 	{"internal/store/registry"},
 	{"internal/format/artifact", "internal/format/lockfile"},
