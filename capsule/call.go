@@ -34,9 +34,11 @@ type CallOptions struct {
 	// memory and the host memory one result may take, tables, instances.
 	Limits component.Limits
 	// Engine, when set, compiles and runs the component and is left
-	// open; nil makes one for the call (with CacheDir as its compilation
-	// cache, "" for the user's) and closes it afterwards.
-	Engine   *component.Engine
+	// open; nil makes one for the call and closes it afterwards.
+	Engine *component.Engine
+	// CacheDir is the compilation cache of the engine Call makes; "" is
+	// the user's. Grant no directory that holds it: the host runs what
+	// it finds there.
 	CacheDir string
 }
 

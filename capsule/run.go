@@ -33,6 +33,7 @@ const MaxText = 16 << 20
 // Result is how a run ended and where it left its records. It is filled
 // as far as the run got: a run refused before staging has no session.
 type Result struct {
+	// Status is how the run ended.
 	Status Status
 	// SessionID is the session's id ("ses_…"), also its directory's name
 	// and the trace's session_id.
@@ -57,7 +58,9 @@ type Result struct {
 // run writes; Run never downloads: see Install), and runs it. A script
 // capsule runs its own component; an agent capsule runs its model and
 // tools turn by turn on the task, served over A2A while it runs (OnURL
-// says where), taking tasks as its lifecycle block says.
+// says where), taking tasks as its lifecycle block says: by default the
+// one task, or without one the first A2A message within
+// MURMUR_A2A_TIMEOUT_SECS (30 s).
 //
 // Native tools start through this program, which mur's sandbox takes over
 // when it is started as their trampoline (before main runs). A run whose
