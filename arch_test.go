@@ -33,9 +33,9 @@ var manifestDeps = []string{"internal/base/artifactname", "internal/base/diag", 
 var runners = []string{"internal/tools", "internal/remote/a2a"}
 
 // sessionCallers are the only packages that may run a whole session: the
-// CLI now, the A2A server when it comes. Everything else is below the
-// pipeline it drives.
-var sessionCallers = []string{"internal/cli"}
+// CLI and the public embedding API. Everything else is below the pipeline
+// it drives.
+var sessionCallers = []string{"internal/cli", "capsule"}
 
 // hostDeps are the only module packages host may import: the engine it
 // binds to and the runners it hands calls to. It stages, installs and
@@ -43,13 +43,13 @@ var sessionCallers = []string{"internal/cli"}
 var hostDeps = []string{"engine/component", "engine/wasip2", "engine/wit", "internal/tools", "internal/remote/a2a"}
 
 // topLevel is what no runtime package below the CLI may import.
-var topLevel = []string{"internal/cli", "internal/session"}
+var topLevel = []string{"internal/cli", "capsule", "internal/session"}
 
 // layers are the runtime's rows in ARCHITECTURE.md, top first: a package
 // may import only packages on rows below its own (and the engine).
 var layers = [][]string{
 	{"cmd/mur"},
-	{"internal/cli"},
+	{"internal/cli", "capsule"},
 	{"internal/session", "internal/doctor"},
 	{"internal/agent/hooks", "internal/serve/a2a"},
 	{"internal/launch", "internal/agent"},
@@ -58,6 +58,7 @@ var layers = [][]string{
 	{"internal/tools", "internal/stage", "internal/remote/a2a"},
 	{"internal/sandbox"},
 	{"internal/agent/trace", "internal/agent/tokens", "internal/agent/inference"},
+	{"internal/store/provision"},
 	{"internal/store/install", "internal/policy", "internal/store/firstparty"},
 	{"internal/store/registry"},
 	{"internal/format/artifact", "internal/format/lockfile"},
@@ -113,6 +114,8 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("engine package %s imports %s, which belongs to Murmur's runtime", pkg, dep)
 			case dep == "internal/cli" && pkg != "cmd/mur":
 				t.Errorf("%s imports internal/cli: only cmd/mur may; move shared logic out of the CLI", pkg)
+			case dep == "capsule" && strings.HasPrefix(pkg, "internal/"):
+				t.Errorf("%s imports capsule: the public API is a facade over the runtime, which never calls it; share logic below it (internal/session, internal/store/provision)", pkg)
 			case pkg == "internal/format/manifest" && !slices.Contains(manifestDeps, dep):
 				t.Errorf("manifest imports %s: it may import only %v; runtime decisions belong in policy", dep, manifestDeps)
 			case dep == "internal/session" && !slices.Contains(sessionCallers, pkg):
@@ -229,9 +232,10 @@ func TestTrampolineStaysLean(t *testing.T) {
 }
 
 // topDirs are the tree's top-level directories, as ARCHITECTURE.md draws
-// them: the command, the public packages, the runtime under internal/,
-// and what is not part of the binary.
-var topDirs = []string{"bench", "cmd", "conformance", "engine", "examples", "guests", "internal"}
+// them: the command, the public packages (the embedding API capsule/ and
+// the engine), the runtime under internal/, and what is not part of the
+// binary.
+var topDirs = []string{"bench", "capsule", "cmd", "conformance", "engine", "examples", "guests", "internal"}
 
 // TestTopLevelDirectories fails when a directory appears at the top of
 // the tree that ARCHITECTURE.md does not draw: a new package belongs in
@@ -251,4 +255,104 @@ func TestTopLevelDirectories(t *testing.T) {
 	if !slices.Equal(got, topDirs) {
 		t.Errorf("top-level directories are %v, want %v (ARCHITECTURE.md); put a new package in one of the groups", got, topDirs)
 	}
+}
+
+// TestCapsuleAPIHidesInternal fails when an exported name of the public
+// embedding API mentions a type of an internal package: a field, a
+// parameter, a result or an alias of one would make the runtime's
+// internals part of what embedders compile against. Function bodies may
+// use the runtime freely; that is what the facade is for.
+func TestCapsuleAPIHidesInternal(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("capsule", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no capsule sources found (%v); is the test running at the module root?", err)
+	}
+	fset := token.NewFileSet()
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		internal := map[string]string{}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if !strings.Contains(p, "/internal/") {
+				continue
+			}
+			name := p[strings.LastIndex(p, "/")+1:]
+			if imp.Name != nil {
+				name = imp.Name.Name
+			}
+			internal[name] = p
+		}
+		leaks := func(what string, n ast.Node) {
+			ast.Inspect(n, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if id, ok := sel.X.(*ast.Ident); ok && internal[id.Name] != "" {
+					t.Errorf("%s: %s exposes %s.%s from %s: wrap it in a type of package capsule", fset.Position(sel.Pos()), what, id.Name, sel.Sel.Name, internal[id.Name])
+				}
+				return true
+			})
+		}
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				if d.Name.IsExported() && (d.Recv == nil || exportedRecv(d.Recv)) {
+					leaks(d.Name.Name, d.Type)
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						if s.Name.IsExported() {
+							leaks(s.Name.Name, exportedPart(s.Type))
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							if n.IsExported() {
+								if s.Type != nil {
+									leaks(n.Name, s.Type)
+								}
+								for _, v := range s.Values {
+									leaks(n.Name, v)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// exportedRecv reports whether a method's receiver is an exported type.
+func exportedRecv(recv *ast.FieldList) bool {
+	typ := recv.List[0].Type
+	if star, ok := typ.(*ast.StarExpr); ok {
+		typ = star.X
+	}
+	id, ok := typ.(*ast.Ident)
+	return ok && id.IsExported()
+}
+
+// exportedPart is a type expression with a struct's unexported fields
+// left out: what an embedder can name.
+func exportedPart(typ ast.Expr) ast.Node {
+	st, ok := typ.(*ast.StructType)
+	if !ok {
+		return typ
+	}
+	var fields []*ast.Field
+	for _, f := range st.Fields.List {
+		if len(f.Names) == 0 || slices.ContainsFunc(f.Names, (*ast.Ident).IsExported) {
+			fields = append(fields, f)
+		}
+	}
+	return &ast.StructType{Fields: &ast.FieldList{List: fields}}
 }

@@ -11,10 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mur-go/mur/internal/base/diag"
-	"github.com/mur-go/mur/internal/base/manifestio"
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/format/lockfile"
 	"github.com/mur-go/mur/internal/store/install"
+	"github.com/mur-go/mur/internal/store/provision"
 	"github.com/mur-go/mur/internal/store/registry"
 )
 
@@ -130,8 +130,8 @@ func (in *installer) one(cmd *cobra.Command, ref string, allPlatforms bool) erro
 	if c, ok := src.(*registry.Client); ok {
 		c.Progress = prog.transfer
 	}
-	f := &install.Fetcher{Sources: withBuiltins(install.Source{Name: target.String(), Resolver: src}), Lock: lock, Mode: install.Guard}
-	res, err := installArtifact(ctx, f, dst, name, version)
+	f := &install.Fetcher{Sources: provision.Sources(install.Source{Name: target.String(), Resolver: src}), Lock: lock, Mode: install.Guard}
+	res, err := provision.Artifact(ctx, f, dst, name, version)
 	prog.clear()
 	if errors.Is(err, registry.ErrNotFound) {
 		return notFoundHint(err, target)
@@ -139,12 +139,12 @@ func (in *installer) one(cmd *cobra.Command, ref string, allPlatforms bool) erro
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(in.stdout, "Installed %s@%s → %s\n", name, version, res.path)
+	fmt.Fprintf(in.stdout, "Installed %s@%s → %s\n", name, version, res.Path)
 	if lock != nil {
-		if err := install.Pin(lockPath, lock, res.pin); err != nil {
+		if err := install.Pin(lockPath, lock, res.Pin); err != nil {
 			return err
 		}
-		fmt.Fprintf(in.stdout, "  pinned in %s (sha256 %s)\n", lockPath, shortSHA(res.pin.SHA256.Wasm))
+		fmt.Fprintf(in.stdout, "  pinned in %s (sha256 %s)\n", lockPath, shortSHA(res.Pin.SHA256.Wasm))
 	}
 	return nil
 }
@@ -175,18 +175,13 @@ func (in *installer) file(ctx context.Context, path string) error {
 
 // store is the destination: the global store with -g, else the project's.
 func (in *installer) store(wd string) (dst *registry.Local, root string, err error) {
-	if in.global {
-		g, err := registry.GlobalRoot(os.Getenv)
-		if err != nil {
+	if !in.global {
+		if root, err = projectRoot(wd); err != nil {
 			return nil, "", err
 		}
-		return registry.NewLocal(g, in.log), "", nil
 	}
-	root, err = projectRoot(wd)
-	if err != nil {
-		return nil, "", err
-	}
-	return registry.NewLocal(registry.ProjectRoot(root), in.log), root, nil
+	dst, err = provision.Store(root, in.global, os.Getenv, in.log)
+	return dst, root, err
 }
 
 // source opens the registry to install from.
@@ -197,49 +192,6 @@ func (in *installer) source(wd string) (registry.Resolver, registry.Target, erro
 	}
 	r, err := t.Open(os.Getenv, in.log)
 	return r, t, err
-}
-
-// installed is one successful install: where it is stored and its pin.
-type installed struct {
-	path string
-	pin  lockfile.Entry
-}
-
-// installArtifact fetches name@version through install's pipeline
-// (download, verify, lock check, manifest) and stores it. Nothing is
-// stored unless the bytes match the registry's sha256 and, when the
-// fetcher has a lock, the pin.
-func installArtifact(ctx context.Context, f *install.Fetcher, dst *registry.Local, name, version string) (*installed, error) {
-	// Murmur resolves installs without a platform, so a native artifact
-	// published only as a platform variant is "not found" by install while
-	// run would find it. mur-go asks for this machine's variant; generic
-	// packages still resolve through the fallback.
-	var platform *artifact.Platform
-	if p, err := artifact.ParsePlatform(artifact.CurrentPlatform()); err == nil {
-		platform = &p
-	}
-	a, err := f.Fetch(ctx, install.Request{Name: name, Version: version, Platform: platform})
-	var (
-		big        *manifestio.SizeError
-		unreadable *diag.Error
-	)
-	if errors.As(err, &big) {
-		return nil, manifestio.TooLarge("murmur.yaml in "+name+"@"+version, big.Size())
-	}
-	// install's extract failure quotes what the archive reported
-	// (unreadable.Err); this says it in the command's words.
-	if errors.Is(err, install.StepExtract) && errors.As(err, &unreadable) {
-		return nil, diag.Wrap(artifact.CodeIO, unreadable.Err, "failed to parse murmur.yaml in %s@%s: %v", name, version, unreadable.Err).
-			WithHint("rebuild the package with 'mur build'")
-	}
-	if err != nil {
-		return nil, err
-	}
-	p, err := install.Store(ctx, dst, a)
-	if err != nil {
-		return nil, err
-	}
-	return &installed{path: p, pin: a.Pin()}, nil
 }
 
 // packageMeta is the metadata install records: the packaging type and role

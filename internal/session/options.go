@@ -25,6 +25,9 @@ type Options struct {
 	// Task is the task input written to task.md: a file's contents if it
 	// names a file, else the text itself ("" writes none).
 	Task string
+	// TaskLiteral writes Task as text even when it names a file (the
+	// public API's tasks, which may come from anyone).
+	TaskLiteral bool
 	// SystemPrompt is `mur run --system-prompt` for an agent capsule (nil:
 	// not given): trimmed, it replaces the manifest's prompt fields, and
 	// empty means no prompt at all.
@@ -52,8 +55,14 @@ type Options struct {
 
 	// Stdout and Stderr receive the capsule's own output; nil discards it.
 	Stdout, Stderr io.Writer
-	// Getenv reads the runtime's environment to find the global store that
-	// manage.pull searches; nil means os.Getenv.
+	// LookupEnv is the environment the run reads in place of the
+	// process's: ${VAR} in murmur.yaml (over .env), what
+	// capabilities.env.allow passes to guests and tools, hooks' MURMUR_*
+	// variables; nil means os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+	// Getenv reads the runtime's own settings: HOME for the global store
+	// (staging, manage.pull), PATH for the shell tools, the A2A and
+	// decompression knobs; nil reads LookupEnv.
 	Getenv func(string) string
 	// Log receives the run's diagnostics; nil uses slog.Default().
 	Log *slog.Logger
@@ -78,8 +87,12 @@ func (o Options) withDefaults() Options {
 	if o.Stderr == nil {
 		o.Stderr = io.Discard
 	}
+	if o.LookupEnv == nil {
+		o.LookupEnv = os.LookupEnv
+	}
 	if o.Getenv == nil {
-		o.Getenv = os.Getenv
+		lookup := o.LookupEnv
+		o.Getenv = func(name string) string { v, _ := lookup(name); return v }
 	}
 	if o.Log == nil {
 		o.Log = slog.Default()

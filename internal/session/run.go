@@ -109,7 +109,7 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Sessi
 	if prober == nil {
 		prober = sandbox.NewProber(o.Trampoline)
 	}
-	sess, err := stage.Stage(ctx, stage.Options{Manifest: f, Workdir: o.Workdir, Task: o.Task,
+	sess, err := stage.Stage(ctx, stage.Options{Manifest: f, Workdir: o.Workdir, Task: o.Task, TaskLiteral: o.TaskLiteral, Getenv: o.Getenv,
 		Lock: lock, Compiler: engine, CapsuleWasm: wasm, ComponentPath: compPath, CacheDir: o.CacheDir,
 		RuntimeVersion: o.RuntimeVersion, Containment: o.Containment,
 		Host: prober.Probe(ctx), Secrets: secrets,
@@ -168,7 +168,7 @@ func load(o Options) (*manifest.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resolving the manifest path %s: %w", o.ManifestPath, err)
 	}
-	f, warns, err := manifest.LoadWith(path, manifest.LoadOptions{Role: manifest.RoleCapsule, NoEnvFile: o.NoEnvFile})
+	f, warns, err := manifest.LoadWith(path, manifest.LoadOptions{Role: manifest.RoleCapsule, NoEnvFile: o.NoEnvFile, Env: o.LookupEnv})
 	for _, w := range warns {
 		o.OnWarning(w)
 	}

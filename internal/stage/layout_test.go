@@ -35,6 +35,8 @@ func TestLayout(t *testing.T) {
 		task     string // "" none; "@file" a task file; else literal text
 		wantTask string
 		agent    bool
+		// literal is TaskLiteral: a "@file" task is then its own name.
+		literal bool
 	}{
 		{name: "default script", yaml: scriptCapsule},
 		{name: "default agent", yaml: agentCapsule, agent: true},
@@ -44,6 +46,7 @@ func TestLayout(t *testing.T) {
 		{name: "task file", yaml: scriptCapsule, task: "@file", wantTask: "# task from a file\n"},
 		{name: "task file with workdir", yaml: agentCapsule, workdir: "abs", task: "@file", wantTask: "# task from a file\n", agent: true},
 		{name: "task names a missing file", yaml: scriptCapsule, task: "nope.md", wantTask: "nope.md"},
+		{name: "literal task names a file", yaml: scriptCapsule, task: "@file", wantTask: "the-task.md", literal: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -62,9 +65,9 @@ func TestLayout(t *testing.T) {
 				}
 				opts.Workdir = "run-here"
 			}
-			opts.Task = tc.task
+			opts.Task, opts.TaskLiteral = tc.task, tc.literal
 			if tc.task == "@file" {
-				if err := os.WriteFile(filepath.Join(f.project, "the-task.md"), []byte(tc.wantTask), 0o644); err != nil {
+				if err := os.WriteFile(filepath.Join(f.project, "the-task.md"), []byte("# task from a file\n"), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				opts.Task = "the-task.md"

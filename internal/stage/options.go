@@ -43,6 +43,10 @@ type Options struct {
 	// file (relative to Cwd), else written as literal text, to
 	// <accessible>/task.md.
 	Task string
+	// TaskLiteral writes Task as text even when it names a file: a task an
+	// embedder passes on may come from someone who must not choose a host
+	// file for the model to read.
+	TaskLiteral bool
 
 	// Containment is `mur run --containment` ("" = not given): with
 	// capabilities.containment it makes the declared floor, which staging

@@ -100,10 +100,10 @@ func (s *Session) copyManifest(acc *os.Root) {
 }
 
 // writeTask writes --task to <accessible>/task.md: a copy when the value
-// names an existing file (relative to cwd), else the value itself. A
-// task.md that is a symbolic link (a reused --workdir) is refused, never
-// written through.
-func (s *Session) writeTask(made *created, acc *os.Root, task, cwd string) error {
+// names an existing file (relative to cwd) and is not literal, else the
+// value itself. A task.md that is a symbolic link (a reused --workdir) is
+// refused, never written through.
+func (s *Session) writeTask(made *created, acc *os.Root, task, cwd string, literal bool) error {
 	if task == "" {
 		return nil
 	}
@@ -112,7 +112,7 @@ func (s *Session) writeTask(made *created, acc *os.Root, task, cwd string) error
 	if !filepath.IsAbs(src) {
 		src = filepath.Join(cwd, src)
 	}
-	if fi, err := os.Stat(src); err == nil && fi.Mode().IsRegular() {
+	if fi, err := os.Stat(src); err == nil && fi.Mode().IsRegular() && !literal {
 		if data, err = os.ReadFile(src); err != nil {
 			return ioError(fmt.Sprintf("failed to read task file %s: %v", src, err), err)
 		}

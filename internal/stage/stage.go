@@ -229,7 +229,7 @@ func (s *Session) write(made *created, arts []*staged, d dirs, opts *Options) er
 	if s.UserWorkdir {
 		s.copyManifest(acc)
 	}
-	return s.writeTask(made, acc, opts.Task, opts.Cwd)
+	return s.writeTask(made, acc, opts.Task, opts.Cwd, opts.TaskLiteral)
 }
 
 // makeSessionDir creates the session dir: by path beside murmur.yaml, or
