@@ -142,7 +142,7 @@ func (d *dispatcher) invoke(ctx context.Context, h handler, c toolCall) (outcome
 // on-tool-call hook, its tool_call (or skill_call) record, then for a
 // shell command the on-shell hook and its shell record, then the artifact
 // event. It returns the tool message for the model.
-func (l *launch) callTool(ctx context.Context, a *attemptRun, turn uint32, c toolCall) (map[string]any, error) {
+func (l *loop) callTool(ctx context.Context, a *attemptRun, turn uint32, c toolCall) (map[string]any, error) {
 	h := l.d.resolve(c.Name)
 	start := l.now()
 	o, fatal := l.d.run(tools.WithTaskIO(ctx, a.t.IO), h, c)
@@ -182,7 +182,7 @@ func (l *launch) callTool(ctx context.Context, a *attemptRun, turn uint32, c too
 
 // recordShell is a shell command that ran: the on-shell hook, its shell
 // record, the count.
-func (l *launch) recordShell(ctx context.Context, a *attemptRun, turn uint32, sh *tools.ShellOutcome) error {
+func (l *loop) recordShell(ctx context.Context, a *attemptRun, turn uint32, sh *tools.ShellOutcome) error {
 	l.hooks.Shell(ctx, shellEvent(turn, sh))
 	rec := &trace.Shell{Turn: turn, Binary: sh.Binary, Command: sh.Command, ExitCode: sh.ExitCode,
 		StdoutBytes: uint64(len(sh.Stdout)), StderrBytes: uint64(len(sh.Stderr)), DurationMS: durMS(sh.Duration)}
@@ -196,7 +196,7 @@ func (l *launch) recordShell(ctx context.Context, a *attemptRun, turn uint32, sh
 	return nil
 }
 
-func (l *launch) toolRecord(turn uint32, c toolCall, o outcome, dur uint64, status string) *trace.ToolCall {
+func (l *loop) toolRecord(turn uint32, c toolCall, o outcome, dur uint64, status string) *trace.ToolCall {
 	var input any
 	if err := decode(c.Input, &input); err != nil {
 		input = map[string]any{}

@@ -20,7 +20,7 @@ const (
 // files are the workdir files the loop reads and writes at every task:
 // task.md, out/result.txt, logs/bootstrap.log; what it writes carries
 // guests' text, so the session's secrets are redacted from it. The two
-// directories are opened once per launch and each access stays inside
+// directories are opened once per run and each access stays inside
 // them and follows no planted link (internal/confined), as
 // stage.Session's one-off writes do; a served capsule runs a task every
 // few milliseconds, and opening the session dir, creating out/ and

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The launch's files keep working when a guest removes out/ or logs/
+// The run's files keep working when a guest removes out/ or logs/
 // between tasks: out/ is made again for the next result, and the
 // bootstrap log, open since its first line, takes every later line in one
 // write each.

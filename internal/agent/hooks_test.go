@@ -110,7 +110,7 @@ func run(t *testing.T, s *stage.Session, d tools.Tool, h Hooks, src TaskSource) 
 		return tools.ToolResult{Status: tools.StatusPassed, Data: tools.Str("ok"),
 			Metadata: []tools.Pair{{Key: "state_effect", Value: "mutate"}, {Key: "state_effect", Value: "read"}, {Key: "resource_id", Value: "doc-7"}}}, nil
 	}))
-	_, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: set, Allowlist: []string{"t"}, Hooks: h, Tasks: src})
+	_, err := Run(context.Background(), Options{Session: s, Driver: d, Tools: set, Allowlist: []string{"t"}, Hooks: h, Tasks: src})
 	return err
 }
 

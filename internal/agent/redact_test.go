@@ -101,7 +101,7 @@ func TestTaskOutputIsRedacted(t *testing.T) {
 	}))
 	w := &wire{}
 	src := &oneTask{tasks: []Task{{ID: "tsk_1", Source: "a2a", Events: w, IO: w}}}
-	if _, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: &leakyDriver{}, Tools: set,
+	if _, err := Run(context.Background(), Options{Session: s, Driver: &leakyDriver{}, Tools: set,
 		Allowlist: []string{"t"}, Tasks: src}); err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestTaskOutputIsRedacted(t *testing.T) {
 }
 
 // TestTaskResultIsRedacted: the result and the error the task's source
-// (the A2A server) and RunSession's caller get carry no secret, and the
+// (the A2A server) and Run's caller get carry no secret, and the
 // error keeps its type.
 func TestTaskResultIsRedacted(t *testing.T) {
 	s := testSession(t, nil)
@@ -146,10 +146,10 @@ func TestTaskResultIsRedacted(t *testing.T) {
 	d := toolFunc(func(context.Context, tools.ToolInput) (tools.ToolResult, error) {
 		return tools.ToolResult{Status: tools.StatusError, Summary: tools.Str("provider refused " + secretKey)}, nil
 	})
-	_, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tasks: src})
+	_, err := Run(context.Background(), Options{Session: s, Driver: d, Tasks: src})
 	var e *diag.Error
 	if !errors.As(err, &e) || strings.Contains(e.Msg, secretKey) || strings.Contains(err.Error(), secretKey) {
-		t.Fatalf("RunSession's error: %v", err)
+		t.Fatalf("Run's error: %v", err)
 	}
 	if len(src.results) != 1 || strings.Contains(src.results[0].Text, secretKey) || strings.Contains(src.results[0].Err.Error(), secretKey) {
 		t.Errorf("the source was told %+v", src.results)

@@ -26,7 +26,7 @@ const (
 	sourceNone     = "none"
 )
 
-// prompt is the system prompt resolved once per launch.
+// prompt is the system prompt resolved once per run.
 type prompt struct {
 	// system is the system field of every request: the [Capsule] block, a
 	// blank line, then the resolved prompt (nothing when there is none).

@@ -13,5 +13,5 @@
 //		CompactionDriver: at.CompactionDriver, // inference.compaction.driver_config's
 //		DriverName: s.Capsule.Inference.Driver.Artifact, CountTokens: counter.Count, ...})
 //	defer rt.Close(ctx) // drains async hooks
-//	agent.SessionOptions{..., Hooks: rt}
+//	agent.Options{..., Hooks: rt}
 package hooks

@@ -30,7 +30,7 @@ type ToolSpec struct {
 }
 
 // Trace receives the records of trace.jsonl this transport produces, in
-// order; the writer adds the common fields, the launch-wide totals and
+// order; the writer adds the common fields, the run-wide totals and
 // duration. An error fails the run (E-RUN-007).
 type Trace interface {
 	Inference(InferenceRecord) error

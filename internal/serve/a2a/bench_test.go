@@ -26,7 +26,7 @@ import (
 const benchAnswer = `{"stop_reason":"end_turn","content":[{"type":"text","text":"bench answer"}]}`
 
 // BenchmarkServedTask is bench/a2a's mur run capsule without the engine:
-// a queue+sleep session served by Serve around the real agent.RunSession,
+// a queue+sleep session served by Serve around the real agent.Run,
 // whose driver is a Go double answering one text turn, taking blocking
 // SendMessage calls from 16 SDK clients over loopback. What it measures
 // per task is everything a served task costs outside the driver
@@ -65,7 +65,7 @@ func benchServed(b *testing.B, driverTime time.Duration) {
 		done <- Serve(ctx, ServerOptions{Session: sess, Lifecycle: lc, Card: CardInfo{Name: "bench", Version: "0.1.0"},
 			Getenv: func(string) string { return "" }, Log: log, OnListen: func(u string) { urls <- u },
 			Run: func(ctx context.Context, src agent.TaskSource) error {
-				_, err := agent.RunSession(ctx, agent.SessionOptions{Session: sess, Driver: drv, Tasks: src, Log: log})
+				_, err := agent.Run(ctx, agent.Options{Session: sess, Driver: drv, Tasks: src, Log: log})
 				return err
 			}})
 	}()

@@ -32,7 +32,7 @@ func ExampleServe() {
 					return err
 				}
 				tctx, cancel := agent.TaskContext(ctx, t)
-				_ = tctx // agent.RunSession's attempt runs here
+				_ = tctx // agent.Run's attempt runs here
 				cancel()
 				fmt.Printf("ran a task from %s with id %q\n", t.Source, t.ID)
 				src.Done(ctx, t, agent.TaskResult{ExitStatus: "ok"})

@@ -17,7 +17,7 @@ import (
 	"github.com/mur-go/mur/internal/stage"
 )
 
-// fakeLoop stands in for agent.RunSession: it takes tasks from the source,
+// fakeLoop stands in for agent.Run: it takes tasks from the source,
 // reads task.md as the loop does and reports progress the way session.md
 // §3.2 and §11.1 order it. What a task does is in its text:
 //
