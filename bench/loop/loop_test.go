@@ -119,7 +119,7 @@ func (s *session) run(b *testing.B) time.Duration {
 	if err := os.WriteFile(filepath.Join(dir, "task.md"), []byte("echo every turn"), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	st := &stage.Session{AccessibleDir: dir, SessionDir: dir, OutDir: filepath.Join(dir, "out"), LogsDir: filepath.Join(dir, "logs"),
+	st := stage.LoopView{Workdir: stage.NewWorkdir(dir, dir, nil),
 		Capsule: &manifest.Capsule{Name: "bench", Version: "0.1.0",
 			Inference: &manifest.Inference{Model: "scripted", MaxTurns: uint32(s.toolTurns + 1)}},
 		Artifacts: []*stage.Artifact{{Name: "echo", Role: stage.RoleTool, Kind: stage.KindWasm}}}
@@ -127,7 +127,7 @@ func (s *session) run(b *testing.B) time.Duration {
 	set.Add("echo", s.echo)
 	calls := s.driver.calls
 	start := time.Now()
-	res, err := agent.Run(context.Background(), agent.Options{Session: st, Driver: s.driver, Tools: set,
+	res, err := agent.Run(context.Background(), agent.Options{Staged: st, Driver: s.driver, Tools: set,
 		Allowlist: []string{"echo"}, Tokens: s.tokens})
 	took := time.Since(start)
 	if err == nil {

@@ -94,7 +94,7 @@ func BenchmarkSessionTurn(b *testing.B) {
 				})
 				b.StartTimer()
 				start := time.Now()
-				if _, err := Run(context.Background(), Options{Session: s, Driver: d, Tools: set, Allowlist: []string{"echo"}}); err != nil {
+				if _, err := Run(context.Background(), Options{Staged: s, Driver: d, Tools: set, Allowlist: []string{"echo"}}); err != nil {
 					b.Fatal(err)
 				}
 				total += time.Since(start)
@@ -125,7 +125,7 @@ func BenchmarkLoopOnly(b *testing.B) {
 				s := testSession(b, func(c *manifest.Capsule) { c.Inference.MaxTurns = uint32(turns) })
 				d := &replay{answers: answers}
 				b.StartTimer()
-				if _, err := Run(context.Background(), Options{Session: s, Driver: d, Tools: set, Allowlist: []string{"t"}}); err != nil {
+				if _, err := Run(context.Background(), Options{Staged: s, Driver: d, Tools: set, Allowlist: []string{"t"}}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -154,7 +154,7 @@ func (r *replay) Invoke(context.Context, tools.ToolInput) (tools.ToolResult, err
 // registry handing it over and its reply, bar the engine and HTTP.
 func BenchmarkServedTasks(b *testing.B) {
 	s := testSession(b, nil)
-	files, err := s.OpenTaskFiles()
+	files, err := stage.OpenTaskFiles(s.AccessibleDir)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func BenchmarkServedTasks(b *testing.B) {
 	b.ReportAllocs()
 	cpu0 := cpuTime(b)
 	b.ResetTimer()
-	if _, err := Run(context.Background(), Options{Session: s, Driver: answering(endText), Tasks: src}); err != nil {
+	if _, err := Run(context.Background(), Options{Staged: s, Driver: answering(endText), Tasks: src}); err != nil {
 		b.Fatal(err)
 	}
 	b.StopTimer()

@@ -20,7 +20,7 @@ const errNoShell = "shell tools are not available in this session"
 // dispatcher resolves a tool_call name the way session.md §2.4 orders it:
 // a native tool, a shell.allow binary, a skill, an allowlisted WASM tool.
 type dispatcher struct {
-	session   *stage.Session
+	staged    stage.LoopView
 	tools     tools.Tools
 	allowlist []string
 	shell     tools.ShellRunner
@@ -37,7 +37,7 @@ type handler struct {
 
 func (d *dispatcher) resolve(name string) handler {
 	var staged *stage.Artifact
-	for _, a := range d.session.Artifacts {
+	for _, a := range d.staged.Artifacts {
 		if a.Name == name {
 			staged = a
 			break
@@ -49,7 +49,7 @@ func (d *dispatcher) resolve(name string) handler {
 			return handler{tool: t}
 		}
 	}
-	if slices.Contains(d.session.Capsule.Capabilities.ShellAllow(), name) {
+	if slices.Contains(d.staged.Capsule.Capabilities.ShellAllow(), name) {
 		if d.shell == nil {
 			return handler{errText: errNoShell}
 		}
@@ -83,7 +83,7 @@ type outcome struct {
 // file that does.
 func (d *dispatcher) run(ctx context.Context, h handler, c toolCall) (outcome, error) {
 	o, fatal := d.invoke(ctx, h, c)
-	secrets := d.session.Secrets
+	secrets := d.staged.Secrets()
 	if !secrets.Active() {
 		return o, fatal
 	}

@@ -12,7 +12,7 @@ import (
 // write each.
 func TestFilesSurviveRemovedDirs(t *testing.T) {
 	s := testSession(t, nil)
-	f, err := openFiles(s)
+	f, err := openFiles(s.Workdir)
 	if err != nil {
 		t.Fatal(err)
 	}

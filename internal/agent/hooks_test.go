@@ -103,14 +103,14 @@ func (o *oneTask) Next(context.Context) (Task, bool, error) {
 }
 func (o *oneTask) Done(context.Context, Task, TaskResult) {}
 
-func run(t *testing.T, s *stage.Session, d tools.Tool, h Hooks, src TaskSource) error {
+func run(t *testing.T, s stage.LoopView, d tools.Tool, h Hooks, src TaskSource) error {
 	t.Helper()
 	set := tools.NewToolSet()
 	set.Add("t", toolFunc(func(context.Context, tools.ToolInput) (tools.ToolResult, error) {
 		return tools.ToolResult{Status: tools.StatusPassed, Data: tools.Str("ok"),
 			Metadata: []tools.Pair{{Key: "state_effect", Value: "mutate"}, {Key: "state_effect", Value: "read"}, {Key: "resource_id", Value: "doc-7"}}}, nil
 	}))
-	_, err := Run(context.Background(), Options{Session: s, Driver: d, Tools: set, Allowlist: []string{"t"}, Hooks: h, Tasks: src})
+	_, err := Run(context.Background(), Options{Staged: s, Driver: d, Tools: set, Allowlist: []string{"t"}, Hooks: h, Tasks: src})
 	return err
 }
 

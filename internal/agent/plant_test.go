@@ -32,7 +32,7 @@ func TestPlantedTaskLinkIsNeitherReadNorWritten(t *testing.T) {
 	}))
 	d := &driver{answers: []tools.ToolResult{passed(callT), passed(endText)}}
 	h := &recHooks{reopen: []*Reopen{{Hook: "critic", Reason: "again"}}}
-	_, err := Run(context.Background(), Options{Session: s, Driver: d, Tools: set, Allowlist: []string{"t"}, Hooks: h,
+	_, err := Run(context.Background(), Options{Staged: s, Driver: d, Tools: set, Allowlist: []string{"t"}, Hooks: h,
 		Tasks: &oneTask{tasks: []Task{{ID: "tsk_1"}}}})
 	if err == nil {
 		t.Error("the attempt after the plant ran on a linked task.md")

@@ -54,7 +54,7 @@ func (l *loop) processAttempt(ctx context.Context, tr *taskRun) (attemptEnd, err
 	}
 	p := &processRun{l: l, a: &attemptRun{taskRun: tr}}
 	po := l.o.Process
-	res, err := process.Run(ctx, process.Options{Session: l.s, Command: inf.Command, Model: inf.Model,
+	res, err := process.Run(ctx, process.Options{Workdir: l.s.Workdir, Command: inf.Command, Model: inf.Model,
 		MaxTurns: remaining, Task: task, Notices: processNotices, Prompt: l.prompt.text, Tools: specs,
 		Dispatcher: p, Trace: processTrace{p}, Env: po.Env, Sandbox: po.Sandbox, Timeout: po.Timeout, Log: l.log})
 	p.close()

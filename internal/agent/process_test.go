@@ -82,7 +82,7 @@ func TestProcessAttempt(t *testing.T) {
 				h.reopen = []*Reopen{{Hook: "judge", Reason: "again"}}
 			}
 			env := tools.SubprocessEnv{Getenv: func(k string) (string, bool) { return os.Getenv(k), k == "PATH" }}
-			_, err := Run(context.Background(), Options{Session: s, Tools: set, Allowlist: []string{"t"},
+			_, err := Run(context.Background(), Options{Staged: s, Tools: set, Allowlist: []string{"t"},
 				Hooks: h, Process: &ProcessOptions{Env: env}})
 			var e *diag.Error
 			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || KindOf(err) != c.kind) {

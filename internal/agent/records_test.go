@@ -118,7 +118,7 @@ func TestCancelledMidTurn(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	b := blocking{started: make(chan struct{})}
 	go func() { <-b.started; cancel(errors.New("interrupted")) }()
-	res, err := Run(ctx, Options{Session: s, Driver: b, Tools: tools.NewToolSet()})
+	res, err := Run(ctx, Options{Staged: s, Driver: b, Tools: tools.NewToolSet()})
 	var e *diag.Error
 	if !errors.As(err, &e) || KindOf(err) != KindCancelled || res.Last.ExitStatus != exitFailed {
 		t.Fatalf("err = %v, result %+v; want a cancelled, failed task", err, res.Last)

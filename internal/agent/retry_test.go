@@ -97,7 +97,7 @@ func TestLoopRetries(t *testing.T) {
 			clock := &instantClock{}
 			p := inference.NewPolicy(s.Capsule.Inference.Retry)
 			p.Clock, p.Jitter = clock, func() float64 { return 0 }
-			_, err := Run(context.Background(), Options{Session: s, Driver: d, Tools: tools.NewToolSet(), Retry: &p,
+			_, err := Run(context.Background(), Options{Staged: s, Driver: d, Tools: tools.NewToolSet(), Retry: &p,
 				Tasks: &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}})
 			var e *diag.Error
 			if tt.kind == 0 && err != nil || tt.kind != 0 && (!errors.As(err, &e) || KindOf(err) != tt.kind) {
@@ -154,7 +154,7 @@ func TestLoopRetriesWATDrivers(t *testing.T) {
 			}
 			p := inference.NewPolicy(s.Capsule.Inference.Retry)
 			p.Clock = &instantClock{}
-			_, err = Run(context.Background(), Options{Session: s, Driver: d, Tools: tools.NewToolSet(), Retry: &p,
+			_, err = Run(context.Background(), Options{Staged: s, Driver: d, Tools: tools.NewToolSet(), Retry: &p,
 				Tasks: &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}})
 			var e *diag.Error
 			if !errors.As(err, &e) || KindOf(err) != tt.kind {
@@ -191,7 +191,7 @@ func TestLoopCancelledDuringBackoff(t *testing.T) {
 		<-clock.waiting
 		cancel(errors.New("interrupted"))
 	}()
-	_, err := Run(ctx, Options{Session: s, Driver: d, Tools: tools.NewToolSet(), Retry: &p,
+	_, err := Run(ctx, Options{Staged: s, Driver: d, Tools: tools.NewToolSet(), Retry: &p,
 		Tasks: &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}})
 	var e *diag.Error
 	if !errors.As(err, &e) || KindOf(err) != KindCancelled {
@@ -224,7 +224,7 @@ func TestLoopSpendCeiling(t *testing.T) {
 			d := &driver{answers: []tools.ToolResult{passed(usageTool), passed(endText)}}
 			ts := tools.NewToolSet()
 			ts.Add("t", answering("ok"))
-			_, err := Run(context.Background(), Options{Session: s, Driver: d, Tools: ts,
+			_, err := Run(context.Background(), Options{Staged: s, Driver: d, Tools: ts,
 				Tasks: &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}})
 			var e *diag.Error
 			if !errors.As(err, &e) || KindOf(err) != KindSpendCeiling ||

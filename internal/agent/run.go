@@ -15,8 +15,8 @@ import (
 
 // Options describe one run of an agent capsule's loop.
 type Options struct {
-	// Session is the staged agent capsule.
-	Session *stage.Session
+	// Staged is the staged agent capsule as the loop sees it.
+	Staged stage.LoopView
 	// Driver is the inference driver; Tools the staged tools by name and
 	// Allowlist the manifest's tool artifacts (see launch.NewAgentTools).
 	Driver tools.Tool
@@ -31,7 +31,7 @@ type Options struct {
 	Shell tools.ShellRunner
 	// Hooks are the hook points; nil is NoHooks.
 	Hooks Hooks
-	// Tasks hands out the tasks; nil is NewCLITasks(Session).
+	// Tasks hands out the tasks; nil is NewCLITasks of the accessible workdir.
 	Tasks TaskSource
 	// SystemPrompt is `mur run --system-prompt` (nil: not given). It wins
 	// over the manifest's three prompt fields; the caller clears those
@@ -66,7 +66,7 @@ type Result struct {
 // loop is one Run: what lives from trace open to close.
 type loop struct {
 	o      Options
-	s      *stage.Session
+	s      stage.LoopView
 	tr     *trace.Writer
 	f      *files
 	hooks  Hooks
@@ -115,10 +115,10 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if l.tr, err = trace.Open(l.s.SessionDir, l.s.ID, l.now, l.s.Secrets); err != nil {
+	if l.tr, err = trace.Open(l.s.SessionDir, l.s.ID, l.now, l.s.Secrets()); err != nil {
 		return Result{}, failure(KindIO, err, "%v", err)
 	}
-	if l.f, err = openFiles(l.s); err != nil {
+	if l.f, err = openFiles(l.s.Workdir); err != nil {
 		l.tr.Close()
 		return Result{}, failure(KindIO, err, "%v", err)
 	}
@@ -149,7 +149,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 }
 
 func newLoop(o Options) (*loop, error) {
-	l := &loop{o: o, s: o.Session, hooks: o.Hooks, tok: o.Tokens, log: o.Log, now: o.Now}
+	l := &loop{o: o, s: o.Staged, hooks: o.Hooks, tok: o.Tokens, log: o.Log, now: o.Now}
 	l.attemptFn = l.attempt
 	if l.s.Capsule.Inference.Transport == transportProcess {
 		if o.Process == nil {
@@ -170,7 +170,7 @@ func newLoop(o Options) (*loop, error) {
 		l.log = slog.New(slog.DiscardHandler)
 	}
 	if l.o.Tasks == nil {
-		l.o.Tasks = NewCLITasks(l.s)
+		l.o.Tasks = NewCLITasks(l.s.AccessibleDir, l.s.Capsule.Lifecycle.TaskAcceptance)
 	}
 	inf := l.s.Capsule.Inference
 	l.policy, l.meter = inference.NewPolicy(inf.Retry), o.Meter
@@ -197,7 +197,7 @@ func newLoop(o Options) (*loop, error) {
 	if l.invLog, err = inventoryLog(l.inv); err != nil {
 		return nil, failure(KindIO, err, "encoding the tool inventory: %v", err)
 	}
-	l.d = &dispatcher{session: l.s, tools: o.Tools, allowlist: o.Allowlist, shell: o.Shell}
+	l.d = &dispatcher{staged: l.s, tools: o.Tools, allowlist: o.Allowlist, shell: o.Shell}
 	return l, nil
 }
 
@@ -221,7 +221,7 @@ func (l *loop) run(ctx context.Context) (Result, error) {
 		}
 		// A2A CancelTask ends only its task's context; the session goes on.
 		tctx, cancel := TaskContext(ctx, t)
-		r := redactResult(l.s.Secrets, l.runTask(tctx, t))
+		r := redactResult(l.s.Secrets(), l.runTask(tctx, t))
 		cancel()
 		res.Tasks++
 		res.Last = r

@@ -92,7 +92,7 @@ func TestTurnTable(t *testing.T) {
 			if d == nil {
 				d = &driver{answers: c.answers}
 			}
-			res, err := Run(context.Background(), Options{Session: s, Driver: d, Tools: set, Allowlist: []string{"t"}, Shell: c.shell})
+			res, err := Run(context.Background(), Options{Staged: s, Driver: d, Tools: set, Allowlist: []string{"t"}, Shell: c.shell})
 			var e *diag.Error
 			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || KindOf(err) != c.kind) {
 				t.Fatalf("err = %v, want kind %d", err, c.kind)

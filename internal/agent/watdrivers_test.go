@@ -57,7 +57,7 @@ func TestWATDriverDoubles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = Run(context.Background(), Options{Session: s, Driver: d, Tools: tools.NewToolSet(),
+			_, err = Run(context.Background(), Options{Staged: s, Driver: d, Tools: tools.NewToolSet(),
 				Tasks: &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}})
 			var e *diag.Error
 			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || KindOf(err) != c.kind) {

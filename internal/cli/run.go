@@ -184,7 +184,7 @@ type runner struct {
 	opts runOptions
 	// staged is the session once staged; urlPrinted is set once an agent
 	// capsule's --json line went out at bind time.
-	staged     *stage.Session
+	staged     *stage.Staged
 	urlPrinted bool
 }
 
@@ -257,7 +257,7 @@ func (r *runner) systemPrompt() *string {
 }
 
 // printSession prints the human session lines (nothing in JSON mode).
-func (r *runner) printSession(s *stage.Session) {
+func (r *runner) printSession(s *stage.Staged) {
 	r.staged = s
 	if r.opts.json {
 		return
@@ -312,7 +312,7 @@ func runningDir() string {
 // printLaunchLine writes the --json line: for an agent capsule when its
 // URL is known, for a script run when it finished or was cancelled (no
 // URL); the workdir the user gave, else the session dir.
-func (r *runner) printLaunchLine(s *stage.Session, status launch.Status, url string) error {
+func (r *runner) printLaunchLine(s *stage.Staged, status launch.Status, url string) error {
 	if s == nil {
 		return errors.New("mur run: no session to describe")
 	}

@@ -13,10 +13,10 @@ import (
 
 // Options is one script-capsule launch.
 type Options struct {
-	// Session is what staging produced; launch only reads it.
-	Session *stage.Session
+	// Staged is the staged capsule as what starts its guests sees it.
+	Staged stage.GuestView
 	// ComponentPath is the capsule's component (see FindComponent),
-	// compiled here unless staging already did (Session.CapsuleComponent).
+	// compiled here unless staging already did (Staged.Component).
 	ComponentPath string
 	// Engine compiles the capsule and any artifact pulled at run time. It
 	// must be the engine staging compiled the tools with.

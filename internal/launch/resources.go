@@ -47,7 +47,7 @@ type ResourceOptions struct {
 // spawn.allow non-empty, a native tool installed, or an agent CLI), before
 // any tool runs, and starts the workdir guard. A scope that cannot be
 // created is E-RUN-012 with the reason. Close ends both.
-func StartResources(ctx context.Context, s *stage.Session, o ResourceOptions) (*Resources, error) {
+func StartResources(ctx context.Context, s *stage.Staged, o ResourceOptions) (*Resources, error) {
 	if o.Stderr == nil {
 		o.Stderr = io.Discard
 	}
@@ -57,7 +57,7 @@ func StartResources(ctx context.Context, s *stage.Session, o ResourceOptions) (*
 	r := &Resources{}
 	res := s.Ceiling.Resources
 	sweep(o.Log)
-	if NeedsScope(s) && runtime.GOOS == "linux" {
+	if s.StartsSubprocesses() && runtime.GOOS == "linux" {
 		cg, err := sandbox.NewCgroup(sandbox.CgroupRequest{SessionID: s.ID, Workdir: s.AccessibleDir,
 			Limits: CgroupLimits(res), Reaper: o.Self, Log: o.Log})
 		if err != nil {
@@ -100,30 +100,11 @@ func sweep(log *slog.Logger) {
 }
 
 // bootstrapLine appends a capability-policy line to logs/bootstrap.log.
-func bootstrapLine(s *stage.Session, log *slog.Logger, text string) {
+func bootstrapLine(s *stage.Staged, log *slog.Logger, text string) {
 	line := policy.BootstrapPrefix + " " + text + "\n"
 	if err := s.WriteSessionFile(filepath.Join(s.LogsDir, stage.BootstrapLog), []byte(line), os.O_CREATE|os.O_APPEND); err != nil {
 		log.Warn("writing logs/bootstrap.log", "err", err)
 	}
-}
-
-// NeedsScope is §12.2's condition, the capsule can start a native
-// subprocess, with the agent CLI of transport: process counted as one:
-// it and whatever it starts must not outlive the session either.
-func NeedsScope(s *stage.Session) bool {
-	caps := s.Capsule.Capabilities
-	if len(caps.ShellAllow()) > 0 || len(caps.SpawnAllow()) > 0 {
-		return true
-	}
-	if inf := s.Capsule.Inference; inf != nil && inf.Transport == "process" {
-		return true
-	}
-	for _, a := range s.Artifacts {
-		if a.Kind == stage.KindNative {
-			return true
-		}
-	}
-	return false
 }
 
 // CgroupLimits are the scope's ceilings from the effective resources.

@@ -12,6 +12,7 @@ import (
 	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/launch"
+	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/tools"
 )
 
@@ -45,26 +46,26 @@ func checkAgent(c *manifest.Capsule) error {
 // A2A server. A failed task is a failed run: its reason is in
 // out/result.txt and in the error, "agent task failed: <reason>" with the
 // task failure's code.
-func runAgent(ctx context.Context, lo launch.Options, o Options) error {
+func runAgent(ctx context.Context, sess *stage.Staged, lo launch.Options, o Options) error {
 	ao, drv, err := sessionTools(lo)
 	if err != nil {
 		return err
 	}
-	inf := lo.Session.Capsule.Inference
+	inf := sess.Capsule.Inference
 	// One policy and one meter for the loop's turns and the hooks'
 	// run-inference: the spend ceiling is the session's, whoever spends.
 	policy, meter := inference.NewPolicy(inf.Retry), inference.NewMeter(inf.MaxSessionTokens)
-	rt, err := hooks.New(ctx, hooks.Options{Session: lo.Session, Driver: ao.Driver, Retry: policy, Meter: meter,
+	rt, err := hooks.New(ctx, hooks.Options{Staged: sess.Hooks(), Driver: ao.Driver, Retry: policy, Meter: meter,
 		DriverName: drv.name, CompactionDriver: drv.compaction, CountTokens: tokens.New().Count,
 		Getenv: lo.Getenv, Stdout: lo.Stdout, Stderr: lo.Stderr, Log: lo.Log})
 	if err != nil {
 		return err
 	}
 	defer rt.Close(context.WithoutCancel(ctx)) // agent.Run closes it too; this covers an early return
-	ao.Session, ao.Hooks, ao.Tokens, ao.SystemPrompt, ao.Log = lo.Session, rt, tokens.New(), o.SystemPrompt, lo.Log
+	ao.Staged, ao.Hooks, ao.Tokens, ao.SystemPrompt, ao.Log = sess.Loop(), rt, tokens.New(), o.SystemPrompt, lo.Log
 	ao.Retry, ao.Meter = &policy, meter
 	ao.WorkdirBreach = lo.Resources.Breach
-	err = serve(ctx, lo, o, func(ctx context.Context, src agent.TaskSource) error {
+	err = serve(ctx, sess, lo, o, func(ctx context.Context, src agent.TaskSource) error {
 		ao.Tasks = newIdleSource(src, lo.Engine, lo.Log)
 		_, err := agent.Run(ctx, ao)
 		return err
@@ -91,7 +92,7 @@ type hookDriver struct {
 // sessionTools are the session's driver or agent CLI, its tools and
 // shell, as launch builds them for the capsule's transport.
 func sessionTools(lo launch.Options) (agent.Options, hookDriver, error) {
-	inf := lo.Session.Capsule.Inference
+	inf := lo.Staged.Capsule.Inference
 	if inf.Transport == "process" {
 		pt, err := launch.NewProcessTools(lo)
 		if err != nil {

@@ -77,7 +77,7 @@ type Options struct {
 	// OnStaged, if set, is called once the session is staged (and a new
 	// murmur.lock written), before the capsule runs: the moment a caller
 	// can show the session's id and workdir.
-	OnStaged func(*stage.Session)
+	OnStaged func(*stage.Staged)
 }
 
 func (o Options) withDefaults() Options {
@@ -104,7 +104,7 @@ func (o Options) withDefaults() Options {
 		o.OnSecurityWarning = func(manifest.Warning) {}
 	}
 	if o.OnStaged == nil {
-		o.OnStaged = func(*stage.Session) {}
+		o.OnStaged = func(*stage.Staged) {}
 	}
 	return o
 }

@@ -24,7 +24,7 @@ import (
 type Result struct {
 	// Session is the staged session; nil when the run failed before
 	// staging created it.
-	Session *stage.Session
+	Session *stage.Staged
 	// Status is ok, failed, trapped or cancelled.
 	Status launch.Status
 	// Step is where a failed run failed ("" when it did not).
@@ -60,7 +60,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 
 // run is the pipeline; step is where it failed (StepRun when it did not,
 // for a cancellation that comes after).
-func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Session, Step, error) {
+func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Staged, Step, error) {
 	f, err := load(o)
 	if err != nil {
 		return nil, StepLoad, err
@@ -143,7 +143,7 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Sessi
 		}
 	}()
 	lo := launch.Options{
-		Session:       sess,
+		Staged:        sess.Guests(),
 		ComponentPath: compPath,
 		Engine:        engine,
 		Getenv:        f.LookupEnv,
@@ -155,7 +155,7 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Sessi
 		Resources:     res,
 	}
 	if agentCapsule {
-		err = runAgent(ctx, lo, o)
+		err = runAgent(ctx, sess, lo, o)
 	} else {
 		err = launch.Script(ctx, lo)
 	}

@@ -101,9 +101,9 @@ func TestRunFailures(t *testing.T) {
 func TestRunScriptCapsule(t *testing.T) {
 	dir := capsuleDir(t, scriptYAML, "capsule-steps")
 	o := options(t, dir)
-	var staged []*stage.Session
+	var staged []*stage.Staged
 	var warnings []manifest.Warning
-	o.OnStaged = func(s *stage.Session) { staged = append(staged, s) }
+	o.OnStaged = func(s *stage.Staged) { staged = append(staged, s) }
 	o.OnWarning = func(w manifest.Warning) { warnings = append(warnings, w) }
 	res, err := session.Run(context.Background(), o)
 	if err != nil || res.Status != launch.StatusOK {

@@ -16,7 +16,7 @@ import (
 // (wit.md §6.8). The worker is held by hook-spin's on-session-start.
 func TestAsyncOverflowDrop(t *testing.T) {
 	s := session(t, blocking("spin", "hook-spin").async("drop").deadline(time.Minute))
-	r := startRuntime(t, Options{Session: s, QueueDepth: 4, DrainBudget: 100 * time.Millisecond})
+	r := startRuntime(t, Options{Staged: s, QueueDepth: 4, DrainBudget: 100 * time.Millisecond})
 	ctx := context.Background()
 	if err := r.SessionStart(ctx, sessionCtx); err != nil {
 		t.Fatal(err)
@@ -61,7 +61,7 @@ func TestAsyncOverflowDrop(t *testing.T) {
 // past the spinning call (its deadline line is already logged).
 func TestAsyncOverflowBlock(t *testing.T) {
 	s := session(t, blocking("spin", "hook-spin").async("block").deadline(300*time.Millisecond))
-	r := startRuntime(t, Options{Session: s, QueueDepth: 2})
+	r := startRuntime(t, Options{Staged: s, QueueDepth: 2})
 	ctx := context.Background()
 	if err := r.SessionStart(ctx, sessionCtx); err != nil {
 		t.Fatal(err)
@@ -95,7 +95,7 @@ func TestAsyncOverflowBlock(t *testing.T) {
 // output discarded even for an arm a blocking hook would commit.
 func TestAsyncOrderAndOutputDiscarded(t *testing.T) {
 	s := session(t, blocking("errs", hookErrs).async(""), blocking("answer", hookAnswer050).async(""))
-	r := startRuntime(t, Options{Session: s})
+	r := startRuntime(t, Options{Staged: s})
 	ctx := context.Background()
 	r.SessionStart(ctx, sessionCtx)
 	if arts := r.Inference(ctx, agent.InferenceEvent{}); arts != nil {

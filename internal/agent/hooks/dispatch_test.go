@@ -32,7 +32,7 @@ func TestHonouredArms(t *testing.T) {
 	} {
 		t.Run(tt.guest, func(t *testing.T) {
 			s := session(t, blocking("h", tt.guest))
-			r := startRuntime(t, Options{Session: s})
+			r := startRuntime(t, Options{Staged: s})
 			ctx := context.Background()
 			if err := r.SessionStart(ctx, sessionCtx); err != nil {
 				t.Fatal(err)
@@ -80,7 +80,7 @@ func TestUnsupportedArmWording(t *testing.T) {
 // replacement.
 func TestCombination(t *testing.T) {
 	s := session(t, blocking("a", hookAnswer050), blocking("only-tools", hookErrs).bound(fnToolCall), blocking("b", hookAnswer050))
-	r := startRuntime(t, Options{Session: s})
+	r := startRuntime(t, Options{Staged: s})
 	ctx := context.Background()
 	arts := r.Inference(ctx, agent.InferenceEvent{Decision: "end_turn"})
 	if want := []agent.HookArtifact{{Hook: "a", Content: "art-1"}, {Hook: "b", Content: "art-1"}}; !reflect.DeepEqual(arts, want) {
@@ -101,7 +101,7 @@ func TestCombination(t *testing.T) {
 	}
 
 	s = session(t, blocking("errs", hookErrs), blocking("a", hookAnswer050))
-	r = startRuntime(t, Options{Session: s})
+	r = startRuntime(t, Options{Staged: s})
 	rep, err := r.Compaction(ctx, compaction)
 	if rep != nil || err == nil || err.Error() != "errs: on-compaction" {
 		t.Errorf("compaction = %+v, %v; want the error errs: on-compaction", rep, err)
@@ -113,7 +113,7 @@ func TestCombination(t *testing.T) {
 // fails its call only (the typed check is per call).
 func TestSpinningHookInterrupted(t *testing.T) {
 	s := session(t, blocking("spin", "hook-spin").deadline(200*time.Millisecond), blocking("next", hookAnswer050))
-	r := startRuntime(t, Options{Session: s})
+	r := startRuntime(t, Options{Staged: s})
 	start := time.Now()
 	if err := r.SessionStart(context.Background(), sessionCtx); err != nil {
 		t.Fatal(err)
@@ -141,7 +141,7 @@ func TestHookMemoryCap(t *testing.T) {
 	h := blocking("small", hookAnswer050)
 	h.limits.MaxMemoryBytes = 256 << 10
 	s := session(t, h, blocking("next", hookAnswer050))
-	r := startRuntime(t, Options{Session: s})
+	r := startRuntime(t, Options{Staged: s})
 	big := agent.CompactionEvent{Messages: []agent.HookMessage{{Role: "user", Content: strings.Repeat("x", 1<<20)}}}
 	_, err := r.Compaction(context.Background(), big)
 	want := "hook 'small' on-compaction exceeded its configured resource limits: linear memory growth to "

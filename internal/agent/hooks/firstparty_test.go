@@ -25,7 +25,7 @@ const (
 func TestCompactHook(t *testing.T) {
 	s := session(t, blocking("compact", hookCompact).bound(fnCompaction))
 	rec := &recorder{next: driver(t, testguest.DriverCanned)}
-	r := startRuntime(t, Options{Session: s, Driver: rec})
+	r := startRuntime(t, Options{Staged: s, Driver: rec})
 	history := []agent.HookMessage{
 		{Role: "user", Content: `[{"type":"text","text":"count the lines of a.txt"}]`},
 		{Role: "assistant", Content: `[{"type":"tool_call","id":"c1","name":"wc","input":{"path":"a.txt"}}]`},
@@ -63,7 +63,7 @@ func TestCompactHook(t *testing.T) {
 	}
 
 	// Without a driver the summary fails, and so does the compaction.
-	r = startRuntime(t, Options{Session: s})
+	r = startRuntime(t, Options{Staged: s})
 	if _, err := r.Compaction(context.Background(), agent.CompactionEvent{Messages: history}); err == nil ||
 		err.Error() != "compact: compact: summarising the history failed: "+ErrNotConfigured {
 		t.Errorf("compaction without a driver: %v", err)
@@ -80,7 +80,7 @@ func TestGuardHook(t *testing.T) {
 	if err := writeFile(s.AccessibleDir+"/policy/guard.json", policy); err != nil {
 		t.Fatal(err)
 	}
-	r := startRuntime(t, Options{Session: s})
+	r := startRuntime(t, Options{Staged: s})
 	ctx := context.Background()
 	r.SessionStart(ctx, sessionCtx)
 	r.TaskStart(ctx, agentTaskStart("t1"))
@@ -106,7 +106,7 @@ func TestGuardHook(t *testing.T) {
 	}
 
 	s = session(t, blocking("guard", hookGuard))
-	r = startRuntime(t, Options{Session: s})
+	r = startRuntime(t, Options{Staged: s})
 	r.SessionStart(ctx, sessionCtx)
 	if got := r.TaskEnd(ctx, agentTaskEnd("t1")); got == nil || !strings.HasPrefix(got.Reason, "guard: cannot read its policy guard.json") {
 		t.Errorf("guard without a policy: reopen = %+v", got)

@@ -11,6 +11,7 @@ import (
 	"github.com/mur-go/mur/internal/agent/inference"
 	"github.com/mur-go/mur/internal/base/redact"
 	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/testing/testguest"
 	"github.com/mur-go/mur/internal/tools"
 )
@@ -54,7 +55,7 @@ func TestRunInference(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := session(t, blocking("infer", tt.hookGuest).bound(fnCompaction))
-			o := Options{Session: s, DriverName: "drv", Retry: inference.Policy{MaxRetries: tt.retries, Clock: instantClock{}}}
+			o := Options{Staged: s, DriverName: "drv", Retry: inference.Policy{MaxRetries: tt.retries, Clock: instantClock{}}}
 			if tt.driverGuest != "" {
 				o.Driver = driver(t, tt.driverGuest)
 			}
@@ -99,7 +100,7 @@ func TestRunInference(t *testing.T) {
 func TestRunInferencePayload(t *testing.T) {
 	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
 	plain, comp := &recorder{next: driver(t, testguest.DriverCanned)}, &recorder{next: driver(t, testguest.DriverCanned)}
-	r := startRuntime(t, Options{Session: s, Driver: plain, CompactionDriver: comp, CompactionMaxTokens: 512})
+	r := startRuntime(t, Options{Staged: s, Driver: plain, CompactionDriver: comp, CompactionMaxTokens: 512})
 	ctx := tools.WithTaskIO(context.Background(), nopIO{})
 	if _, err := r.Compaction(ctx, compaction); err != nil {
 		t.Fatal(err)
@@ -135,7 +136,7 @@ func TestRunInferenceCompactionCap(t *testing.T) {
 			s.Capsule.Inference.MaxTokens = ptr[uint32](64)
 			s.Capsule.Inference.Compaction = &manifest.Compaction{MaxTokens: tt.compaction}
 			rec := &recorder{next: driver(t, testguest.DriverCanned)}
-			r := startRuntime(t, Options{Session: s, Driver: rec, Meter: inference.NewMeter(&tt.limit)})
+			r := startRuntime(t, Options{Staged: s, Driver: rec, Meter: inference.NewMeter(&tt.limit)})
 			_, err := r.Compaction(context.Background(), compaction)
 			if tt.maxTokens == "" {
 				if err == nil || !strings.Contains(err.Error(), "spend ceiling reached") || len(rec.requests) != 0 {
@@ -173,7 +174,7 @@ func (nopIO) RequestInput(context.Context, string) (string, error) { return "", 
 func TestRunInferenceProcessTransport(t *testing.T) {
 	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
 	s.Capsule.Inference.Transport = "process"
-	r := startRuntime(t, Options{Session: s, Driver: driver(t, testguest.DriverCanned)})
+	r := startRuntime(t, Options{Staged: s, Driver: driver(t, testguest.DriverCanned)})
 	if _, err := r.Compaction(context.Background(), compaction); err == nil || err.Error() != "infer: "+ErrProcessTransport {
 		t.Errorf("error = %v", err)
 	}
@@ -187,8 +188,8 @@ func TestRunInferenceProcessTransport(t *testing.T) {
 func TestRunInferenceRedactsTheKey(t *testing.T) {
 	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
 	s.Capsule.Inference.HasAPIKey, s.Capsule.Inference.APIKey = true, "nope"
-	s.Secrets = redact.New("nope") // as staging makes it
-	r := startRuntime(t, Options{Session: s, Driver: driver(t, testguest.DriverError),
+	s.Workdir = stage.NewWorkdir(s.AccessibleDir, s.SessionDir, redact.New("nope")) // as staging makes it
+	r := startRuntime(t, Options{Staged: s, Driver: driver(t, testguest.DriverError),
 		Retry: inference.Policy{MaxRetries: 1, Clock: instantClock{}}})
 	_, err := r.Compaction(context.Background(), compaction)
 	if err == nil || strings.Contains(err.Error(), "nope") || !strings.Contains(err.Error(), "unknown model: [REDACTED]") {
@@ -229,7 +230,7 @@ func TestRunInferenceSpendCeiling(t *testing.T) {
 			s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
 			rec := &recorder{next: driver(t, testguest.DriverCanned)}
 			m := inference.NewMeter(&tt.limit)
-			r := startRuntime(t, Options{Session: s, Driver: rec, Meter: m})
+			r := startRuntime(t, Options{Staged: s, Driver: rec, Meter: m})
 			_, err := r.Compaction(context.Background(), compaction)
 			if len(rec.requests) != tt.calls {
 				t.Fatalf("%d driver calls, want %d", len(rec.requests), tt.calls)

@@ -19,9 +19,10 @@ const (
 
 // Options configure a session's hook runtime.
 type Options struct {
-	// Session is the staged capsule: its hook artifacts (manifest order),
-	// their grants and limits, and the workdirs.
-	Session *stage.Session
+	// Staged is the staged capsule as the hooks see it: its hook
+	// artifacts (manifest order), their grants and limits, and the
+	// workdirs.
+	Staged stage.HookView
 	// Driver is the capsule's inference driver, the very tool the loop
 	// calls; nil makes every run-inference call fail with the spec's "not
 	// configured" error. DriverName names it in errors.
@@ -84,8 +85,8 @@ func (o Options) withDefaults() Options {
 	if o.CountTokens == nil {
 		o.CountTokens = func(s string) uint64 { return uint64(len(s) / 4) }
 	}
-	if o.CompactionMaxTokens == 0 && o.Session != nil {
-		if inf := o.Session.Capsule.Inference; inf != nil && inf.Compaction != nil && inf.Compaction.MaxTokens != nil {
+	if o.CompactionMaxTokens == 0 && o.Staged.Capsule != nil {
+		if inf := o.Staged.Capsule.Inference; inf != nil && inf.Compaction != nil && inf.Compaction.MaxTokens != nil {
 			o.CompactionMaxTokens = *inf.Compaction.MaxTokens
 		}
 	}

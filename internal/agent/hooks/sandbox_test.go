@@ -28,7 +28,7 @@ func hostEnv(name string) (string, bool) {
 // MURMUR_FORMATION_ID.
 func TestSandboxEnvironment(t *testing.T) {
 	s := session(t, blocking("probe", hookSandboxProbe))
-	r := startRuntime(t, Options{Session: s, Getenv: hostEnv})
+	r := startRuntime(t, Options{Staged: s, Getenv: hostEnv})
 	rep, err := r.Compaction(context.Background(), compaction)
 	if err != nil || rep == nil {
 		t.Fatalf("compaction = %v, %v", rep, err)
@@ -39,7 +39,8 @@ func TestSandboxEnvironment(t *testing.T) {
 		t.Errorf("the hook's environment = %v, want %v", rep.Messages, want)
 	}
 
-	if err := Stage(context.Background(), Options{Session: s, Getenv: hostEnv}); err != nil {
+	s, _ = onStage(s)
+	if err := Stage(context.Background(), Options{Staged: s, Getenv: hostEnv}); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(s.ToolsDir)
@@ -61,7 +62,7 @@ func TestSandboxPreopens(t *testing.T) {
 		h := blocking("probe", hookSandboxProbe)
 		h.scope = tt.scope
 		s := session(t, h)
-		r := startRuntime(t, Options{Session: s})
+		r := startRuntime(t, Options{Staged: s})
 		arts := r.Inference(context.Background(), agent.InferenceEvent{})
 		if len(arts) != 1 || arts[0].Content != tt.want {
 			t.Errorf("scope %q: first preopen = %v, want %q", tt.scope, arts, tt.want)
@@ -84,7 +85,7 @@ func TestSandboxNetworkIsTheHooksOwn(t *testing.T) {
 	with := blocking("net", hookAnswer050)
 	with.net = rules
 	s := session(t, with, blocking("none", hookAnswer050))
-	r := startRuntime(t, Options{Session: s})
+	r := startRuntime(t, Options{Staged: s})
 	for _, tt := range []struct {
 		in    *instance
 		allow bool
@@ -115,7 +116,7 @@ func TestSandboxHTTPAttack(t *testing.T) {
 		h := blocking("http", hookHTTPProbe)
 		h.net = tt.rules
 		s := session(t, h)
-		r := startRuntime(t, Options{Session: s})
+		r := startRuntime(t, Options{Staged: s})
 		arts := r.Inference(context.Background(), agent.InferenceEvent{})
 		if len(arts) != 1 || !slices.Contains(tt.want, arts[0].Content) {
 			t.Errorf("rules %v: the hook's request ended %v, want one of %q (log %q)", tt.rules, arts, tt.want, hookLog(t, s, "http"))

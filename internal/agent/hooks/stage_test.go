@@ -57,8 +57,9 @@ func TestStageRunsOnStageHooks(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(s.ToolsDir, "git", "murmur.yaml")); err != nil || string(b) != want {
 		t.Errorf("tools/git/murmur.yaml = %q, %v", b, err)
 	}
-	if len(s.ShellTools) != 1 || string(s.ShellTools[0].ManifestYAML) != want ||
-		s.ShellTools[0].Manifest == nil || s.ShellTools[0].Manifest.Description != "from on-stage" {
-		t.Errorf("shell tools = %+v", s.ShellTools)
+	shells := s.Loop().ShellTools
+	if len(shells) != 1 || string(shells[0].ManifestYAML) != want ||
+		shells[0].Manifest == nil || shells[0].Manifest.Description != "from on-stage" {
+		t.Errorf("shell tools = %+v", shells)
 	}
 }
