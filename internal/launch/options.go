@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/internal/resources"
 	"github.com/mur-go/mur/internal/sandbox"
 	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/store/install"
@@ -36,9 +37,9 @@ type Options struct {
 	// refuses every native tool rather than run one unlimited.
 	Trampoline string
 	// Resources are the session's cgroup scope and workdir guard
-	// (StartResources), which every shell command and native tool is
+	// (resources.Start), which every shell command and native tool is
 	// started under; nil starts them under neither.
-	Resources *Resources
+	Resources *resources.Bounds
 	// Log receives diagnostics; nil discards them.
 	Log *slog.Logger
 }

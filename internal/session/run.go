@@ -16,6 +16,7 @@ import (
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/launch"
 	"github.com/mur-go/mur/internal/policy"
+	"github.com/mur-go/mur/internal/resources"
 	"github.com/mur-go/mur/internal/sandbox"
 	"github.com/mur-go/mur/internal/stage"
 )
@@ -133,7 +134,9 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Stage
 	}
 	o.OnStaged(sess)
 
-	res, err := launch.StartResources(ctx, sess, launch.ResourceOptions{Self: o.Trampoline, Stderr: o.Stderr, Log: o.Log})
+	res, err := resources.Start(ctx, resources.Options{SessionID: sess.ID, Workdir: sess.AccessibleDir,
+		Limits: sess.Ceiling.Resources, Scope: sess.StartsSubprocesses(), Bootstrap: sess.AppendBootstrap,
+		Self: o.Trampoline, Stderr: o.Stderr, Log: o.Log})
 	if err != nil {
 		return sess, StepRun, err
 	}
