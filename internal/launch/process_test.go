@@ -41,10 +41,10 @@ func TestProcessToolsStartTheCLILikeANativeTool(t *testing.T) {
 	host := map[string]string{"PATH": os.Getenv("PATH"), "ANTHROPIC_API_KEY": "sk-ant-secret", "MY_TOKEN": "tok-secret", "KEEP_ME": "kept"}
 	getenv := func(k string) (string, bool) { v, ok := host[k]; return v, ok }
 
-	if _, err := launch.NewProcessTools(launch.Options{Staged: s, Getenv: getenv}); err == nil {
+	if _, err := launch.NewProcessTools(launch.Options{Staged: s, GuestIO: launch.GuestIO{Getenv: getenv}}); err == nil {
 		t.Fatal("NewProcessTools without a trampoline succeeded; the CLI would run without capabilities.resources")
 	}
-	pt, err := launch.NewProcessTools(launch.Options{Staged: s, Getenv: getenv, Trampoline: env.mur})
+	pt, err := launch.NewProcessTools(launch.Options{Staged: s, GuestIO: launch.GuestIO{Getenv: getenv}, Trampoline: env.mur})
 	if err != nil {
 		t.Fatal(err)
 	}

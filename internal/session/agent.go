@@ -57,7 +57,7 @@ func runAgent(ctx context.Context, sess *stage.Staged, lo launch.Options, o Opti
 	policy, meter := inference.NewPolicy(inf.Retry), inference.NewMeter(inf.MaxSessionTokens)
 	rt, err := hooks.New(ctx, hooks.Options{Staged: sess.Hooks(), Driver: ao.Driver, Retry: policy, Meter: meter,
 		DriverName: drv.name, CompactionDriver: drv.compaction, CountTokens: tokens.New().Count,
-		Getenv: lo.Getenv, Stdout: lo.Stdout, Stderr: lo.Stderr, Log: lo.Log})
+		GuestIO: lo.GuestIO})
 	if err != nil {
 		return err
 	}

@@ -80,6 +80,10 @@ type Options struct {
 	OnStaged func(*stage.Staged)
 }
 
+// withDefaults fills what a run's caller left out: its writers, its log
+// (slog.Default: a run reports to its caller, unlike the guests'
+// launch.GuestIO, which run builds from these), the environment the run
+// reads and the runtime's settings, and the callbacks.
 func (o Options) withDefaults() Options {
 	if o.Stdout == nil {
 		o.Stdout = io.Discard

@@ -42,7 +42,7 @@ func TestRunAgentProcess(t *testing.T) {
 				t.Fatal(err)
 			}
 			err := runAgent(context.Background(), s, launch.Options{Staged: s.Guests(), Trampoline: cli,
-				Getenv: func(k string) (string, bool) { return os.Getenv("PATH"), k == "PATH" }}, Options{})
+				GuestIO: launch.GuestIO{Getenv: func(k string) (string, bool) { return os.Getenv("PATH"), k == "PATH" }}}, Options{})
 			switch {
 			case c.status == "" && err != nil:
 				t.Fatal(err)

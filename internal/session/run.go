@@ -110,11 +110,14 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Stage
 	if prober == nil {
 		prober = sandbox.NewProber(o.Trampoline)
 	}
+	// The capsule's guests, its hooks among them, see the environment as
+	// the manifest did (.env under the run's LookupEnv).
+	guests := launch.GuestIO{Getenv: f.LookupEnv, Stdout: o.Stdout, Stderr: o.Stderr, Log: o.Log}
 	sess, err := stage.Stage(ctx, stage.Options{Manifest: f, Workdir: o.Workdir, Task: o.Task, TaskLiteral: o.TaskLiteral, Getenv: o.Getenv,
 		Lock: lock, Compiler: engine, CapsuleWasm: wasm, ComponentPath: compPath, CacheDir: o.CacheDir,
 		RuntimeVersion: o.RuntimeVersion, Containment: o.Containment,
 		Host: prober.Probe(ctx), Secrets: secrets,
-		OnStage: hooks.OnStage(hooks.Options{Getenv: f.LookupEnv, Stdout: o.Stdout, Stderr: o.Stderr, Log: o.Log})})
+		OnStage: hooks.OnStage(hooks.Options{GuestIO: guests})})
 	if err != nil {
 		return nil, StepStage, err
 	}
@@ -149,11 +152,8 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Stage
 		Staged:        sess.Guests(),
 		ComponentPath: compPath,
 		Engine:        engine,
-		Getenv:        f.LookupEnv,
-		Stdout:        o.Stdout,
-		Stderr:        o.Stderr,
+		GuestIO:       guests,
 		Stores:        launch.Stores(sess.ProjectDir, o.Getenv),
-		Log:           o.Log,
 		Trampoline:    o.Trampoline,
 		Resources:     res,
 	}

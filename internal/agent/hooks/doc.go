@@ -8,7 +8,7 @@
 //
 // Wiring, for the session that runs a capsule:
 //
-//	stage.Options{..., OnStage: hooks.OnStage(hooks.Options{Getenv: ..., Log: ...})}
+//	stage.Options{..., OnStage: hooks.OnStage(hooks.Options{GuestIO: guests})}
 //	rt, err := hooks.New(ctx, hooks.Options{Staged: s.Hooks(), Driver: at.Driver,
 //		CompactionDriver: at.CompactionDriver, // inference.compaction.driver_config's
 //		DriverName: s.Capsule.Inference.Driver.Artifact, CountTokens: counter.Count, ...})

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/internal/agent"
+	"github.com/mur-go/mur/internal/launch"
 	"github.com/mur-go/mur/internal/policy"
 )
 
@@ -28,7 +29,7 @@ func hostEnv(name string) (string, bool) {
 // MURMUR_FORMATION_ID.
 func TestSandboxEnvironment(t *testing.T) {
 	s := session(t, blocking("probe", hookSandboxProbe))
-	r := startRuntime(t, Options{Staged: s, Getenv: hostEnv})
+	r := startRuntime(t, Options{Staged: s, GuestIO: launch.GuestIO{Getenv: hostEnv}})
 	rep, err := r.Compaction(context.Background(), compaction)
 	if err != nil || rep == nil {
 		t.Fatalf("compaction = %v, %v", rep, err)
@@ -40,7 +41,7 @@ func TestSandboxEnvironment(t *testing.T) {
 	}
 
 	s, _ = onStage(s)
-	if err := Stage(context.Background(), Options{Staged: s, Getenv: hostEnv}); err != nil {
+	if err := Stage(context.Background(), Options{Staged: s, GuestIO: launch.GuestIO{Getenv: hostEnv}}); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(s.ToolsDir)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/launch"
 	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/store/registry"
 	"github.com/mur-go/mur/internal/testing/testguest"
@@ -49,7 +50,7 @@ func TestStageRunsOnStageHooks(t *testing.T) {
 			return ""
 		},
 		Clock:   func() time.Time { return time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC) },
-		OnStage: OnStage(Options{Getenv: func(string) (string, bool) { return "", false }})})
+		OnStage: OnStage(Options{GuestIO: launch.GuestIO{Getenv: func(string) (string, bool) { return "", false }}})})
 	if err != nil {
 		t.Fatal(err)
 	}
