@@ -88,7 +88,7 @@ func BenchmarkSessionTurn(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				b.StopTimer()
-				s := testSession(b, func(c *manifest.Capsule) {
+				s := testStaged(b, func(c *manifest.Capsule) {
 					c.Inference.MaxTurns = uint32(turns)
 					c.Artifacts = []manifest.ArtifactRef{{Name: "echo", Runtime: manifest.RuntimeTool}}
 				})
@@ -122,7 +122,7 @@ func BenchmarkLoopOnly(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
 				b.StopTimer()
-				s := testSession(b, func(c *manifest.Capsule) { c.Inference.MaxTurns = uint32(turns) })
+				s := testStaged(b, func(c *manifest.Capsule) { c.Inference.MaxTurns = uint32(turns) })
 				d := &replay{answers: answers}
 				b.StartTimer()
 				if _, err := Run(context.Background(), Options{Staged: s, Driver: d, Tools: set, Allowlist: []string{"t"}}); err != nil {
@@ -153,7 +153,7 @@ func (r *replay) Invoke(context.Context, tools.ToolInput) (tools.ToolResult, err
 // costs next to nothing. Everything a served task costs between the
 // registry handing it over and its reply, bar the engine and HTTP.
 func BenchmarkServedTasks(b *testing.B) {
-	s := testSession(b, nil)
+	s := testStaged(b, nil)
 	files, err := stage.OpenTaskFiles(s.AccessibleDir)
 	if err != nil {
 		b.Fatal(err)

@@ -11,7 +11,7 @@ import (
 // bootstrap log, open since its first line, takes every later line in one
 // write each.
 func TestFilesSurviveRemovedDirs(t *testing.T) {
-	s := testSession(t, nil)
+	s := testStaged(t, nil)
 	f, err := openFiles(s.Workdir)
 	if err != nil {
 		t.Fatal(err)

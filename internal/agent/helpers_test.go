@@ -55,9 +55,9 @@ const (
 	endText = `{"stop_reason":"end_turn","content":[{"type":"text","text":"hi"}]}`
 )
 
-// testSession is a staged agent capsule in a temp dir with task.md and
+// testStaged is a staged agent capsule in a temp dir with task.md and
 // one WASM tool t.
-func testSession(t testing.TB, edit func(*manifest.Capsule)) stage.LoopView {
+func testStaged(t testing.TB, edit func(*manifest.Capsule)) stage.LoopView {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "task.md"), []byte("do it"), 0o644); err != nil {

@@ -14,7 +14,7 @@ import (
 // runtime read that file into the next attempt's request, nor write the
 // reopen feedback through the link.
 func TestPlantedTaskLinkIsNeitherReadNorWritten(t *testing.T) {
-	s := testSession(t, nil)
+	s := testStaged(t, nil)
 	victim := filepath.Join(t.TempDir(), "secret.txt")
 	if err := os.WriteFile(victim, []byte("HOST-SECRET"), 0o600); err != nil {
 		t.Fatal(err)

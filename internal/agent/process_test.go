@@ -60,7 +60,7 @@ func TestProcessAttempt(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := testSession(t, func(cp *manifest.Capsule) {
+			s := testStaged(t, func(cp *manifest.Capsule) {
 				cp.Inference.Transport, cp.Inference.Command, cp.Inference.SystemPrompt = "process", cli, "Be brief."
 				if c.maxTurns != 0 {
 					cp.Inference.MaxTurns = c.maxTurns

@@ -94,7 +94,7 @@ func (d *leakyDriver) Invoke(ctx context.Context, _ tools.ToolInput) (tools.Tool
 // never hold it; the stream's tail goes out before the next event;
 // result.txt and trace.jsonl are clean too.
 func TestTaskOutputIsRedacted(t *testing.T) {
-	s := testSession(t, func(c *manifest.Capsule) { c.IncludeToolOutput = true })
+	s := testStaged(t, func(c *manifest.Capsule) { c.IncludeToolOutput = true })
 	s.Workdir = stage.NewWorkdir(s.AccessibleDir, s.SessionDir, redact.New(secretKey))
 	set := tools.NewToolSet()
 	set.Add("t", toolFunc(func(_ context.Context, in tools.ToolInput) (tools.ToolResult, error) {
@@ -141,7 +141,7 @@ func TestTaskOutputIsRedacted(t *testing.T) {
 // (the A2A server) and Run's caller get carry no secret, and the
 // error keeps its type.
 func TestTaskResultIsRedacted(t *testing.T) {
-	s := testSession(t, nil)
+	s := testStaged(t, nil)
 	s.Workdir = stage.NewWorkdir(s.AccessibleDir, s.SessionDir, redact.New(secretKey))
 	src := &resultTask{oneTask: oneTask{tasks: []Task{{ID: "tsk_1", Source: "a2a", Events: &wire{}}}}}
 	d := toolFunc(func(context.Context, tools.ToolInput) (tools.ToolResult, error) {

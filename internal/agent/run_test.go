@@ -80,7 +80,7 @@ func TestTurnTable(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := testSession(t, func(cp *manifest.Capsule) {
+			s := testStaged(t, func(cp *manifest.Capsule) {
 				if c.maxTurns != 0 {
 					cp.Inference.MaxTurns = c.maxTurns
 				}

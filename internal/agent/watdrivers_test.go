@@ -48,7 +48,7 @@ func TestWATDriverDoubles(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.guest+" "+c.task, func(t *testing.T) {
-			s := testSession(t, nil)
+			s := testStaged(t, nil)
 			if err := os.WriteFile(filepath.Join(s.AccessibleDir, "task.md"), []byte(c.task), 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -15,7 +15,7 @@ import (
 // goroutine per call, growing its stack through the engine each time,
 // was most of the cost.
 func BenchmarkDispatch3Blocking(b *testing.B) {
-	s := session(b, blocking("a", hookAnswer050), blocking("b", hookAnswer050), blocking("c", hookAnswer050))
+	s := staged(b, blocking("a", hookAnswer050), blocking("b", hookAnswer050), blocking("c", hookAnswer050))
 	r, err := New(context.Background(), Options{Staged: s, Home: b.TempDir(), GuestIO: launch.GuestIO{Getenv: func(string) (string, bool) { return "", false }}})
 	if err != nil {
 		b.Fatal(err)

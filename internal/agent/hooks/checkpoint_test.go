@@ -14,7 +14,7 @@ import (
 // quarantined before any hook runs.
 func TestCheckpointSignTamperQuarantineResume(t *testing.T) {
 	home := t.TempDir()
-	s := session(t, blocking("h", hookErrs))
+	s := staged(t, blocking("h", hookErrs))
 	cp := filepath.Join(s.AccessibleDir, "checkpoints")
 	if err := os.MkdirAll(cp, 0o755); err != nil {
 		t.Fatal(err)
@@ -81,7 +81,7 @@ func TestCheckpointSignTamperQuarantineResume(t *testing.T) {
 // A committed compaction signs too; a key that cannot be had fails open
 // with the spec's lines and quarantines nothing.
 func TestCheckpointCompactionAndKeyFailure(t *testing.T) {
-	s := session(t, blocking("a", hookAnswer050).bound(fnCompaction))
+	s := staged(t, blocking("a", hookAnswer050).bound(fnCompaction))
 	cp := filepath.Join(s.AccessibleDir, "checkpoints")
 	os.MkdirAll(cp, 0o755)
 	os.WriteFile(filepath.Join(cp, "decisions.json"), []byte("[]"), 0o644)
@@ -95,7 +95,7 @@ func TestCheckpointCompactionAndKeyFailure(t *testing.T) {
 
 	noHome := filepath.Join(t.TempDir(), "home-is-a-file")
 	os.WriteFile(noHome, nil, 0o644)
-	s2 := session(t)
+	s2 := staged(t)
 	os.MkdirAll(filepath.Join(s2.AccessibleDir, "checkpoints"), 0o755)
 	os.WriteFile(filepath.Join(s2.AccessibleDir, "checkpoints", "summary.md"), []byte("x"), 0o644)
 	r2 := startRuntime(t, Options{Staged: s2, Home: noHome})
@@ -115,7 +115,7 @@ func TestCheckpointCompactionAndKeyFailure(t *testing.T) {
 // nor the target moved: the link itself is quarantined.
 func TestCheckpointPlantedLinkNotSigned(t *testing.T) {
 	home := t.TempDir()
-	s := session(t)
+	s := staged(t)
 	cp := filepath.Join(s.AccessibleDir, "checkpoints")
 	os.MkdirAll(cp, 0o755)
 	secret := filepath.Join(t.TempDir(), "secret")

@@ -31,7 +31,7 @@ func TestHonouredArms(t *testing.T) {
 		{guest: hookAnswer020, faults: []agent.HookFault{{Hook: "h", Event: fnSessionStart, Arm: "artifact"}}},
 	} {
 		t.Run(tt.guest, func(t *testing.T) {
-			s := session(t, blocking("h", tt.guest))
+			s := staged(t, blocking("h", tt.guest))
 			r := startRuntime(t, Options{Staged: s})
 			ctx := context.Background()
 			if err := r.SessionStart(ctx, sessionCtx); err != nil {
@@ -79,7 +79,7 @@ func TestUnsupportedArmWording(t *testing.T) {
 // filters, and at on-compaction a blocking hook's error beats any
 // replacement.
 func TestCombination(t *testing.T) {
-	s := session(t, blocking("a", hookAnswer050), blocking("only-tools", hookErrs).bound(fnToolCall), blocking("b", hookAnswer050))
+	s := staged(t, blocking("a", hookAnswer050), blocking("only-tools", hookErrs).bound(fnToolCall), blocking("b", hookAnswer050))
 	r := startRuntime(t, Options{Staged: s})
 	ctx := context.Background()
 	arts := r.Inference(ctx, agent.InferenceEvent{Decision: "end_turn"})
@@ -100,7 +100,7 @@ func TestCombination(t *testing.T) {
 		t.Errorf("bound hook log = %q", got)
 	}
 
-	s = session(t, blocking("errs", hookErrs), blocking("a", hookAnswer050))
+	s = staged(t, blocking("errs", hookErrs), blocking("a", hookAnswer050))
 	r = startRuntime(t, Options{Staged: s})
 	rep, err := r.Compaction(ctx, compaction)
 	if rep != nil || err == nil || err.Error() != "errs: on-compaction" {
@@ -112,7 +112,7 @@ func TestCombination(t *testing.T) {
 // dispatch goes on to the next hook; a function with the wrong signature
 // fails its call only (the typed check is per call).
 func TestSpinningHookInterrupted(t *testing.T) {
-	s := session(t, blocking("spin", "hook-spin").deadline(200*time.Millisecond), blocking("next", hookAnswer050))
+	s := staged(t, blocking("spin", "hook-spin").deadline(200*time.Millisecond), blocking("next", hookAnswer050))
 	r := startRuntime(t, Options{Staged: s})
 	start := time.Now()
 	if err := r.SessionStart(context.Background(), sessionCtx); err != nil {
@@ -140,7 +140,7 @@ func TestSpinningHookInterrupted(t *testing.T) {
 func TestHookMemoryCap(t *testing.T) {
 	h := blocking("small", hookAnswer050)
 	h.limits.MaxMemoryBytes = 256 << 10
-	s := session(t, h, blocking("next", hookAnswer050))
+	s := staged(t, h, blocking("next", hookAnswer050))
 	r := startRuntime(t, Options{Staged: s})
 	big := agent.CompactionEvent{Messages: []agent.HookMessage{{Role: "user", Content: strings.Repeat("x", 1<<20)}}}
 	_, err := r.Compaction(context.Background(), big)

@@ -23,7 +23,7 @@ const (
 // (the task, then the summary) that passes the tool-call safety net: no
 // assistant tool calls, no tool messages.
 func TestCompactHook(t *testing.T) {
-	s := session(t, blocking("compact", hookCompact).bound(fnCompaction))
+	s := staged(t, blocking("compact", hookCompact).bound(fnCompaction))
 	rec := &recorder{next: driver(t, testguest.DriverCanned)}
 	r := startRuntime(t, Options{Staged: s, Driver: rec})
 	history := []agent.HookMessage{
@@ -75,7 +75,7 @@ func TestCompactHook(t *testing.T) {
 func TestGuardHook(t *testing.T) {
 	h := blocking("guard", hookGuard)
 	h.scope = "policy"
-	s := session(t, h)
+	s := staged(t, h)
 	policy := `{"deny_tools": ["deploy*"], "deny_commands": ["rm -rf", "git push*"]}`
 	if err := writeFile(s.AccessibleDir+"/policy/guard.json", policy); err != nil {
 		t.Fatal(err)
@@ -105,7 +105,7 @@ func TestGuardHook(t *testing.T) {
 		t.Errorf("a clean attempt was reopened: %+v", got)
 	}
 
-	s = session(t, blocking("guard", hookGuard))
+	s = staged(t, blocking("guard", hookGuard))
 	r = startRuntime(t, Options{Staged: s})
 	r.SessionStart(ctx, sessionCtx)
 	if got := r.TaskEnd(ctx, agentTaskEnd("t1")); got == nil || !strings.HasPrefix(got.Reason, "guard: cannot read its policy guard.json") {

@@ -52,8 +52,9 @@ func (h hook) async(overflow string) hook {
 }
 func (h hook) deadline(d time.Duration) hook { h.limits.Deadline = d; return h }
 
-// session lays out a session dir the way staging does and stages hs.
-func session(t testing.TB, hs ...hook) stage.HookView {
+// staged lays out a session dir the way staging does, stages hs and
+// is the hooks' view of it.
+func staged(t testing.TB, hs ...hook) stage.HookView {
 	t.Helper()
 	root := t.TempDir()
 	acc := filepath.Join(root, "project")

@@ -54,7 +54,7 @@ func TestRunInference(t *testing.T) {
 			err: "infer: inference driver 'drv' failed: tool 'drv' trapped", records: []string{"error", "error"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := session(t, blocking("infer", tt.hookGuest).bound(fnCompaction))
+			s := staged(t, blocking("infer", tt.hookGuest).bound(fnCompaction))
 			o := Options{Staged: s, DriverName: "drv", Retry: inference.Policy{MaxRetries: tt.retries, Clock: instantClock{}}}
 			if tt.driverGuest != "" {
 				o.Driver = driver(t, tt.driverGuest)
@@ -98,7 +98,7 @@ func TestRunInference(t *testing.T) {
 // carries inference.compaction.max_tokens and runs the compaction driver;
 // a hook's call never reaches the A2A task's I/O.
 func TestRunInferencePayload(t *testing.T) {
-	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+	s := staged(t, blocking("infer", hookInfer020).bound(fnCompaction))
 	plain, comp := &recorder{next: driver(t, testguest.DriverCanned)}, &recorder{next: driver(t, testguest.DriverCanned)}
 	r := startRuntime(t, Options{Staged: s, Driver: plain, CompactionDriver: comp, CompactionMaxTokens: 512})
 	ctx := tools.WithTaskIO(context.Background(), nopIO{})
@@ -132,7 +132,7 @@ func TestRunInferenceCompactionCap(t *testing.T) {
 		{"unset, same ceiling", nil, 5000, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+			s := staged(t, blocking("infer", hookInfer020).bound(fnCompaction))
 			s.Capsule.Inference.MaxTokens = ptr[uint32](64)
 			s.Capsule.Inference.Compaction = &manifest.Compaction{MaxTokens: tt.compaction}
 			rec := &recorder{next: driver(t, testguest.DriverCanned)}
@@ -172,7 +172,7 @@ func (nopIO) RequestInput(context.Context, string) (string, error) { return "", 
 
 // Under transport: process there is no driver a hook can call.
 func TestRunInferenceProcessTransport(t *testing.T) {
-	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+	s := staged(t, blocking("infer", hookInfer020).bound(fnCompaction))
 	s.Capsule.Inference.Transport = "process"
 	r := startRuntime(t, Options{Staged: s, Driver: driver(t, testguest.DriverCanned)})
 	if _, err := r.Compaction(context.Background(), compaction); err == nil || err.Error() != "infer: "+ErrProcessTransport {
@@ -186,7 +186,7 @@ func TestRunInferenceProcessTransport(t *testing.T) {
 // A driver error echoing the capsule's key reaches the hook redacted, and
 // so does the retry record the trace gets of each failed attempt.
 func TestRunInferenceRedactsTheKey(t *testing.T) {
-	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+	s := staged(t, blocking("infer", hookInfer020).bound(fnCompaction))
 	s.Capsule.Inference.HasAPIKey, s.Capsule.Inference.APIKey = true, "nope"
 	s.Workdir = stage.NewWorkdir(s.AccessibleDir, s.SessionDir, redact.New("nope")) // as staging makes it
 	r := startRuntime(t, Options{Staged: s, Driver: driver(t, testguest.DriverError),
@@ -227,7 +227,7 @@ func TestRunInferenceSpendCeiling(t *testing.T) {
 		{"refused", 100, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+			s := staged(t, blocking("infer", hookInfer020).bound(fnCompaction))
 			rec := &recorder{next: driver(t, testguest.DriverCanned)}
 			m := inference.NewMeter(&tt.limit)
 			r := startRuntime(t, Options{Staged: s, Driver: rec, Meter: m})

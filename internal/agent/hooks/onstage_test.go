@@ -16,7 +16,7 @@ const hookStageEscape = "hook-stage-escape"
 // generated shell-tool manifest (and kept by the session, which reads
 // it as the inventory lists it); failures are logged and staging goes on.
 func TestOnStageWriteManifests(t *testing.T) {
-	s := session(t, blocking("bound", hookAnswer050).bound(fnStage), blocking("errs", hookErrs).bound(fnStage),
+	s := staged(t, blocking("bound", hookAnswer050).bound(fnStage), blocking("errs", hookErrs).bound(fnStage),
 		blocking("later", hookErrs).bound(fnInference), blocking("old", "hook-lifecycle"))
 	s, kept := onStage(s)
 	if err := Stage(context.Background(), Options{Staged: s}); err != nil {
@@ -43,7 +43,7 @@ func TestOnStageWriteManifests(t *testing.T) {
 // A hostile on-stage hook naming a binary that climbs out of tools/ writes
 // nothing outside it; its other manifests are still written.
 func TestOnStageManifestCannotEscapeTools(t *testing.T) {
-	s, _ := onStage(session(t, blocking("evil", hookStageEscape).bound(fnStage)))
+	s, _ := onStage(staged(t, blocking("evil", hookStageEscape).bound(fnStage)))
 	if err := Stage(context.Background(), Options{Staged: s}); err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func hostEnv(name string) (string, bool) {
 // variables in the spec's order (wit.md §6.7), and at on-stage only
 // MURMUR_FORMATION_ID.
 func TestSandboxEnvironment(t *testing.T) {
-	s := session(t, blocking("probe", hookSandboxProbe))
+	s := staged(t, blocking("probe", hookSandboxProbe))
 	r := startRuntime(t, Options{Staged: s, GuestIO: launch.GuestIO{Getenv: hostEnv}})
 	rep, err := r.Compaction(context.Background(), compaction)
 	if err != nil || rep == nil {
@@ -62,7 +62,7 @@ func TestSandboxPreopens(t *testing.T) {
 	}{{"", ""}, {"notes", "."}} {
 		h := blocking("probe", hookSandboxProbe)
 		h.scope = tt.scope
-		s := session(t, h)
+		s := staged(t, h)
 		r := startRuntime(t, Options{Staged: s})
 		arts := r.Inference(context.Background(), agent.InferenceEvent{})
 		if len(arts) != 1 || arts[0].Content != tt.want {
@@ -85,7 +85,7 @@ func TestSandboxNetworkIsTheHooksOwn(t *testing.T) {
 	}
 	with := blocking("net", hookAnswer050)
 	with.net = rules
-	s := session(t, with, blocking("none", hookAnswer050))
+	s := staged(t, with, blocking("none", hookAnswer050))
 	r := startRuntime(t, Options{Staged: s})
 	for _, tt := range []struct {
 		in    *instance
@@ -116,7 +116,7 @@ func TestSandboxHTTPAttack(t *testing.T) {
 	}{{nil, []string{"P"}}, {rules, []string{"+", "G"}}} {
 		h := blocking("http", hookHTTPProbe)
 		h.net = tt.rules
-		s := session(t, h)
+		s := staged(t, h)
 		r := startRuntime(t, Options{Staged: s})
 		arts := r.Inference(context.Background(), agent.InferenceEvent{})
 		if len(arts) != 1 || !slices.Contains(tt.want, arts[0].Content) {
