@@ -19,5 +19,5 @@
 // trampoline, in the session's resources.Bounds. Every failure comes back
 // as a coded error (*diag.Error) carrying Murmur's wording and E-RUN
 // code, because capsule authors and scripts match on those, marked with
-// how the run ended (StatusOf).
+// how the run ended (ErrCancelled, ErrTrapped).
 package launch

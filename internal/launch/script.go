@@ -26,7 +26,7 @@ type capsuleStore struct {
 // interfaces over the staged tools), instantiate, call
 // murmur:capsule/run@0.1.0#run under capabilities.limits, and report how
 // it ended. nil means the run succeeded; any failure is a coded error
-// (*diag.Error) whose status StatusOf reads.
+// (*diag.Error), marked ErrCancelled or ErrTrapped when it ended so.
 func Script(ctx context.Context, opts Options) error {
 	o := opts.withDefaults()
 	s := o.Staged
@@ -64,7 +64,7 @@ func Script(ctx context.Context, opts Options) error {
 	}
 	if err := run(ctx, &o, comp, state); err != nil {
 		var e *diag.Error
-		if StatusOf(err) == StatusCancelled && errors.As(err, &e) {
+		if errors.Is(err, ErrCancelled) && errors.As(err, &e) {
 			if werr := s.WriteResult("error: " + e.Msg + "\n"); werr != nil {
 				o.Log.Warn("recording the cancellation in out/result.txt", "err", werr)
 			}

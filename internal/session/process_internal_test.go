@@ -22,10 +22,10 @@ func TestRunAgentProcess(t *testing.T) {
 	}
 	for _, c := range []struct {
 		task, result string
-		status       launch.Status
+		status       Status
 	}{
 		{"turns 1", "after turns", ""},
-		{"exit", "", launch.StatusFailed},
+		{"exit", "", StatusFailed},
 	} {
 		t.Run(c.task, func(t *testing.T) {
 			dir := t.TempDir()
@@ -46,7 +46,7 @@ func TestRunAgentProcess(t *testing.T) {
 			switch {
 			case c.status == "" && err != nil:
 				t.Fatal(err)
-			case c.status != "" && launch.StatusOf(err) != c.status:
+			case c.status != "" && StatusOf(err) != c.status:
 				t.Fatalf("err = %v, want status %s", err, c.status)
 			}
 			b, _ := os.ReadFile(filepath.Join(s.OutDir, stage.ResultFile))

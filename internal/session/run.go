@@ -27,7 +27,7 @@ type Result struct {
 	// staging created it.
 	Session *stage.Staged
 	// Status is ok, failed, trapped or cancelled.
-	Status launch.Status
+	Status Status
 	// Step is where a failed run failed ("" when it did not).
 	Step Step
 }
@@ -54,9 +54,9 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	}
 	if err = asCancelled(ctx, err); err != nil {
 		err = secrets.Error(err)
-		return Result{Session: sess, Status: launch.StatusOf(err), Step: step}, err
+		return Result{Session: sess, Status: StatusOf(err), Step: step}, err
 	}
-	return Result{Session: sess, Status: launch.StatusOK}, nil
+	return Result{Session: sess, Status: StatusOK}, nil
 }
 
 // run is the pipeline; step is where it failed (StepRun when it did not,
@@ -191,7 +191,7 @@ func load(o Options) (*manifest.File, error) {
 // outside (an interrupt, a signal, a server cancelling the task) a
 // cancelled run, however the capsule ended.
 func asCancelled(ctx context.Context, err error) error {
-	if ctx.Err() == nil || errors.Is(ctx.Err(), context.DeadlineExceeded) || launch.StatusOf(err) == launch.StatusCancelled {
+	if ctx.Err() == nil || errors.Is(ctx.Err(), context.DeadlineExceeded) || StatusOf(err) == StatusCancelled {
 		return err
 	}
 	return diag.Wrap(launch.CodeRun, diag.Mark(err, launch.ErrCancelled), "capsule run cancelled (%v)", context.Cause(ctx))
