@@ -106,7 +106,7 @@ func run(ctx context.Context, o Options, serve session.ServeOptions) (Result, er
 	out := Result{Status: Status(res.Status)}
 	if s := res.Session; s != nil {
 		out.SessionID, out.SessionDir, out.Workdir = s.ID, s.SessionDir, s.AccessibleDir
-		out.Text = s.Secrets.String(readResult(s.SessionDir, log))
+		out.Text = s.Secrets().String(readResult(s.SessionDir, log))
 	}
 	return out, coded(err)
 }

@@ -1,4 +1,4 @@
-// Package loop benchmarks the agent loop (agent.RunSession) itself: what a turn
+// Package loop benchmarks the agent loop (agent.Run) itself: what a turn
 // costs beyond the model, and what a long session holds in memory. The
 // model is the scripted driver (guests/go/scripted) and every turn but the
 // last calls one WASM tool (toolrun-go), both real components in a fresh
@@ -20,7 +20,7 @@
 // request size (the conversation as sent) at turns 10 and 100, and
 // heap-B/msg-B, how much heap each byte of conversation added between
 // them, and kept-B, the heap a finished session left behind (after minus
-// before agent.RunSession): the loop holds the conversation, in its decoded form,
+// before agent.Run): the loop holds the conversation, in its decoded form,
 // and nothing else that grows per turn.
 package loop
 
@@ -74,7 +74,7 @@ func (t *timed) Invoke(ctx context.Context, in tools.ToolInput) (tools.ToolResul
 type session struct {
 	driver, echo *timed
 	toolTurns    int
-	// tokens is shared by every run, as one launch shares its counter.
+	// tokens is shared by every run, as one run shares its counter.
 	tokens *tokens.Counter
 }
 
@@ -112,14 +112,14 @@ func newSession(b *testing.B, toolTurns int) *session {
 }
 
 // run runs the session once in a fresh workdir and returns how long
-// agent.RunSession took.
+// agent.Run took.
 func (s *session) run(b *testing.B) time.Duration {
 	b.Helper()
 	dir := b.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "task.md"), []byte("echo every turn"), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	st := &stage.Session{AccessibleDir: dir, SessionDir: dir, OutDir: filepath.Join(dir, "out"), LogsDir: filepath.Join(dir, "logs"),
+	st := stage.LoopView{Workdir: stage.NewWorkdir(dir, dir, nil),
 		Capsule: &manifest.Capsule{Name: "bench", Version: "0.1.0",
 			Inference: &manifest.Inference{Model: "scripted", MaxTurns: uint32(s.toolTurns + 1)}},
 		Artifacts: []*stage.Artifact{{Name: "echo", Role: stage.RoleTool, Kind: stage.KindWasm}}}
@@ -127,14 +127,14 @@ func (s *session) run(b *testing.B) time.Duration {
 	set.Add("echo", s.echo)
 	calls := s.driver.calls
 	start := time.Now()
-	res, err := agent.RunSession(context.Background(), agent.SessionOptions{Session: st, Driver: s.driver, Tools: set,
+	res, err := agent.Run(context.Background(), agent.Options{Staged: st, Driver: s.driver, Tools: set,
 		Allowlist: []string{"echo"}, Tokens: s.tokens})
 	took := time.Since(start)
 	if err == nil {
 		err = res.Last.Err
 	}
 	if turns := s.driver.calls - calls; err != nil || res.Last.Text != "done" || turns != s.toolTurns+1 {
-		b.Fatalf("agent.RunSession: %v after %d turns (text %q), want done after %d", err, turns, res.Last.Text, s.toolTurns+1)
+		b.Fatalf("agent.Run: %v after %d turns (text %q), want done after %d", err, turns, res.Last.Text, s.toolTurns+1)
 	}
 	return took
 }

@@ -54,7 +54,7 @@ type attemptRun struct {
 
 // beginAttempt is what every attempt starts with, whatever runs the
 // model: the turns left to this task and the task text.
-func (l *launch) beginAttempt(ctx context.Context, tr *taskRun) (remaining uint32, task string, err error) {
+func (l *loop) beginAttempt(ctx context.Context, tr *taskRun) (remaining uint32, task string, err error) {
 	l.attempted = true
 	inf := l.s.Capsule.Inference
 	remaining = inf.MaxTurns - min(tr.counts.turns, inf.MaxTurns)
@@ -71,7 +71,7 @@ func (l *launch) beginAttempt(ctx context.Context, tr *taskRun) (remaining uint3
 // attempt is run_agent_loop: session_start, the turns, session_end
 // (session.md §3.1–§3.2). A returned error is Murmur's Err: the attempt
 // failed without its session_end.
-func (l *launch) attempt(ctx context.Context, tr *taskRun) (attemptEnd, error) {
+func (l *loop) attempt(ctx context.Context, tr *taskRun) (attemptEnd, error) {
 	remaining, task, err := l.beginAttempt(ctx, tr)
 	if err != nil {
 		return attemptEnd{}, err
@@ -102,7 +102,7 @@ func (l *launch) attempt(ctx context.Context, tr *taskRun) (attemptEnd, error) {
 
 // turn is one turn, steps 1–16 of session.md §3.2. done reports that the
 // attempt ended (returned), err that it failed (Err).
-func (l *launch) turn(ctx context.Context, a *attemptRun, turn uint32) (attemptEnd, bool, error) {
+func (l *loop) turn(ctx context.Context, a *attemptRun, turn uint32) (attemptEnd, bool, error) {
 	// Step 1, the workdir-size watchdog.
 	if b := l.o.WorkdirBreach; b != nil {
 		if err := b(); err != nil {
@@ -208,8 +208,8 @@ func deref[T any](p *T) T {
 	return *p
 }
 
-// count adds c to the task's and the launch's totals.
-func (l *launch) count(a *attemptRun, c counts) {
+// count adds c to the task's and the run's totals.
+func (l *loop) count(a *attemptRun, c counts) {
 	for _, t := range []*counts{&a.counts, &l.totals} {
 		t.turns += c.turns
 		t.toolCalls += c.toolCalls
@@ -222,7 +222,7 @@ func (l *launch) count(a *attemptRun, c counts) {
 // writeHookInferences writes the hooks' run-inference records gathered
 // since the last call; they count as turns (session.md §10). Their write
 // errors are only logged.
-func (l *launch) writeHookInferences(a *attemptRun, turn uint32) {
+func (l *loop) writeHookInferences(a *attemptRun, turn uint32) {
 	for _, h := range l.hooks.TakeInferences() {
 		origin, model := "hook:"+h.Hook, h.Model
 		l.writeLogged(trace.TypeInference, &trace.Inference{Turn: turn, InputTokens: h.InputTokens, OutputTokens: h.OutputTokens,
@@ -236,7 +236,7 @@ func (l *launch) writeHookInferences(a *attemptRun, turn uint32) {
 
 // endFailed is a failure Murmur records and returns Ok from: the reason
 // in out/result.txt, session_end with status, a final failed event.
-func (l *launch) endFailed(a *attemptRun, e *diag.Error, status string) (attemptEnd, error) {
+func (l *loop) endFailed(a *attemptRun, e *diag.Error, status string) (attemptEnd, error) {
 	text := "error: " + e.Msg
 	if err := l.f.writeResult(text); err != nil {
 		l.log.Warn("recording the failure in out/result.txt", "err", err)
@@ -250,7 +250,7 @@ func (l *launch) endFailed(a *attemptRun, e *diag.Error, status string) (attempt
 
 // endOK is step 15: the final text recorded, the threaded history kept,
 // session_end ok, the completion events.
-func (l *launch) endOK(a *attemptRun, r response) (attemptEnd, error) {
+func (l *loop) endOK(a *attemptRun, r response) (attemptEnd, error) {
 	text := r.text()
 	if err := l.f.writeResult(text); err != nil {
 		return attemptEnd{}, failure(KindIO, err, "writing out/result.txt: %v", err)

@@ -88,13 +88,13 @@ func BenchmarkSessionTurn(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				b.StopTimer()
-				s := testSession(b, func(c *manifest.Capsule) {
+				s := testStaged(b, func(c *manifest.Capsule) {
 					c.Inference.MaxTurns = uint32(turns)
 					c.Artifacts = []manifest.ArtifactRef{{Name: "echo", Runtime: manifest.RuntimeTool}}
 				})
 				b.StartTimer()
 				start := time.Now()
-				if _, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: set, Allowlist: []string{"echo"}}); err != nil {
+				if _, err := Run(context.Background(), Options{Staged: s, Driver: d, Tools: set, Allowlist: []string{"echo"}}); err != nil {
 					b.Fatal(err)
 				}
 				total += time.Since(start)
@@ -122,10 +122,10 @@ func BenchmarkLoopOnly(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
 				b.StopTimer()
-				s := testSession(b, func(c *manifest.Capsule) { c.Inference.MaxTurns = uint32(turns) })
+				s := testStaged(b, func(c *manifest.Capsule) { c.Inference.MaxTurns = uint32(turns) })
 				d := &replay{answers: answers}
 				b.StartTimer()
-				if _, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: set, Allowlist: []string{"t"}}); err != nil {
+				if _, err := Run(context.Background(), Options{Staged: s, Driver: d, Tools: set, Allowlist: []string{"t"}}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -153,8 +153,8 @@ func (r *replay) Invoke(context.Context, tools.ToolInput) (tools.ToolResult, err
 // costs next to nothing. Everything a served task costs between the
 // registry handing it over and its reply, bar the engine and HTTP.
 func BenchmarkServedTasks(b *testing.B) {
-	s := testSession(b, nil)
-	files, err := s.OpenTaskFiles()
+	s := testStaged(b, nil)
+	files, err := stage.OpenTaskFiles(s.AccessibleDir)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func BenchmarkServedTasks(b *testing.B) {
 	b.ReportAllocs()
 	cpu0 := cpuTime(b)
 	b.ResetTimer()
-	if _, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: answering(endText), Tasks: src}); err != nil {
+	if _, err := Run(context.Background(), Options{Staged: s, Driver: answering(endText), Tasks: src}); err != nil {
 		b.Fatal(err)
 	}
 	b.StopTimer()

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
-	"github.com/mur-go/mur/internal/stage"
-
 	"github.com/mur-go/mur/internal/base/diag"
 )
 
@@ -20,14 +18,15 @@ import (
 // untracked attempt (what Murmur does after its A2A wait times out), and
 // with neither the run fails saying how to give one.
 type CLITasks struct {
-	s          *stage.Session
+	workdir    string
 	acceptance string
 	ran, done  bool
 }
 
-// NewCLITasks is the CLI source for the staged session.
-func NewCLITasks(s *stage.Session) *CLITasks {
-	return &CLITasks{s: s, acceptance: s.Capsule.Lifecycle.TaskAcceptance}
+// NewCLITasks is the CLI source of a session whose accessible workdir is
+// workdir, under lifecycle.task_acceptance acceptance.
+func NewCLITasks(workdir, acceptance string) *CLITasks {
+	return &CLITasks{workdir: workdir, acceptance: acceptance}
 }
 
 // Next implements TaskSource.
@@ -69,7 +68,7 @@ func (c *CLITasks) Done(_ context.Context, _ Task, r TaskResult) {
 }
 
 func (c *CLITasks) path(name string) string {
-	return c.s.AccessibleDir + string(os.PathSeparator) + name
+	return c.workdir + string(os.PathSeparator) + name
 }
 
 // NewID is prefix + the 32 lowercase hex digits of a UUIDv7 (session.md

@@ -20,7 +20,7 @@ const toolMarker = "__murmur_tool_msg__"
 // conversation to the compaction hooks and commit a replacement that
 // survives reconstruction and the safety net. A returned failure is a
 // hook's, fatal to the attempt.
-func (l *launch) compact(ctx context.Context, a *attemptRun, turn uint32, sessionTokens uint64) *diag.Error {
+func (l *loop) compact(ctx context.Context, a *attemptRun, turn uint32, sessionTokens uint64) *diag.Error {
 	c := l.s.Capsule
 	if c.ContextMaxTokens == nil || *c.ContextMaxTokens == 0 {
 		return nil
@@ -155,7 +155,7 @@ func pairedCalls(msgs []any) bool {
 
 // dumpSummary appends out/compaction-summaries.jsonl's line (§7.3);
 // failures go to the bootstrap log.
-func (l *launch) dumpSummary(msgs []any, turn uint32, before, after uint64) {
+func (l *loop) dumpSummary(msgs []any, turn uint32, before, after uint64) {
 	var parts []string
 	for _, m := range msgs {
 		mm, _ := m.(map[string]any)

@@ -2,7 +2,7 @@ package agent
 
 // continuation is a stateful driver's hold on the conversation
 // (session.md §3.6): the id it returned, the context it was returned in,
-// and how many messages it has seen. It lives for the whole launch.
+// and how many messages it has seen. It lives for the whole run.
 type continuation struct {
 	id, contextID string
 	acked         int

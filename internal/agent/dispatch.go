@@ -20,7 +20,7 @@ const errNoShell = "shell tools are not available in this session"
 // dispatcher resolves a tool_call name the way session.md §2.4 orders it:
 // a native tool, a shell.allow binary, a skill, an allowlisted WASM tool.
 type dispatcher struct {
-	session   *stage.Session
+	staged    stage.LoopView
 	tools     tools.Tools
 	allowlist []string
 	shell     tools.ShellRunner
@@ -37,7 +37,7 @@ type handler struct {
 
 func (d *dispatcher) resolve(name string) handler {
 	var staged *stage.Artifact
-	for _, a := range d.session.Artifacts {
+	for _, a := range d.staged.Artifacts {
 		if a.Name == name {
 			staged = a
 			break
@@ -49,7 +49,7 @@ func (d *dispatcher) resolve(name string) handler {
 			return handler{tool: t}
 		}
 	}
-	if slices.Contains(d.session.Capsule.Capabilities.ShellAllow(), name) {
+	if slices.Contains(d.staged.Capsule.Capabilities.ShellAllow(), name) {
 		if d.shell == nil {
 			return handler{errText: errNoShell}
 		}
@@ -83,7 +83,7 @@ type outcome struct {
 // file that does.
 func (d *dispatcher) run(ctx context.Context, h handler, c toolCall) (outcome, error) {
 	o, fatal := d.invoke(ctx, h, c)
-	secrets := d.session.Secrets
+	secrets := d.staged.Secrets()
 	if !secrets.Active() {
 		return o, fatal
 	}
@@ -142,7 +142,7 @@ func (d *dispatcher) invoke(ctx context.Context, h handler, c toolCall) (outcome
 // on-tool-call hook, its tool_call (or skill_call) record, then for a
 // shell command the on-shell hook and its shell record, then the artifact
 // event. It returns the tool message for the model.
-func (l *launch) callTool(ctx context.Context, a *attemptRun, turn uint32, c toolCall) (map[string]any, error) {
+func (l *loop) callTool(ctx context.Context, a *attemptRun, turn uint32, c toolCall) (map[string]any, error) {
 	h := l.d.resolve(c.Name)
 	start := l.now()
 	o, fatal := l.d.run(tools.WithTaskIO(ctx, a.t.IO), h, c)
@@ -182,7 +182,7 @@ func (l *launch) callTool(ctx context.Context, a *attemptRun, turn uint32, c too
 
 // recordShell is a shell command that ran: the on-shell hook, its shell
 // record, the count.
-func (l *launch) recordShell(ctx context.Context, a *attemptRun, turn uint32, sh *tools.ShellOutcome) error {
+func (l *loop) recordShell(ctx context.Context, a *attemptRun, turn uint32, sh *tools.ShellOutcome) error {
 	l.hooks.Shell(ctx, shellEvent(turn, sh))
 	rec := &trace.Shell{Turn: turn, Binary: sh.Binary, Command: sh.Command, ExitCode: sh.ExitCode,
 		StdoutBytes: uint64(len(sh.Stdout)), StderrBytes: uint64(len(sh.Stderr)), DurationMS: durMS(sh.Duration)}
@@ -196,7 +196,7 @@ func (l *launch) recordShell(ctx context.Context, a *attemptRun, turn uint32, sh
 	return nil
 }
 
-func (l *launch) toolRecord(turn uint32, c toolCall, o outcome, dur uint64, status string) *trace.ToolCall {
+func (l *loop) toolRecord(turn uint32, c toolCall, o outcome, dur uint64, status string) *trace.ToolCall {
 	var input any
 	if err := decode(c.Input, &input); err != nil {
 		input = map[string]any{}

@@ -1,5 +1,5 @@
-// Package agent runs an agent capsule's session (session.md §3): the
-// launch opens trace.jsonl and takes tasks from a TaskSource; each task
+// Package agent runs an agent capsule's session loop (session.md §3):
+// Run opens trace.jsonl and takes tasks from a TaskSource; each task
 // runs attempts (reopened when a hook asks, within budget); each attempt
 // calls the driver turn by turn in the exact order of §3.2, dispatching
 // the model's tool calls (§2.4) and feeding their results back (§2.5).

@@ -33,7 +33,7 @@ type driverCall struct {
 // after its backoff, every call charged. A non-nil end is a failure that
 // ends the attempt the way step 7 does; a non-nil error is Murmur's Err.
 // A final stop_reason error is returned as a call, for steps 10–11.
-func (l *launch) callDriver(ctx context.Context, a *attemptRun, turn uint32, wire payload, inTok uint64) (driverCall, *attemptEnd, error) {
+func (l *loop) callDriver(ctx context.Context, a *attemptRun, turn uint32, wire payload, inTok uint64) (driverCall, *attemptEnd, error) {
 	inf := l.s.Capsule.Inference
 	for attempt := 1; ; attempt++ {
 		if err := l.meter.Admit(inTok + uint64(inf.EffectiveMaxTokens())); err != nil {
@@ -127,7 +127,7 @@ func (l *launch) callDriver(ctx context.Context, a *attemptRun, turn uint32, wir
 
 // chargeFailed charges a failed call its reported usage, else its input
 // estimate, and returns the charge.
-func (l *launch) chargeFailed(raw *string, inTok uint64) uint64 {
+func (l *loop) chargeFailed(raw *string, inTok uint64) uint64 {
 	var u inference.Usage
 	var ok bool
 	if raw != nil {
@@ -141,7 +141,7 @@ func (l *launch) chargeFailed(raw *string, inTok uint64) uint64 {
 // retry decides on failed call number attempt: when the policy sends it
 // again, the inference_retry record is written and the backoff waited
 // (again is true); a cancellation during the wait is the error.
-func (l *launch) retry(ctx context.Context, turn uint32, attempt int, f inference.Failure, charged uint64) (again bool, err error) {
+func (l *loop) retry(ctx context.Context, turn uint32, attempt int, f inference.Failure, charged uint64) (again bool, err error) {
 	delay, nerr := l.policy.Next(ctx, attempt-1, f)
 	if nerr != nil {
 		if attempt > 1 || errors.Is(nerr, inference.ErrPastDeadline) {
@@ -178,7 +178,7 @@ func retryRecord(origin string, turn uint32, r *HookRetry) *trace.InferenceRetry
 
 // refuseSpend ends the attempt at the spend ceiling: the
 // spend_ceiling_reached record, the refusal as the failure.
-func (l *launch) refuseSpend(a *attemptRun, turn uint32, err error) (*attemptEnd, error) {
+func (l *loop) refuseSpend(a *attemptRun, turn uint32, err error) (*attemptEnd, error) {
 	var ce *inference.CeilingError
 	if !errors.As(err, &ce) {
 		return nil, failure(KindSpendCeiling, err, "%v", err)
@@ -193,7 +193,7 @@ func (l *launch) refuseSpend(a *attemptRun, turn uint32, err error) (*attemptEnd
 
 // writeUsage records the provider's usage of a call beside its inference
 // record (§13: beside, never instead of, the runtime's counts).
-func (l *launch) writeUsage(turn uint32, c driverCall) {
+func (l *loop) writeUsage(turn uint32, c driverCall) {
 	if !c.reported {
 		return
 	}

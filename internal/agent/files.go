@@ -20,20 +20,20 @@ const (
 // files are the workdir files the loop reads and writes at every task:
 // task.md, out/result.txt, logs/bootstrap.log; what it writes carries
 // guests' text, so the session's secrets are redacted from it. The two
-// directories are opened once per launch and each access stays inside
+// directories are opened once per run and each access stays inside
 // them and follows no planted link (internal/confined), as
-// stage.Session's one-off writes do; a served capsule runs a task every
+// stage.Workdir's one-off writes do; a served capsule runs a task every
 // few milliseconds, and opening the session dir, creating out/ and
 // reopening the log for each file was a good part of a task's syscalls.
 type files struct {
-	s         *stage.Session
+	s         stage.Workdir
 	sess, acc *confined.Dir
 	// bootstrap is logs/bootstrap.log, opened for appending at the first
 	// line: each line is still one write(2) straight to the file.
 	bootstrap *os.File
 }
 
-func openFiles(s *stage.Session) (*files, error) {
+func openFiles(s stage.Workdir) (*files, error) {
 	sess, err := confined.OpenDir(s.SessionDir)
 	if err != nil {
 		return nil, fmt.Errorf("opening the session dir: %w", err)
@@ -72,13 +72,13 @@ func (f *files) readTask() (string, error) {
 
 // writeTask replaces task.md (a reopen's rewrite).
 func (f *files) writeTask(text string) error {
-	return f.acc.WriteFile(taskFile, []byte(f.s.Secrets.String(text)), 0o644, os.O_CREATE|os.O_TRUNC)
+	return f.acc.WriteFile(taskFile, []byte(f.s.Secrets().String(text)), 0o644, os.O_CREATE|os.O_TRUNC)
 }
 
 // writeResult replaces out/result.txt, the attempt's terminal outcome;
 // out/ is made again if a guest removed it.
 func (f *files) writeResult(text string) error {
-	return f.write(filepath.Join(f.s.OutDir, stage.ResultFile), []byte(f.s.Secrets.String(text)), os.O_CREATE|os.O_TRUNC)
+	return f.write(filepath.Join(f.s.OutDir, stage.ResultFile), []byte(f.s.Secrets().String(text)), os.O_CREATE|os.O_TRUNC)
 }
 
 // appendBootstrap appends data to logs/bootstrap.log.
@@ -95,7 +95,7 @@ func (f *files) appendBootstrap(data []byte) error {
 			return err
 		}
 	}
-	_, err := f.bootstrap.Write(f.s.Secrets.Bytes(data))
+	_, err := f.bootstrap.Write(f.s.Secrets().Bytes(data))
 	return err
 }
 

@@ -6,13 +6,13 @@ import (
 	"testing"
 )
 
-// The launch's files keep working when a guest removes out/ or logs/
+// The run's files keep working when a guest removes out/ or logs/
 // between tasks: out/ is made again for the next result, and the
 // bootstrap log, open since its first line, takes every later line in one
 // write each.
 func TestFilesSurviveRemovedDirs(t *testing.T) {
-	s := testSession(t, nil)
-	f, err := openFiles(s)
+	s := testStaged(t, nil)
+	f, err := openFiles(s.Workdir)
 	if err != nil {
 		t.Fatal(err)
 	}

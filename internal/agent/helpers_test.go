@@ -55,9 +55,9 @@ const (
 	endText = `{"stop_reason":"end_turn","content":[{"type":"text","text":"hi"}]}`
 )
 
-// testSession is a staged agent capsule in a temp dir with task.md and
+// testStaged is a staged agent capsule in a temp dir with task.md and
 // one WASM tool t.
-func testSession(t testing.TB, edit func(*manifest.Capsule)) *stage.Session {
+func testStaged(t testing.TB, edit func(*manifest.Capsule)) stage.LoopView {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "task.md"), []byte("do it"), 0o644); err != nil {
@@ -69,15 +69,14 @@ func testSession(t testing.TB, edit func(*manifest.Capsule)) *stage.Session {
 	if edit != nil {
 		edit(c)
 	}
-	return &stage.Session{ID: "ses_test", AccessibleDir: dir, SessionDir: dir, OutDir: filepath.Join(dir, "out"),
-		LogsDir: filepath.Join(dir, "logs"), Capsule: c,
+	return stage.LoopView{ID: "ses_test", Workdir: stage.NewWorkdir(dir, dir, nil), Capsule: c,
 		Artifacts: []*stage.Artifact{{Name: "t", Role: stage.RoleTool, Kind: stage.KindWasm},
 			{Name: "guide", Role: stage.RoleSkill, Kind: stage.KindSkill, SkillText: "Do it well."}}}
 }
 
 // readTrace parses the session's trace and checks the counts invariant
 // on every session_end.
-func readTrace(t testing.TB, s *stage.Session) []trace.Line {
+func readTrace(t testing.TB, s stage.LoopView) []trace.Line {
 	t.Helper()
 	f, err := os.Open(filepath.Join(s.SessionDir, trace.FileName))
 	if err != nil {

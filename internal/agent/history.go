@@ -13,7 +13,7 @@ import (
 // contexts/<context id>/ in the session dir (session.md §3.7).
 const historyFile = "history.json"
 
-func (l *launch) threaded() bool {
+func (l *loop) threaded() bool {
 	return l.s.Capsule.Lifecycle.Conversation == "threaded"
 }
 
@@ -29,7 +29,7 @@ func historyPath(contextID string) string {
 
 // loadHistory is the context's persisted conversation; missing, unreadable
 // or invalid is empty.
-func (l *launch) loadHistory(contextID string) []any {
+func (l *loop) loadHistory(contextID string) []any {
 	rel := historyPath(contextID)
 	if rel == "" {
 		return nil
@@ -55,7 +55,7 @@ func (l *launch) loadHistory(contextID string) []any {
 // A2A task, and the conversation with the final answer persisted, the
 // continuation then acknowledging all of it. Failures are logged only;
 // they never overwrite what was there.
-func (l *launch) saveHistory(a *attemptRun, r response, text string) {
+func (l *loop) saveHistory(a *attemptRun, r response, text string) {
 	if a.t.Source == "a2a" && a.t.ID != "" && historyPath(a.t.ID) != "" {
 		if err := l.s.WriteSessionFile(filepath.Join(l.s.OutDir, "result_"+a.t.ID+".txt"), []byte(text), os.O_CREATE|os.O_TRUNC); err != nil {
 			l.log.Warn("writing the task's result file", "err", err)

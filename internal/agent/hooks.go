@@ -11,7 +11,7 @@ import (
 // implementation's to log and record; only the errors returned here reach
 // the loop, and only where the spec makes them fatal.
 type Hooks interface {
-	// SessionStart runs once per launch before the first task. An error
+	// SessionStart runs once per run before the first task. An error
 	// (a hook that cannot be instantiated) ends the session.
 	SessionStart(ctx context.Context, e SessionContext) error
 	// TaskStart runs once per task, after its task_start record.

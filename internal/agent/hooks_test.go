@@ -103,14 +103,14 @@ func (o *oneTask) Next(context.Context) (Task, bool, error) {
 }
 func (o *oneTask) Done(context.Context, Task, TaskResult) {}
 
-func run(t *testing.T, s *stage.Session, d tools.Tool, h Hooks, src TaskSource) error {
+func run(t *testing.T, s stage.LoopView, d tools.Tool, h Hooks, src TaskSource) error {
 	t.Helper()
 	set := tools.NewToolSet()
 	set.Add("t", toolFunc(func(context.Context, tools.ToolInput) (tools.ToolResult, error) {
 		return tools.ToolResult{Status: tools.StatusPassed, Data: tools.Str("ok"),
 			Metadata: []tools.Pair{{Key: "state_effect", Value: "mutate"}, {Key: "state_effect", Value: "read"}, {Key: "resource_id", Value: "doc-7"}}}, nil
 	}))
-	_, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: set, Allowlist: []string{"t"}, Hooks: h, Tasks: src})
+	_, err := Run(context.Background(), Options{Staged: s, Driver: d, Tools: set, Allowlist: []string{"t"}, Hooks: h, Tasks: src})
 	return err
 }
 
@@ -119,7 +119,7 @@ func run(t *testing.T, s *stage.Session, d tools.Tool, h Hooks, src TaskSource) 
 // are recorded before every session_end; the tool result's metadata
 // reaches its tool_call record.
 func TestHookPointsAndTheirRecords(t *testing.T) {
-	s := testSession(t, nil)
+	s := testStaged(t, nil)
 	h := &recHooks{inferences: []HookInference{{Hook: "judge", Model: "small", InputTokens: 5, OutputTokens: 2, Decision: "end_turn"}},
 		faults: []HookFault{{Hook: "judge", Event: "on-tool-call", Arm: "error"}}}
 	ev := &recEvents{}
@@ -173,7 +173,7 @@ func (n *nopIO) RequestInput(context.Context, string) (string, error) {
 // A driver that streamed closes its turn with an empty text event and
 // gets no full-text fallback.
 func TestStreamedTurnEvents(t *testing.T) {
-	s := testSession(t, nil)
+	s := testStaged(t, nil)
 	ev, io := &recEvents{}, &nopIO{}
 	if err := run(t, s, chunkyDriver{}, nil, &oneTask{tasks: []Task{{ID: "tsk_1", Source: "a2a", Events: ev, IO: io}}}); err != nil {
 		t.Fatal(err)
@@ -216,7 +216,7 @@ func TestCompaction(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := testSession(t, func(cp *manifest.Capsule) {
+			s := testStaged(t, func(cp *manifest.Capsule) {
 				cp.ContextMaxTokens = &window
 				cp.Inference.Compaction = &manifest.Compaction{DumpSummaries: true}
 			})
@@ -252,7 +252,7 @@ func TestCompaction(t *testing.T) {
 // has not seen, with the id (session.md §3.6); tokens are still counted
 // on the whole conversation.
 func TestContinuation(t *testing.T) {
-	s := testSession(t, nil)
+	s := testStaged(t, nil)
 	d := &driver{answers: []tools.ToolResult{passed(callT, tools.Pair{Key: "continuation_id", Value: "k1"}), passed(endText)}}
 	if err := run(t, s, d, nil, &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}); err != nil {
 		t.Fatal(err)
@@ -272,7 +272,7 @@ func TestContinuation(t *testing.T) {
 // starts from the first's history; a context id that is not one path
 // element never places a file outside contexts/.
 func TestThreaded(t *testing.T) {
-	s := testSession(t, func(c *manifest.Capsule) { c.Lifecycle.Conversation = "threaded" })
+	s := testStaged(t, func(c *manifest.Capsule) { c.Lifecycle.Conversation = "threaded" })
 	d := &driver{answers: []tools.ToolResult{passed(endText)}}
 	err := run(t, s, d, nil, &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_a", Source: "a2a"},
 		{ID: "tsk_2", ContextID: "ctx_a", Source: "a2a"}, {ID: "tsk_3", ContextID: "../out", Source: "a2a"}}})
@@ -313,7 +313,7 @@ func TestReopen(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := testSession(t, func(cp *manifest.Capsule) { cp.Inference.MaxTaskReopens = c.reopens })
+			s := testStaged(t, func(cp *manifest.Capsule) { cp.Inference.MaxTaskReopens = c.reopens })
 			h := &recHooks{reopen: []*Reopen{{Hook: "critic", Reason: "  cite sources  "}}}
 			d := &driver{answers: []tools.ToolResult{passed(endText)}}
 			err := run(t, s, d, h, &oneTask{tasks: []Task{{ID: "tsk_1"}}})

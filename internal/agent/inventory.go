@@ -18,7 +18,7 @@ import (
 // manifests, the shell-tool manifests as read when written), never from
 // tools/ now, which shell commands can rewrite. bound is the skill bound
 // as the system prompt ("" for none).
-func inventory(s *stage.Session, bound string) ([]any, error) {
+func inventory(s stage.LoopView, bound string) ([]any, error) {
 	type entry struct {
 		name, description, schema string
 	}

@@ -53,7 +53,7 @@ func TestInventory(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := &stage.Session{Artifacts: c.arts, ShellTools: c.shells,
+			s := stage.LoopView{Artifacts: c.arts, ShellTools: c.shells,
 				Capsule: &manifest.Capsule{Inference: &manifest.Inference{SystemPromptArtifact: c.bound}}}
 			inv, err := inventory(s, s.Capsule.Inference.SystemPromptArtifact)
 			if err != nil {

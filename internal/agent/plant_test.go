@@ -14,7 +14,7 @@ import (
 // runtime read that file into the next attempt's request, nor write the
 // reopen feedback through the link.
 func TestPlantedTaskLinkIsNeitherReadNorWritten(t *testing.T) {
-	s := testSession(t, nil)
+	s := testStaged(t, nil)
 	victim := filepath.Join(t.TempDir(), "secret.txt")
 	if err := os.WriteFile(victim, []byte("HOST-SECRET"), 0o600); err != nil {
 		t.Fatal(err)
@@ -32,7 +32,7 @@ func TestPlantedTaskLinkIsNeitherReadNorWritten(t *testing.T) {
 	}))
 	d := &driver{answers: []tools.ToolResult{passed(callT), passed(endText)}}
 	h := &recHooks{reopen: []*Reopen{{Hook: "critic", Reason: "again"}}}
-	_, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: set, Allowlist: []string{"t"}, Hooks: h,
+	_, err := Run(context.Background(), Options{Staged: s, Driver: d, Tools: set, Allowlist: []string{"t"}, Hooks: h,
 		Tasks: &oneTask{tasks: []Task{{ID: "tsk_1"}}}})
 	if err == nil {
 		t.Error("the attempt after the plant ran on a linked task.md")

@@ -33,10 +33,10 @@ type ProcessOptions struct {
 // processAttempt is an attempt of a transport: process capsule:
 // session_start, then the CLI in place of the turn loop. Its stream's
 // inference and tool_call lines and its session_end go through the
-// launch's trace and totals; its bridge calls through the loop's
+// run's trace and totals; its bridge calls through the loop's
 // dispatcher. Every failure is Murmur's Err (session_end failed is already
 // written), never max_turns_reached.
-func (l *launch) processAttempt(ctx context.Context, tr *taskRun) (attemptEnd, error) {
+func (l *loop) processAttempt(ctx context.Context, tr *taskRun) (attemptEnd, error) {
 	remaining, task, err := l.beginAttempt(ctx, tr)
 	if err != nil {
 		return attemptEnd{}, err
@@ -54,7 +54,7 @@ func (l *launch) processAttempt(ctx context.Context, tr *taskRun) (attemptEnd, e
 	}
 	p := &processRun{l: l, a: &attemptRun{taskRun: tr}}
 	po := l.o.Process
-	res, err := process.Run(ctx, process.Options{Session: l.s, Command: inf.Command, Model: inf.Model,
+	res, err := process.Run(ctx, process.Options{Workdir: l.s.Workdir, Command: inf.Command, Model: inf.Model,
 		MaxTurns: remaining, Task: task, Notices: processNotices, Prompt: l.prompt.text, Tools: specs,
 		Dispatcher: p, Trace: processTrace{p}, Env: po.Env, Sandbox: po.Sandbox, Timeout: po.Timeout, Log: l.log})
 	p.close()
@@ -67,14 +67,14 @@ func (l *launch) processAttempt(ctx context.Context, tr *taskRun) (attemptEnd, e
 // processRun is what an attempt's stream reader and its bridge share;
 // they run on different goroutines, so mu orders their bookkeeping.
 type processRun struct {
-	l  *launch
+	l  *loop
 	a  *attemptRun
 	mu sync.Mutex
 	// turn is the stream's current turn, the one a bridge call belongs to.
 	turn uint32
 	// closed is set once the run returned; inflight counts the calls
 	// still running then. The bridge's server does not wait for its
-	// handlers, and none may touch the launch after the attempt.
+	// handlers, and none may touch the run after the attempt.
 	closed   bool
 	inflight sync.WaitGroup
 }
@@ -132,7 +132,7 @@ func (p *processRun) Call(ctx context.Context, name, input string) (string, bool
 	return o.text, o.isError
 }
 
-// processTrace writes the stream's records to the launch's trace. A
+// processTrace writes the stream's records to the run's trace. A
 // false count from the stream cannot break the counts invariant: totals
 // are counted as the lines are written.
 type processTrace struct{ p *processRun }
@@ -171,7 +171,7 @@ func (t processTrace) ToolCall(r process.ToolCallRecord) error {
 	return nil
 }
 
-// SessionEnd carries the launch's totals, not the run's own counts: they
+// SessionEnd carries the run's totals, not the CLI's own counts: they
 // were added as the lines were written.
 func (t processTrace) SessionEnd(r process.SessionEndRecord) error {
 	p := t.p

@@ -17,9 +17,9 @@ import (
 	"github.com/mur-go/mur/internal/tools"
 )
 
-// A transport: process attempt is one of RunSession's attempts: its
+// A transport: process attempt is one of Run's attempts: its
 // session_start, the stream's inference and tool_call lines, its
-// session_end and the task records come from the launch's trace and
+// session_end and the task records come from the run's trace and
 // totals (readTrace checks the counts invariant), its bridge calls run
 // through the loop's dispatch and fire on-tool-call, and its failures are
 // the loop's kinds.
@@ -60,7 +60,7 @@ func TestProcessAttempt(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := testSession(t, func(cp *manifest.Capsule) {
+			s := testStaged(t, func(cp *manifest.Capsule) {
 				cp.Inference.Transport, cp.Inference.Command, cp.Inference.SystemPrompt = "process", cli, "Be brief."
 				if c.maxTurns != 0 {
 					cp.Inference.MaxTurns = c.maxTurns
@@ -82,7 +82,7 @@ func TestProcessAttempt(t *testing.T) {
 				h.reopen = []*Reopen{{Hook: "judge", Reason: "again"}}
 			}
 			env := tools.SubprocessEnv{Getenv: func(k string) (string, bool) { return os.Getenv(k), k == "PATH" }}
-			_, err := RunSession(context.Background(), SessionOptions{Session: s, Tools: set, Allowlist: []string{"t"},
+			_, err := Run(context.Background(), Options{Staged: s, Tools: set, Allowlist: []string{"t"},
 				Hooks: h, Process: &ProcessOptions{Env: env}})
 			var e *diag.Error
 			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || KindOf(err) != c.kind) {

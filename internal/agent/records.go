@@ -7,7 +7,7 @@ import (
 
 // sessionStart is an attempt's session_start record; maxTurns is the
 // turns the attempt may still use.
-func (l *launch) sessionStart(maxTurns uint32) *trace.SessionStart {
+func (l *loop) sessionStart(maxTurns uint32) *trace.SessionStart {
 	c := l.s.Capsule
 	var declared []string
 	for _, a := range c.Artifacts {
@@ -46,7 +46,7 @@ func capabilityNames(c *manifest.Capsule) []string {
 
 // grants is effective_grants: staging's containment decision and the
 // capsule-wide grants as the policy reads them.
-func (l *launch) grants() trace.EffectiveGrants {
+func (l *loop) grants() trace.EffectiveGrants {
 	caps := l.s.Capsule.Capabilities
 	ct := l.s.Containment
 	g := trace.EffectiveGrants{

@@ -17,7 +17,7 @@ import (
 // session_start carries its fields in the spec's order, the grants the
 // staged session and the policy decided, and the prompt's source and hash.
 func TestSessionStartRecord(t *testing.T) {
-	s := testSession(t, func(c *manifest.Capsule) {
+	s := testStaged(t, func(c *manifest.Capsule) {
 		c.Inference.SystemPrompt = "Be brief."
 		c.IncludeToolOutput = true
 		c.Capabilities = &manifest.Capabilities{Network: &manifest.NetworkCaps{Allow: []string{"api.example.com"}},
@@ -80,7 +80,7 @@ func TestCLITasks(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := testSession(t, func(cp *manifest.Capsule) { cp.Lifecycle.TaskAcceptance = c.acceptance })
+			s := testStaged(t, func(cp *manifest.Capsule) { cp.Lifecycle.TaskAcceptance = c.acceptance })
 			os.Remove(filepath.Join(s.AccessibleDir, "task.md"))
 			for n, body := range c.files {
 				if err := os.WriteFile(filepath.Join(s.AccessibleDir, n), []byte(body), 0o644); err != nil {
@@ -114,11 +114,11 @@ func (b blocking) Invoke(ctx context.Context, _ tools.ToolInput) (tools.ToolResu
 // Cancelling mid-turn ends the task cancelled, never ok; the trace keeps
 // the finished records and gains the fallback session_end.
 func TestCancelledMidTurn(t *testing.T) {
-	s := testSession(t, nil)
+	s := testStaged(t, nil)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	b := blocking{started: make(chan struct{})}
 	go func() { <-b.started; cancel(errors.New("interrupted")) }()
-	res, err := RunSession(ctx, SessionOptions{Session: s, Driver: b, Tools: tools.NewToolSet()})
+	res, err := Run(ctx, Options{Staged: s, Driver: b, Tools: tools.NewToolSet()})
 	var e *diag.Error
 	if !errors.As(err, &e) || KindOf(err) != KindCancelled || res.Last.ExitStatus != exitFailed {
 		t.Fatalf("err = %v, result %+v; want a cancelled, failed task", err, res.Last)

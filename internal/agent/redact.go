@@ -106,7 +106,7 @@ func (r *redactedTask) Text(text string) {
 }
 
 // redactResult is how a task ended as its source and the caller of
-// RunSession are told: the text and the error without the session's
+// Run are told: the text and the error without the session's
 // secrets. The coded error's message and hint are redacted in place,
 // since callers read them as fields (session quotes the message), not
 // only through Error().

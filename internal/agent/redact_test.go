@@ -13,6 +13,7 @@ import (
 	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/base/redact"
 	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/tools"
 )
 
@@ -93,15 +94,15 @@ func (d *leakyDriver) Invoke(ctx context.Context, _ tools.ToolInput) (tools.Tool
 // never hold it; the stream's tail goes out before the next event;
 // result.txt and trace.jsonl are clean too.
 func TestTaskOutputIsRedacted(t *testing.T) {
-	s := testSession(t, func(c *manifest.Capsule) { c.IncludeToolOutput = true })
-	s.Secrets = redact.New(secretKey)
+	s := testStaged(t, func(c *manifest.Capsule) { c.IncludeToolOutput = true })
+	s.Workdir = stage.NewWorkdir(s.AccessibleDir, s.SessionDir, redact.New(secretKey))
 	set := tools.NewToolSet()
 	set.Add("t", toolFunc(func(_ context.Context, in tools.ToolInput) (tools.ToolResult, error) {
 		return passed("tool echoes " + *in.Data + " and " + secretKey), nil
 	}))
 	w := &wire{}
 	src := &oneTask{tasks: []Task{{ID: "tsk_1", Source: "a2a", Events: w, IO: w}}}
-	if _, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: &leakyDriver{}, Tools: set,
+	if _, err := Run(context.Background(), Options{Staged: s, Driver: &leakyDriver{}, Tools: set,
 		Allowlist: []string{"t"}, Tasks: src}); err != nil {
 		t.Fatal(err)
 	}
@@ -137,19 +138,19 @@ func TestTaskOutputIsRedacted(t *testing.T) {
 }
 
 // TestTaskResultIsRedacted: the result and the error the task's source
-// (the A2A server) and RunSession's caller get carry no secret, and the
+// (the A2A server) and Run's caller get carry no secret, and the
 // error keeps its type.
 func TestTaskResultIsRedacted(t *testing.T) {
-	s := testSession(t, nil)
-	s.Secrets = redact.New(secretKey)
+	s := testStaged(t, nil)
+	s.Workdir = stage.NewWorkdir(s.AccessibleDir, s.SessionDir, redact.New(secretKey))
 	src := &resultTask{oneTask: oneTask{tasks: []Task{{ID: "tsk_1", Source: "a2a", Events: &wire{}}}}}
 	d := toolFunc(func(context.Context, tools.ToolInput) (tools.ToolResult, error) {
 		return tools.ToolResult{Status: tools.StatusError, Summary: tools.Str("provider refused " + secretKey)}, nil
 	})
-	_, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tasks: src})
+	_, err := Run(context.Background(), Options{Staged: s, Driver: d, Tasks: src})
 	var e *diag.Error
 	if !errors.As(err, &e) || strings.Contains(e.Msg, secretKey) || strings.Contains(err.Error(), secretKey) {
-		t.Fatalf("RunSession's error: %v", err)
+		t.Fatalf("Run's error: %v", err)
 	}
 	if len(src.results) != 1 || strings.Contains(src.results[0].Text, secretKey) || strings.Contains(src.results[0].Err.Error(), secretKey) {
 		t.Errorf("the source was told %+v", src.results)

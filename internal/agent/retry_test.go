@@ -88,7 +88,7 @@ func TestLoopRetries(t *testing.T) {
 			trace:   []string{"task_start", "session_start", "session_end:failed", "task_end:ok"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := testSession(t, func(c *manifest.Capsule) {
+			s := testStaged(t, func(c *manifest.Capsule) {
 				if tt.retries > 0 {
 					c.Inference.Retry = &manifest.Retry{MaxRetries: tt.retries, InitialBackoffMS: 100, MaxBackoffMS: 1000}
 				}
@@ -97,7 +97,7 @@ func TestLoopRetries(t *testing.T) {
 			clock := &instantClock{}
 			p := inference.NewPolicy(s.Capsule.Inference.Retry)
 			p.Clock, p.Jitter = clock, func() float64 { return 0 }
-			_, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: tools.NewToolSet(), Retry: &p,
+			_, err := Run(context.Background(), Options{Staged: s, Driver: d, Tools: tools.NewToolSet(), Retry: &p,
 				Tasks: &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}})
 			var e *diag.Error
 			if tt.kind == 0 && err != nil || tt.kind != 0 && (!errors.As(err, &e) || KindOf(err) != tt.kind) {
@@ -144,7 +144,7 @@ func TestLoopRetriesWATDrivers(t *testing.T) {
 		{testguest.DriverNoData, KindResponse, 0},
 	} {
 		t.Run(tt.guest, func(t *testing.T) {
-			s := testSession(t, func(c *manifest.Capsule) {
+			s := testStaged(t, func(c *manifest.Capsule) {
 				c.Inference.Retry = &manifest.Retry{MaxRetries: 2, InitialBackoffMS: 10, MaxBackoffMS: 10}
 			})
 			d, err := tools.NewWasmTool(tools.WasmToolConfig{Name: "d", Component: benchGuests.Compile(t, tt.guest), Linker: linker,
@@ -154,7 +154,7 @@ func TestLoopRetriesWATDrivers(t *testing.T) {
 			}
 			p := inference.NewPolicy(s.Capsule.Inference.Retry)
 			p.Clock = &instantClock{}
-			_, err = RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: tools.NewToolSet(), Retry: &p,
+			_, err = Run(context.Background(), Options{Staged: s, Driver: d, Tools: tools.NewToolSet(), Retry: &p,
 				Tasks: &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}})
 			var e *diag.Error
 			if !errors.As(err, &e) || KindOf(err) != tt.kind {
@@ -179,7 +179,7 @@ func (c waitingClock) After(d time.Duration) <-chan time.Time {
 // A cancellation during a backoff ends the task as cancelled at once,
 // with no further driver call.
 func TestLoopCancelledDuringBackoff(t *testing.T) {
-	s := testSession(t, func(c *manifest.Capsule) {
+	s := testStaged(t, func(c *manifest.Capsule) {
 		c.Inference.Retry = &manifest.Retry{MaxRetries: 5, InitialBackoffMS: 3_600_000, MaxBackoffMS: 3_600_000}
 	})
 	d := &driver{answers: []tools.ToolResult{failed("HTTP 503: later", md("provider_status", "503")...)}}
@@ -191,7 +191,7 @@ func TestLoopCancelledDuringBackoff(t *testing.T) {
 		<-clock.waiting
 		cancel(errors.New("interrupted"))
 	}()
-	_, err := RunSession(ctx, SessionOptions{Session: s, Driver: d, Tools: tools.NewToolSet(), Retry: &p,
+	_, err := Run(ctx, Options{Staged: s, Driver: d, Tools: tools.NewToolSet(), Retry: &p,
 		Tasks: &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}})
 	var e *diag.Error
 	if !errors.As(err, &e) || KindOf(err) != KindCancelled {
@@ -220,11 +220,11 @@ func TestLoopSpendCeiling(t *testing.T) {
 			[]string{"task_start", "session_start", "inference:tool_call", "inference_usage", "tool_call", "spend_ceiling_reached", "session_end:failed", "task_end:ok"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := testSession(t, func(c *manifest.Capsule) { c.Inference.MaxSessionTokens = &tt.ceiling })
+			s := testStaged(t, func(c *manifest.Capsule) { c.Inference.MaxSessionTokens = &tt.ceiling })
 			d := &driver{answers: []tools.ToolResult{passed(usageTool), passed(endText)}}
 			ts := tools.NewToolSet()
 			ts.Add("t", answering("ok"))
-			_, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: ts,
+			_, err := Run(context.Background(), Options{Staged: s, Driver: d, Tools: ts,
 				Tasks: &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}})
 			var e *diag.Error
 			if !errors.As(err, &e) || KindOf(err) != KindSpendCeiling ||
@@ -264,7 +264,7 @@ func TestLoopSpendCeiling(t *testing.T) {
 // line with origin hook:<name>, after the hook's inference line, with
 // the §13 fields in order.
 func TestHookRetryRecords(t *testing.T) {
-	s := testSession(t, nil)
+	s := testStaged(t, nil)
 	h := &recHooks{inferences: []HookInference{
 		{Hook: "judge", Model: "small", InputTokens: 5, Decision: "error", Retry: &HookRetry{Attempt: 1, MaxRetries: 2,
 			Reason: inference.ReasonDriverError, ProviderStatus: 429, Error: "HTTP 429: slow", Delay: 1500 * time.Millisecond,

@@ -26,7 +26,7 @@ const (
 	sourceNone     = "none"
 )
 
-// prompt is the system prompt resolved once per launch.
+// prompt is the system prompt resolved once per run.
 type prompt struct {
 	// system is the system field of every request: the [Capsule] block, a
 	// blank line, then the resolved prompt (nothing when there is none).
@@ -48,7 +48,7 @@ func (p prompt) sha256() *string {
 
 // resolveSystem resolves the prompt (session.md §3.3): cli (trimmed, ""
 // is none) over the manifest's inline text, file or bound skill.
-func resolveSystem(s *stage.Session, cli *string) (prompt, error) {
+func resolveSystem(s stage.LoopView, cli *string) (prompt, error) {
 	p := prompt{source: sourceNone}
 	if cli != nil {
 		if t := strings.TrimSpace(*cli); t != "" {
@@ -71,7 +71,7 @@ func resolveSystem(s *stage.Session, cli *string) (prompt, error) {
 // resolvePrompt is the manifest's prompt source (session.md §3.3 steps
 // 2–5): inline, a file beside murmur.yaml, or a staged skill's text.
 // The file is read once, here; a missing one fails the run (E-RUN-009).
-func resolvePrompt(s *stage.Session) (string, bool, error) {
+func resolvePrompt(s stage.LoopView) (string, bool, error) {
 	inf := s.Capsule.Inference
 	switch {
 	case inf.SystemPrompt != "":

@@ -37,7 +37,7 @@ func TestSystemPrompt(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			inf := c.inf
-			s := &stage.Session{ProjectDir: dir, AccessibleDir: "/w",
+			s := stage.LoopView{ProjectDir: dir, Workdir: stage.NewWorkdir("/w", "/w", nil),
 				Capsule:   &manifest.Capsule{Name: "cap", Version: "1.2.3", Inference: &inf},
 				Artifacts: []*stage.Artifact{{Name: "persona", Role: stage.RoleSkill, Kind: stage.KindSkill, SkillText: "You are terse.\n"}}}
 			p, err := resolveSystem(s, c.cli)

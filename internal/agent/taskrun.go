@@ -24,7 +24,7 @@ type taskRun struct {
 	t       Task
 	events  Events
 	out     redactedTask
-	started uint64 // launch ms at task_start
+	started uint64 // run ms at task_start
 	counts  counts
 	// reopens are the granted reopen requests, in order; original is
 	// task.md as it was before the first rewrite.
@@ -35,13 +35,13 @@ type taskRun struct {
 // runTask is task_start, the attempts with their reopens, task_end
 // (session.md §3.1, §3.5). An untracked task (no ID: the attempt after
 // an A2A wait timed out) writes no task records and is never reopened.
-func (l *launch) runTask(ctx context.Context, t Task) TaskResult {
+func (l *loop) runTask(ctx context.Context, t Task) TaskResult {
 	events := t.Events
 	if events == nil {
 		events = NoEvents{}
 	}
 	tr := &taskRun{t: t, started: l.sinceOpen()}
-	tr.out = newRedactedTask(l.s.Secrets, events, t.IO)
+	tr.out = newRedactedTask(l.s.Secrets(), events, t.IO)
 	tr.events, tr.t.IO = &tr.out, tr.out.taskIO()
 	// What a guest streamed last goes out before the source hears the
 	// task ended.
@@ -96,7 +96,7 @@ func (l *launch) runTask(ctx context.Context, t Task) TaskResult {
 	}
 }
 
-func (l *launch) writeTaskEnd(tr *taskRun, status string) {
+func (l *loop) writeTaskEnd(tr *taskRun, status string) {
 	c := tr.counts
 	l.writeLogged(trace.TypeTaskEnd, &trace.TaskEnd{TaskID: tr.t.ID, ExitStatus: status, DurationMS: l.sinceOpen() - tr.started,
 		Turns: c.turns, InputTokens: c.in, OutputTokens: c.out, ToolCalls: c.toolCalls, ShellCalls: c.shellCalls,
@@ -104,7 +104,7 @@ func (l *launch) writeTaskEnd(tr *taskRun, status string) {
 }
 
 // writeLogged writes a record whose failure does not fail the attempt.
-func (l *launch) writeLogged(typ string, rec trace.Record) {
+func (l *loop) writeLogged(typ string, rec trace.Record) {
 	if err := l.tr.Write(typ, rec); err != nil {
 		l.log.Warn("writing a trace record", "type", typ, "err", err)
 	}
@@ -115,7 +115,7 @@ const reopenInstruction = "A lifecycle hook reopened this task; address the feed
 
 // rewriteTask is task.md as the next attempt reads it: the original text,
 // then every reopen so far with its hook and reason (session.md §3.5).
-func (l *launch) rewriteTask(tr *taskRun) error {
+func (l *loop) rewriteTask(tr *taskRun) error {
 	if tr.original == nil {
 		text, err := l.f.readTask()
 		if err != nil {

@@ -48,7 +48,7 @@ func TestWATDriverDoubles(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.guest+" "+c.task, func(t *testing.T) {
-			s := testSession(t, nil)
+			s := testStaged(t, nil)
 			if err := os.WriteFile(filepath.Join(s.AccessibleDir, "task.md"), []byte(c.task), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +57,7 @@ func TestWATDriverDoubles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: tools.NewToolSet(),
+			_, err = Run(context.Background(), Options{Staged: s, Driver: d, Tools: tools.NewToolSet(),
 				Tasks: &oneTask{tasks: []Task{{ID: "tsk_1", ContextID: "ctx_1"}}}})
 			var e *diag.Error
 			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || KindOf(err) != c.kind) {

@@ -67,7 +67,7 @@ type payload struct {
 // The JSON is assembled from each message's encoding, kept from turn to
 // turn, and the fixed keys around it, in sorted key order, so a turn
 // encodes only its new messages.
-func (l *launch) payloads(a *attemptRun) (full, wire payload, err error) {
+func (l *loop) payloads(a *attemptRun) (full, wire payload, err error) {
 	for len(a.enc) < len(a.msgs) {
 		m, err := encode(a.msgs[len(a.enc)])
 		if err != nil {

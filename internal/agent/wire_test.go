@@ -44,7 +44,7 @@ func TestRequestEncoding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			l := &launch{s: &stage.Session{Capsule: &manifest.Capsule{Inference: &manifest.Inference{Model: "m", MaxTokens: c.maxTokens}}},
+			l := &loop{s: stage.LoopView{Capsule: &manifest.Capsule{Inference: &manifest.Inference{Model: "m", MaxTokens: c.maxTokens}}},
 				prompt: prompt{system: "S"}, inv: c.inv, invJSON: inv, cont: c.cont}
 			full, wire, err := l.payloads(&attemptRun{taskRun: &taskRun{t: Task{ContextID: c.ctx}}, msgs: c.msgs})
 			if err != nil {

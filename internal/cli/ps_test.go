@@ -128,15 +128,14 @@ func serveA2AIn(t *testing.T, dir string) string {
 	t.Helper()
 	sdir := t.TempDir()
 	id, _ := stage.NewSessionID(time.Now(), nil)
-	sess := &stage.Session{ID: id, AccessibleDir: sdir, SessionDir: sdir}
 	ctx, stop := context.WithCancel(context.Background())
 	urls := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- a2a.Serve(ctx, a2a.ServerOptions{Session: sess, RunningDir: dir,
+		done <- a2a.Serve(ctx, a2a.ServerOptions{SessionID: id, Workdir: sdir, RunningDir: dir,
 			Lifecycle: manifest.Lifecycle{TaskAcceptance: "queue", AfterTask: "sleep", QueueDepth: 4},
 			Card:      a2a.CardInfo{Name: "cli-test", Version: "0.1.0"},
-			OnListen:  func(u string) { urls <- u }, Run: chunkLoop(sess)})
+			OnListen:  func(u string) { urls <- u }, Run: chunkLoop(sdir)})
 		close(urls)
 	}()
 	u, ok := <-urls

@@ -12,7 +12,6 @@ import (
 
 	"github.com/mur-go/mur/internal/base/running"
 	"github.com/mur-go/mur/internal/format/manifest"
-	"github.com/mur-go/mur/internal/launch"
 	"github.com/mur-go/mur/internal/policy"
 	"github.com/mur-go/mur/internal/serve/a2a"
 	runsession "github.com/mur-go/mur/internal/session"
@@ -184,7 +183,7 @@ type runner struct {
 	opts runOptions
 	// staged is the session once staged; urlPrinted is set once an agent
 	// capsule's --json line went out at bind time.
-	staged     *stage.Session
+	staged     *stage.Staged
 	urlPrinted bool
 }
 
@@ -236,7 +235,7 @@ func (r *runner) run(ctx context.Context) error {
 	if r.opts.json {
 		// A cancelled run still has a session to describe; the line says
 		// how it ended so it cannot pass for a finished one.
-		if !r.urlPrinted && (err == nil || (res.Status == launch.StatusCancelled && res.Session != nil)) {
+		if !r.urlPrinted && (err == nil || (res.Status == runsession.StatusCancelled && res.Session != nil)) {
 			if perr := r.printLaunchLine(res.Session, res.Status, ""); perr != nil && err == nil {
 				err = perr
 			}
@@ -257,7 +256,7 @@ func (r *runner) systemPrompt() *string {
 }
 
 // printSession prints the human session lines (nothing in JSON mode).
-func (r *runner) printSession(s *stage.Session) {
+func (r *runner) printSession(s *stage.Staged) {
 	r.staged = s
 	if r.opts.json {
 		return
@@ -292,7 +291,7 @@ func (r *runner) printURL(url string) {
 		fmt.Fprintf(r.stdout, "murmur: url %s\n", url)
 		return
 	}
-	if err := r.printLaunchLine(r.staged, launch.StatusOK, url); err != nil {
+	if err := r.printLaunchLine(r.staged, runsession.StatusOK, url); err != nil {
 		r.log.Warn("writing the --json launch line", "err", err)
 		return
 	}
@@ -312,12 +311,12 @@ func runningDir() string {
 // printLaunchLine writes the --json line: for an agent capsule when its
 // URL is known, for a script run when it finished or was cancelled (no
 // URL); the workdir the user gave, else the session dir.
-func (r *runner) printLaunchLine(s *stage.Session, status launch.Status, url string) error {
+func (r *runner) printLaunchLine(s *stage.Staged, status runsession.Status, url string) error {
 	if s == nil {
 		return errors.New("mur run: no session to describe")
 	}
 	line := launchLine{Name: s.Capsule.Name, PID: os.Getpid(), SessionID: s.ID, URL: url, Version: s.Capsule.Version, Workdir: s.SessionDir}
-	if status != launch.StatusOK {
+	if status != runsession.StatusOK {
 		line.Status = string(status)
 	}
 	if s.UserWorkdir {

@@ -13,7 +13,7 @@ import (
 // say what the agent did, so a user need not know the workdir layout:
 // out/result.txt (the answer or the error) and trace.jsonl (every turn and
 // tool call), each only if the run wrote it.
-func printRecords(w io.Writer, s *stage.Session) {
+func printRecords(w io.Writer, s *stage.Staged) {
 	if s == nil || s.Capsule == nil || s.Capsule.Inference == nil {
 		return
 	}

@@ -14,19 +14,18 @@ import (
 	"github.com/mur-go/mur/internal/agent"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/serve/a2a"
-	"github.com/mur-go/mur/internal/stage"
 )
 
 // chunkLoop answers each task by streaming its text word by word; "fail"
 // fails and "ask" asks for input.
-func chunkLoop(sess *stage.Session) func(context.Context, agent.TaskSource) error {
+func chunkLoop(workdir string) func(context.Context, agent.TaskSource) error {
 	return func(ctx context.Context, src agent.TaskSource) error {
 		for {
 			t, ok, err := src.Next(ctx)
 			if err != nil || !ok {
 				return err
 			}
-			data, _ := os.ReadFile(filepath.Join(sess.AccessibleDir, "task.md"))
+			data, _ := os.ReadFile(filepath.Join(workdir, "task.md"))
 			text := string(data)
 			t.Events.Status(agent.StatusEvent{State: "working", Message: "inference turn 1"})
 			switch text {
@@ -54,18 +53,18 @@ func chunkLoop(sess *stage.Session) func(context.Context, agent.TaskSource) erro
 func serveA2A(t *testing.T, token string) string {
 	t.Helper()
 	dir := t.TempDir()
-	sess := &stage.Session{ID: "ses_cli", AccessibleDir: dir, SessionDir: dir}
 	ctx, stop := context.WithCancel(context.Background())
 	urls := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
 		done <- a2a.Serve(ctx, a2a.ServerOptions{
-			Session:   sess,
+			SessionID: "ses_cli",
+			Workdir:   dir,
 			Lifecycle: manifest.Lifecycle{TaskAcceptance: "queue", AfterTask: "sleep", QueueDepth: 4},
 			Card:      a2a.CardInfo{Name: "cli-test", Version: "0.1.0"},
 			Token:     token,
 			OnListen:  func(u string) { urls <- u },
-			Run:       chunkLoop(sess),
+			Run:       chunkLoop(dir),
 		})
 		close(urls)
 	}()

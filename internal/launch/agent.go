@@ -32,10 +32,10 @@ type AgentTools struct {
 }
 
 // NewAgentTools prepares the driver and tools of the staged agent capsule
-// opts.Session. Any failure is a coded error: the capsule cannot run.
+// opts.Staged. Any failure is a coded error: the capsule cannot run.
 func NewAgentTools(opts Options) (*AgentTools, error) {
 	o := opts.withDefaults()
-	inf := o.Session.Capsule.Inference
+	inf := o.Staged.Capsule.Inference
 	if inf == nil || inf.Transport != "http" || inf.Driver == nil {
 		return nil, &diag.Error{Code: CodeRun,
 			Msg:  "inference driver is not configured: a transport: http capsule reaches its model through a WASM driver",
@@ -46,7 +46,7 @@ func NewAgentTools(opts Options) (*AgentTools, error) {
 		return nil, err
 	}
 	name := inf.Driver.Artifact
-	for _, a := range o.Session.Artifacts {
+	for _, a := range o.Staged.Artifacts {
 		if a.Name != name || a.Role != stage.RoleDriver || a.Kind != stage.KindWasm {
 			continue
 		}
@@ -88,7 +88,7 @@ func newDriver(o *Options, linker *component.Linker, spec toolSpec) (tools.Tool,
 	if err != nil {
 		return nil, &diag.Error{Code: CodeIO, Err: err, Msg: err.Error()}
 	}
-	return logged{name: spec.name, tool: redacting{tool: d, secrets: o.Session.Secrets}, log: o.Log}, nil
+	return logged{name: spec.name, tool: redacting{tool: d, secrets: o.Staged.Secrets()}, log: o.Log}, nil
 }
 
 // newAgentToolbox is what every agent capsule's loop dispatches to, for

@@ -12,18 +12,6 @@ import (
 	"github.com/mur-go/mur/internal/tools"
 )
 
-// Status is how a run ended, as `mur run` prints it ("status:  ok").
-type Status string
-
-// The outcomes a run reports: Murmur's three, and cancelled for a run an
-// interrupt or a signal stopped (it must never read as ok).
-const (
-	StatusOK        Status = "ok"
-	StatusFailed    Status = "failed"
-	StatusTrapped   Status = "trapped"
-	StatusCancelled Status = "cancelled"
-)
-
 // Diagnostic codes the launcher reports (Murmur's, so scripts keep working).
 const (
 	CodeRun         diag.Code = "E-RUN-001" // capsule trap, deadline, limit, missing export, compile
@@ -32,29 +20,16 @@ const (
 	CodeIO          diag.Code = "E-IO-003"  // the launcher could not set the session up
 )
 
-// Marks of how a failed run ends (diag.Mark), read by StatusOf; a failure
-// with neither ends failed.
+// Marks of how a failed run ends (diag.Mark), read by session.StatusOf;
+// a failure with neither ends failed.
 var (
 	// ErrCancelled marks a run an interrupt, a signal or its caller
 	// stopped: it must never read as ok.
 	ErrCancelled = errors.New("capsule run cancelled")
-	// errTrapped marks a capsule that trapped, ran out of its deadline or
+	// ErrTrapped marks a capsule that trapped, ran out of its deadline or
 	// grew past a limit.
-	errTrapped = errors.New("capsule trapped")
+	ErrTrapped = errors.New("capsule trapped")
 )
-
-// StatusOf is the status a run that returned err ends with.
-func StatusOf(err error) Status {
-	switch {
-	case err == nil:
-		return StatusOK
-	case errors.Is(err, ErrCancelled):
-		return StatusCancelled
-	case errors.Is(err, errTrapped):
-		return StatusTrapped
-	}
-	return StatusFailed
-}
 
 // missingExport is Murmur's exact text (wit.md §2.1), for an absent
 // instance, an absent run, and a capsule built against the unversioned
@@ -65,7 +40,7 @@ func missingExport(hint string) *diag.Error {
 }
 
 func deadlineExceeded(d time.Duration, cause error) *diag.Error {
-	return &diag.Error{Code: CodeRun, Err: diag.Mark(cause, errTrapped),
+	return &diag.Error{Code: CodeRun, Err: diag.Mark(cause, ErrTrapped),
 		Msg:  fmt.Sprintf("capsule execution exceeded its %s deadline and was interrupted", component.FormatSeconds(d)),
 		Hint: "raise capabilities.limits.deadline_seconds in murmur.yaml if the capsule legitimately needs longer"}
 }
@@ -84,7 +59,7 @@ func classify(err error, limits component.Limits, instantiating bool) *diag.Erro
 	switch {
 	case errors.As(err, &lim) && lim.Limit != component.LimitInstances:
 		key, detail := tools.LimitDetail(lim)
-		return &diag.Error{Code: CodeRun, Err: diag.Mark(err, errTrapped), Hint: tools.LimitHint(key),
+		return &diag.Error{Code: CodeRun, Err: diag.Mark(err, ErrTrapped), Hint: tools.LimitHint(key),
 			Msg: "capsule execution exceeded its configured resource limits: " + detail}
 	case errors.As(err, &dl):
 		d := dl.Deadline
@@ -99,7 +74,7 @@ func classify(err error, limits component.Limits, instantiating bool) *diag.Erro
 	case instantiating && errors.As(err, &link):
 		return unlinked(link)
 	}
-	return &diag.Error{Code: CodeRun, Err: diag.Mark(err, errTrapped),
+	return &diag.Error{Code: CodeRun, Err: diag.Mark(err, ErrTrapped),
 		Msg: "capsule execution trapped: " + firstLine(err)}
 }
 

@@ -18,7 +18,7 @@ const (
 // (session.md §1.5). No A2A port is bound, so MURMUR_CAPSULE_URL is absent
 // rather than empty. An agent capsule's driver and WASM tools also get the
 // inference vars; a script capsule has none.
-func identity(s *stage.Session) [][2]string {
+func identity(s stage.GuestView) [][2]string {
 	out := inferenceEnv(s.Capsule.Inference)
 	return append(out,
 		[2]string{"MURMUR_CAPSULE_NAME", s.Capsule.Name},
@@ -79,19 +79,19 @@ func shadowed(key string, runtime [][2]string) bool {
 
 // preopen grants dir as the guest's "." with the runtime's own entries
 // and what it trusts at the next run hidden under it (tools/, trace.jsonl,
-// .murmur/, the manifest, .env, murmur.lock: stage.Session.HiddenUnder):
+// .murmur/, the manifest, .env, murmur.lock: stage.Workdir.HiddenUnder):
 // nothing a guest can write is later executed or trusted by the host.
-func preopen(s *stage.Session, dir string) wasip2.DirGrant {
-	return wasip2.DirGrant{Host: dir, Guest: ".", Hide: s.HiddenUnder(dir)}
+func preopen(w stage.Workdir, dir string) wasip2.DirGrant {
+	return wasip2.DirGrant{Host: dir, Guest: ".", Hide: w.HiddenUnder(dir)}
 }
 
 // capsuleGrants are the capsule store's WASI grants: the whole accessible
 // workdir as "." (the ceiling, never narrowed), the guest env, and
 // wasi:http behind capabilities.network.allow.
 func capsuleGrants(o *Options) wasip2.Grants {
-	s := o.Session
+	s := o.Staged
 	return wasip2.Grants{
-		Dirs:   []wasip2.DirGrant{preopen(s, s.AccessibleDir)},
+		Dirs:   []wasip2.DirGrant{preopen(s.Workdir, s.AccessibleDir)},
 		Env:    guestEnv(o.Getenv, s.Ceiling, identity(s)),
 		Args:   []string{s.Capsule.Name},
 		Stdout: wasip2.Output{W: o.Stdout},
@@ -107,11 +107,11 @@ func capsuleGrants(o *Options) wasip2.Grants {
 func toolGrants(o *Options, g stage.Grants, name string) wasip2.Grants {
 	var dirs []wasip2.DirGrant
 	if g.Preopen != "" {
-		dirs = []wasip2.DirGrant{preopen(o.Session, g.Preopen)}
+		dirs = []wasip2.DirGrant{preopen(o.Staged.Workdir, g.Preopen)}
 	}
 	return wasip2.Grants{
 		Dirs:   dirs,
-		Env:    guestEnv(o.Getenv, g, identity(o.Session)),
+		Env:    guestEnv(o.Getenv, g, identity(o.Staged)),
 		Args:   []string{name},
 		Stdout: wasip2.Output{W: o.Stdout},
 		Stderr: wasip2.Output{W: o.Stderr},

@@ -6,27 +6,27 @@ import (
 	"os"
 
 	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/internal/resources"
 	"github.com/mur-go/mur/internal/sandbox"
 	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/store/install"
 )
 
-// Options is one script-capsule launch.
+// Options are what launch starts a staged capsule's guests with: a
+// script capsule's run, an agent capsule's driver and tools.
 type Options struct {
-	// Session is what staging produced; launch only reads it.
-	Session *stage.Session
+	// Staged is the staged capsule as what starts its guests sees it.
+	Staged stage.GuestView
 	// ComponentPath is the capsule's component (see FindComponent),
-	// compiled here unless staging already did (Session.CapsuleComponent).
+	// compiled here unless staging already did (Staged.Component).
 	ComponentPath string
 	// Engine compiles the capsule and any artifact pulled at run time. It
 	// must be the engine staging compiled the tools with.
 	Engine *component.Engine
-	// Getenv reads the host environment as the manifest saw it (process
-	// env over .env: manifest.File.LookupEnv). nil means os.LookupEnv.
-	// Only env.allow names and the subprocess baseline are ever read.
-	Getenv func(string) (string, bool)
-	// Stdout and Stderr receive the guests' output; nil discards.
-	Stdout, Stderr io.Writer
+	// GuestIO is what the guests read of the host and where their output
+	// goes. Of the environment only env.allow names and the subprocess
+	// baseline are ever read.
+	GuestIO
 	// Stores are searched, in order, by manage.pull (project store, then
 	// global store; see Stores). Empty refuses runtime pulls.
 	Stores []install.Source
@@ -36,27 +36,44 @@ type Options struct {
 	// refuses every native tool rather than run one unlimited.
 	Trampoline string
 	// Resources are the session's cgroup scope and workdir guard
-	// (StartResources), which every shell command and native tool is
+	// (resources.Start), which every shell command and native tool is
 	// started under; nil starts them under neither.
-	Resources *Resources
+	Resources *resources.Bounds
+}
+
+// GuestIO is what a session's guests read of the host and where their
+// output goes, with the runtime's diagnostics about them: the same for
+// the capsule's store, its tools and driver, and its hooks.
+type GuestIO struct {
+	// Getenv reads the host environment as the manifest saw it (process
+	// env over .env: manifest.File.LookupEnv); nil means os.LookupEnv.
+	Getenv func(string) (string, bool)
+	// Stdout and Stderr receive the guests' output; nil discards.
+	Stdout, Stderr io.Writer
 	// Log receives diagnostics; nil discards them.
 	Log *slog.Logger
 }
 
-// withDefaults fills what the caller may leave out.
+// WithDefaults is g with what the caller left out filled in.
+func (g GuestIO) WithDefaults() GuestIO {
+	if g.Getenv == nil {
+		g.Getenv = os.LookupEnv
+	}
+	if g.Stdout == nil {
+		g.Stdout = io.Discard
+	}
+	if g.Stderr == nil {
+		g.Stderr = io.Discard
+	}
+	if g.Log == nil {
+		g.Log = slog.New(slog.DiscardHandler)
+	}
+	return g
+}
+
+// withDefaults is o with its GuestIO filled in.
 func (o Options) withDefaults() Options {
-	if o.Getenv == nil {
-		o.Getenv = os.LookupEnv
-	}
-	if o.Stdout == nil {
-		o.Stdout = io.Discard
-	}
-	if o.Stderr == nil {
-		o.Stderr = io.Discard
-	}
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
+	o.GuestIO = o.GuestIO.WithDefaults()
 	return o
 }
 

@@ -23,10 +23,10 @@ type ProcessTools struct {
 }
 
 // NewProcessTools prepares the staged transport: process capsule
-// opts.Session. Any failure is a coded error: the capsule cannot run.
+// opts.Staged. Any failure is a coded error: the capsule cannot run.
 func NewProcessTools(opts Options) (*ProcessTools, error) {
 	o := opts.withDefaults()
-	s := o.Session
+	s := o.Staged
 	if inf := s.Capsule.Inference; inf == nil || inf.Transport != "process" {
 		return nil, &diag.Error{Code: CodeRun, Msg: "inference.transport is not process"}
 	}

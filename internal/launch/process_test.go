@@ -28,9 +28,9 @@ func TestProcessToolsStartTheCLILikeANativeTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	s := &stage.Session{Capsule: &manifest.Capsule{Name: "p", Version: "0.1.0",
+	s := stage.GuestView{Capsule: &manifest.Capsule{Name: "p", Version: "0.1.0",
 		Inference: &manifest.Inference{Transport: "process", Command: cli}},
-		AccessibleDir: filepath.Join(dir, "work"), SessionDir: filepath.Join(dir, "ses"), OutDir: filepath.Join(dir, "ses", "out")}
+		Workdir: stage.NewWorkdir(filepath.Join(dir, "work"), filepath.Join(dir, "ses"), nil)}
 	if err := errors.Join(os.MkdirAll(s.AccessibleDir, 0o755), os.MkdirAll(s.OutDir, 0o755)); err != nil {
 		t.Fatal(err)
 	}
@@ -41,17 +41,17 @@ func TestProcessToolsStartTheCLILikeANativeTool(t *testing.T) {
 	host := map[string]string{"PATH": os.Getenv("PATH"), "ANTHROPIC_API_KEY": "sk-ant-secret", "MY_TOKEN": "tok-secret", "KEEP_ME": "kept"}
 	getenv := func(k string) (string, bool) { v, ok := host[k]; return v, ok }
 
-	if _, err := launch.NewProcessTools(launch.Options{Session: s, Getenv: getenv}); err == nil {
+	if _, err := launch.NewProcessTools(launch.Options{Staged: s, GuestIO: launch.GuestIO{Getenv: getenv}}); err == nil {
 		t.Fatal("NewProcessTools without a trampoline succeeded; the CLI would run without capabilities.resources")
 	}
-	pt, err := launch.NewProcessTools(launch.Options{Session: s, Getenv: getenv, Trampoline: env.mur})
+	pt, err := launch.NewProcessTools(launch.Options{Staged: s, GuestIO: launch.GuestIO{Getenv: getenv}, Trampoline: env.mur})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if pt.Sandbox.Self != env.mur || pt.Driver != nil {
 		t.Fatalf("sandbox %+v, driver %v", pt.Sandbox, pt.Driver)
 	}
-	_, err = process.Run(context.Background(), process.Options{Session: s, Command: cli, Task: "turns 1",
+	_, err = process.Run(context.Background(), process.Options{Workdir: s.Workdir, Command: cli, Task: "turns 1",
 		Notices: "n", Trace: discardTrace{}, Env: pt.Env, Sandbox: pt.Sandbox})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +69,7 @@ func TestProcessToolsStartTheCLILikeANativeTool(t *testing.T) {
 	}
 	var le *diag.Error
 	s.Capsule.Inference.Transport = "http"
-	if _, err := launch.NewProcessTools(launch.Options{Session: s, Trampoline: env.mur}); !errors.As(err, &le) {
+	if _, err := launch.NewProcessTools(launch.Options{Staged: s, Trampoline: env.mur}); !errors.As(err, &le) {
 		t.Fatalf("NewProcessTools for transport: http: err = %v", err)
 	}
 }

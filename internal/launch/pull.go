@@ -33,7 +33,7 @@ func newPuller(o *Options, linker *component.Linker, tb *toolbox) tools.Puller {
 	if len(o.Stores) == 0 {
 		return nil
 	}
-	s := o.Session
+	s := o.Staged
 	return &tools.RegistryPuller{
 		Sources:   o.Stores,
 		LockPath:  s.LockPath,
@@ -66,7 +66,7 @@ func newPuller(o *Options, linker *component.Linker, tb *toolbox) tools.Puller {
 
 // ceilingGrants is what an artifact pulled at run time runs with: the
 // capsule-wide ceiling, since the manifest says nothing narrower about it.
-func ceilingGrants(s *stage.Session) stage.Grants {
+func ceilingGrants(s stage.GuestView) stage.Grants {
 	g := s.Ceiling
 	if g.Preopen == "" {
 		g.Preopen = s.AccessibleDir

@@ -26,10 +26,10 @@ type capsuleStore struct {
 // interfaces over the staged tools), instantiate, call
 // murmur:capsule/run@0.1.0#run under capabilities.limits, and report how
 // it ended. nil means the run succeeded; any failure is a coded error
-// (*diag.Error) whose status StatusOf reads.
+// (*diag.Error), marked ErrCancelled or ErrTrapped when it ended so.
 func Script(ctx context.Context, opts Options) error {
 	o := opts.withDefaults()
-	s := o.Session
+	s := o.Staged
 	if s.Capsule.IsAgent() {
 		return &diag.Error{Code: CodeRun,
 			Msg: "an agent capsule (inference:) has no script component to launch: it runs through package agent (session.Run)"}
@@ -64,7 +64,7 @@ func Script(ctx context.Context, opts Options) error {
 	}
 	if err := run(ctx, &o, comp, state); err != nil {
 		var e *diag.Error
-		if StatusOf(err) == StatusCancelled && errors.As(err, &e) {
+		if errors.Is(err, ErrCancelled) && errors.As(err, &e) {
 			if werr := s.WriteResult("error: " + e.Msg + "\n"); werr != nil {
 				o.Log.Warn("recording the cancellation in out/result.txt", "err", werr)
 			}
@@ -81,7 +81,7 @@ func Script(ctx context.Context, opts Options) error {
 // compileCapsule returns the component staging compiled, else compiles
 // ComponentPath itself.
 func compileCapsule(ctx context.Context, o *Options) (*component.Component, error) {
-	if c := o.Session.CapsuleComponent; c != nil {
+	if c := o.Staged.Component; c != nil {
 		return c, nil
 	}
 	wasm, err := os.ReadFile(o.ComponentPath)
@@ -114,7 +114,7 @@ func run(ctx context.Context, o *Options, comp *component.Component, state *host
 	if err := host.RegisterCapsule(l, func(st *component.Store) *host.Capsule { return st.Data.(*capsuleStore).host }); err != nil {
 		return fmt.Errorf("linking the capsule host: %w", err)
 	}
-	limits := guestLimits(o.Session.Ceiling.Limits)
+	limits := guestLimits(o.Staged.Ceiling.Limits)
 	store := &component.Store{Limits: limits, Data: &capsuleStore{wasi: wasi, host: state}}
 	inst, err := l.Instantiate(ctx, comp, store)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // pairs (security.md §7 step 3; MURMUR_CAPSULE_URL is absent while no
 // port is bound, as for WASM guests).
 func newShell(o *Options) (tools.ShellRunner, error) {
-	s := o.Session
+	s := o.Staged
 	if len(s.ShellTools) == 0 {
 		return nil, nil
 	}
@@ -31,8 +31,8 @@ func newShell(o *Options) (tools.ShellRunner, error) {
 		Workdir:  s.AccessibleDir,
 		Env: tools.SubprocessEnv{Getenv: o.Getenv, BaselineEnv: g.ShellBaselineEnv, StripEnv: g.ShellStripEnv,
 			Overrides: identity(s)},
-		Sandbox: o.trampoline(sandbox.RlimitsFor(g.Resources), s.SubprocessScope(pathEnv(o), nil).Plan(sandbox.HostNetNS()),
-			s.SubprocessEgress(o.Log)),
+		Sandbox: o.trampoline(sandbox.RlimitsFor(g.Resources), s.Subprocesses.Scope(pathEnv(o), nil).Plan(sandbox.HostNetNS()),
+			s.Subprocesses.Egress(o.Log)),
 		MaxLogBytes: g.Resources.MaxFileSizeBytes,
 		Log:         o.Log,
 	}), nil

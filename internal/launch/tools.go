@@ -24,7 +24,7 @@ type toolbox struct {
 // manifest's tool artifacts, in declaration order: invoke refuses any
 // other name before looking anything up (wit.md §5.2).
 func newToolbox(o *Options, linker *component.Linker) (*toolbox, error) {
-	s := o.Session
+	s := o.Staged
 	tb := &toolbox{tools: tools.NewToolSet()}
 	var installed []tools.InstalledArtifact
 	for _, a := range s.Artifacts {
@@ -99,15 +99,15 @@ func newTool(o *Options, linker *component.Linker, t toolSpec) (tools.Tool, erro
 			return nil, fmt.Errorf("preparing native tool '%s': no rlimit trampoline configured, and a native tool never runs without capabilities.resources applied", t.name)
 		}
 		env, err := tools.SubprocessEnv{Getenv: o.Getenv, BaselineEnv: t.grants.ShellBaselineEnv,
-			StripEnv: t.grants.ShellStripEnv, Workdir: o.Session.AccessibleDir}.Build()
+			StripEnv: t.grants.ShellStripEnv, Workdir: o.Staged.AccessibleDir}.Build()
 		if err != nil {
 			return nil, fmt.Errorf("preparing native tool '%s': %w", t.name, err)
 		}
-		return &tools.NativeTool{Name: t.name, Path: t.binary, SHA256: t.binarySHA256, Dir: o.Session.AccessibleDir,
+		return &tools.NativeTool{Name: t.name, Path: t.binary, SHA256: t.binarySHA256, Dir: o.Staged.AccessibleDir,
 			Env: env, Deadline: limits.Deadline,
 			Sandbox: o.trampoline(sandbox.RlimitsFor(t.grants.Resources),
-				o.Session.SubprocessScope(pathEnv(o), []string{t.binary}, tools.NativeBinaryFD).Plan(sandbox.HostNetNS()),
-				o.Session.SubprocessEgress(o.Log))}, nil
+				o.Staged.Subprocesses.Scope(pathEnv(o), []string{t.binary}, tools.NativeBinaryFD).Plan(sandbox.HostNetNS()),
+				o.Staged.Subprocesses.Egress(o.Log))}, nil
 	case stage.KindSkill:
 		return &tools.SkillTool{Name: t.name, Text: t.skill}, nil
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/launch"
+	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/tools"
 )
 
@@ -45,28 +46,28 @@ func checkAgent(c *manifest.Capsule) error {
 // A2A server. A failed task is a failed run: its reason is in
 // out/result.txt and in the error, "agent task failed: <reason>" with the
 // task failure's code.
-func runAgent(ctx context.Context, lo launch.Options, o Options) error {
-	so, drv, err := sessionTools(lo)
+func runAgent(ctx context.Context, sess *stage.Staged, lo launch.Options, o Options) error {
+	ao, drv, err := sessionTools(lo)
 	if err != nil {
 		return err
 	}
-	inf := lo.Session.Capsule.Inference
+	inf := sess.Capsule.Inference
 	// One policy and one meter for the loop's turns and the hooks'
 	// run-inference: the spend ceiling is the session's, whoever spends.
 	policy, meter := inference.NewPolicy(inf.Retry), inference.NewMeter(inf.MaxSessionTokens)
-	rt, err := hooks.New(ctx, hooks.Options{Session: lo.Session, Driver: so.Driver, Retry: policy, Meter: meter,
+	rt, err := hooks.New(ctx, hooks.Options{Staged: sess.Hooks(), Driver: ao.Driver, Retry: policy, Meter: meter,
 		DriverName: drv.name, CompactionDriver: drv.compaction, CountTokens: tokens.New().Count,
-		Getenv: lo.Getenv, Stdout: lo.Stdout, Stderr: lo.Stderr, Log: lo.Log})
+		GuestIO: lo.GuestIO})
 	if err != nil {
 		return err
 	}
-	defer rt.Close(context.WithoutCancel(ctx)) // RunSession closes it too; this covers an early return
-	so.Session, so.Hooks, so.Tokens, so.SystemPrompt, so.Log = lo.Session, rt, tokens.New(), o.SystemPrompt, lo.Log
-	so.Retry, so.Meter = &policy, meter
-	so.WorkdirBreach = lo.Resources.Breach
-	err = serve(ctx, lo, o, func(ctx context.Context, src agent.TaskSource) error {
-		so.Tasks = newIdleSource(src, lo.Engine, lo.Log)
-		_, err := agent.RunSession(ctx, so)
+	defer rt.Close(context.WithoutCancel(ctx)) // agent.Run closes it too; this covers an early return
+	ao.Staged, ao.Hooks, ao.Tokens, ao.SystemPrompt, ao.Log = sess.Loop(), rt, tokens.New(), o.SystemPrompt, lo.Log
+	ao.Retry, ao.Meter = &policy, meter
+	ao.WorkdirBreach = lo.Resources.Breach
+	err = serve(ctx, sess, lo, o, func(ctx context.Context, src agent.TaskSource) error {
+		ao.Tasks = newIdleSource(src, lo.Engine, lo.Log)
+		_, err := agent.Run(ctx, ao)
 		return err
 	})
 	var task *diag.Error
@@ -90,21 +91,21 @@ type hookDriver struct {
 
 // sessionTools are the session's driver or agent CLI, its tools and
 // shell, as launch builds them for the capsule's transport.
-func sessionTools(lo launch.Options) (agent.SessionOptions, hookDriver, error) {
-	inf := lo.Session.Capsule.Inference
+func sessionTools(lo launch.Options) (agent.Options, hookDriver, error) {
+	inf := lo.Staged.Capsule.Inference
 	if inf.Transport == "process" {
 		pt, err := launch.NewProcessTools(lo)
 		if err != nil {
-			return agent.SessionOptions{}, hookDriver{}, err
+			return agent.Options{}, hookDriver{}, err
 		}
-		return agent.SessionOptions{Tools: pt.Tools, Allowlist: pt.Allowlist, Shell: pt.Shell,
+		return agent.Options{Tools: pt.Tools, Allowlist: pt.Allowlist, Shell: pt.Shell,
 			Process: &agent.ProcessOptions{Env: pt.Env, Sandbox: pt.Sandbox}}, hookDriver{}, nil
 	}
 	at, err := launch.NewAgentTools(lo)
 	if err != nil {
-		return agent.SessionOptions{}, hookDriver{}, err
+		return agent.Options{}, hookDriver{}, err
 	}
-	return agent.SessionOptions{Driver: at.Driver, Tools: at.Tools, Allowlist: at.Allowlist, Shell: at.Shell},
+	return agent.Options{Driver: at.Driver, Tools: at.Tools, Allowlist: at.Allowlist, Shell: at.Shell},
 		hookDriver{name: inf.Driver.Artifact, compaction: at.CompactionDriver}, nil
 }
 

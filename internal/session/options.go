@@ -77,9 +77,13 @@ type Options struct {
 	// OnStaged, if set, is called once the session is staged (and a new
 	// murmur.lock written), before the capsule runs: the moment a caller
 	// can show the session's id and workdir.
-	OnStaged func(*stage.Session)
+	OnStaged func(*stage.Staged)
 }
 
+// withDefaults fills what a run's caller left out: its writers, its log
+// (slog.Default: a run reports to its caller, unlike the guests'
+// launch.GuestIO, which run builds from these), the environment the run
+// reads and the runtime's settings, and the callbacks.
 func (o Options) withDefaults() Options {
 	if o.Stdout == nil {
 		o.Stdout = io.Discard
@@ -104,7 +108,7 @@ func (o Options) withDefaults() Options {
 		o.OnSecurityWarning = func(manifest.Warning) {}
 	}
 	if o.OnStaged == nil {
-		o.OnStaged = func(*stage.Session) {}
+		o.OnStaged = func(*stage.Staged) {}
 	}
 	return o
 }

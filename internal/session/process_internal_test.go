@@ -22,15 +22,14 @@ func TestRunAgentProcess(t *testing.T) {
 	}
 	for _, c := range []struct {
 		task, result string
-		status       launch.Status
+		status       Status
 	}{
 		{"turns 1", "after turns", ""},
-		{"exit", "", launch.StatusFailed},
+		{"exit", "", StatusFailed},
 	} {
 		t.Run(c.task, func(t *testing.T) {
 			dir := t.TempDir()
-			s := &stage.Session{AccessibleDir: filepath.Join(dir, "work"), SessionDir: filepath.Join(dir, "ses"),
-				OutDir: filepath.Join(dir, "ses", "out"),
+			s := &stage.Staged{ID: "ses_test", Workdir: stage.NewWorkdir(filepath.Join(dir, "work"), filepath.Join(dir, "ses"), nil),
 				Capsule: &manifest.Capsule{Inference: &manifest.Inference{Transport: "process", Command: cli, MaxTurns: 10},
 					Lifecycle: manifest.Lifecycle{TaskAcceptance: "single", AfterTask: "exit", QueueDepth: 1}}}
 			s.Ceiling.Resources = policy.SubprocessLimits(nil)
@@ -42,12 +41,12 @@ func TestRunAgentProcess(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(s.AccessibleDir, "task.md"), []byte(c.task), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			err := runAgent(context.Background(), launch.Options{Session: s, Trampoline: cli,
-				Getenv: func(k string) (string, bool) { return os.Getenv("PATH"), k == "PATH" }}, Options{})
+			err := runAgent(context.Background(), s, launch.Options{Staged: s.Guests(), Trampoline: cli,
+				GuestIO: launch.GuestIO{Getenv: func(k string) (string, bool) { return os.Getenv("PATH"), k == "PATH" }}}, Options{})
 			switch {
 			case c.status == "" && err != nil:
 				t.Fatal(err)
-			case c.status != "" && launch.StatusOf(err) != c.status:
+			case c.status != "" && StatusOf(err) != c.status:
 				t.Fatalf("err = %v, want status %s", err, c.status)
 			}
 			b, _ := os.ReadFile(filepath.Join(s.OutDir, stage.ResultFile))

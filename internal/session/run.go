@@ -16,6 +16,7 @@ import (
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/launch"
 	"github.com/mur-go/mur/internal/policy"
+	"github.com/mur-go/mur/internal/resources"
 	"github.com/mur-go/mur/internal/sandbox"
 	"github.com/mur-go/mur/internal/stage"
 )
@@ -24,9 +25,9 @@ import (
 type Result struct {
 	// Session is the staged session; nil when the run failed before
 	// staging created it.
-	Session *stage.Session
+	Session *stage.Staged
 	// Status is ok, failed, trapped or cancelled.
-	Status launch.Status
+	Status Status
 	// Step is where a failed run failed ("" when it did not).
 	Step Step
 }
@@ -53,14 +54,14 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	}
 	if err = asCancelled(ctx, err); err != nil {
 		err = secrets.Error(err)
-		return Result{Session: sess, Status: launch.StatusOf(err), Step: step}, err
+		return Result{Session: sess, Status: StatusOf(err), Step: step}, err
 	}
-	return Result{Session: sess, Status: launch.StatusOK}, nil
+	return Result{Session: sess, Status: StatusOK}, nil
 }
 
 // run is the pipeline; step is where it failed (StepRun when it did not,
 // for a cancellation that comes after).
-func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Session, Step, error) {
+func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Staged, Step, error) {
 	f, err := load(o)
 	if err != nil {
 		return nil, StepLoad, err
@@ -109,11 +110,14 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Sessi
 	if prober == nil {
 		prober = sandbox.NewProber(o.Trampoline)
 	}
+	// The capsule's guests, its hooks among them, see the environment as
+	// the manifest did (.env under the run's LookupEnv).
+	guests := launch.GuestIO{Getenv: f.LookupEnv, Stdout: o.Stdout, Stderr: o.Stderr, Log: o.Log}
 	sess, err := stage.Stage(ctx, stage.Options{Manifest: f, Workdir: o.Workdir, Task: o.Task, TaskLiteral: o.TaskLiteral, Getenv: o.Getenv,
 		Lock: lock, Compiler: engine, CapsuleWasm: wasm, ComponentPath: compPath, CacheDir: o.CacheDir,
 		RuntimeVersion: o.RuntimeVersion, Containment: o.Containment,
 		Host: prober.Probe(ctx), Secrets: secrets,
-		OnStage: hooks.OnStage(hooks.Options{Getenv: f.LookupEnv, Stdout: o.Stdout, Stderr: o.Stderr, Log: o.Log})})
+		OnStage: hooks.OnStage(hooks.Options{GuestIO: guests})})
 	if err != nil {
 		return nil, StepStage, err
 	}
@@ -133,7 +137,9 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Sessi
 	}
 	o.OnStaged(sess)
 
-	res, err := launch.StartResources(ctx, sess, launch.ResourceOptions{Self: o.Trampoline, Stderr: o.Stderr, Log: o.Log})
+	res, err := resources.Start(ctx, resources.Options{SessionID: sess.ID, Workdir: sess.AccessibleDir,
+		Limits: sess.Ceiling.Resources, Scope: sess.StartsSubprocesses(), Bootstrap: sess.AppendBootstrap,
+		Self: o.Trampoline, Stderr: o.Stderr, Log: o.Log})
 	if err != nil {
 		return sess, StepRun, err
 	}
@@ -143,19 +149,16 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Sessi
 		}
 	}()
 	lo := launch.Options{
-		Session:       sess,
+		Staged:        sess.Guests(),
 		ComponentPath: compPath,
 		Engine:        engine,
-		Getenv:        f.LookupEnv,
-		Stdout:        o.Stdout,
-		Stderr:        o.Stderr,
+		GuestIO:       guests,
 		Stores:        launch.Stores(sess.ProjectDir, o.Getenv),
-		Log:           o.Log,
 		Trampoline:    o.Trampoline,
 		Resources:     res,
 	}
 	if agentCapsule {
-		err = runAgent(ctx, lo, o)
+		err = runAgent(ctx, sess, lo, o)
 	} else {
 		err = launch.Script(ctx, lo)
 	}
@@ -188,7 +191,7 @@ func load(o Options) (*manifest.File, error) {
 // outside (an interrupt, a signal, a server cancelling the task) a
 // cancelled run, however the capsule ended.
 func asCancelled(ctx context.Context, err error) error {
-	if ctx.Err() == nil || errors.Is(ctx.Err(), context.DeadlineExceeded) || launch.StatusOf(err) == launch.StatusCancelled {
+	if ctx.Err() == nil || errors.Is(ctx.Err(), context.DeadlineExceeded) || StatusOf(err) == StatusCancelled {
 		return err
 	}
 	return diag.Wrap(launch.CodeRun, diag.Mark(err, launch.ErrCancelled), "capsule run cancelled (%v)", context.Cause(ctx))

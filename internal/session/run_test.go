@@ -11,7 +11,6 @@ import (
 
 	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
-	"github.com/mur-go/mur/internal/launch"
 	"github.com/mur-go/mur/internal/session"
 	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/testing/testguest"
@@ -60,14 +59,14 @@ func TestRunFailures(t *testing.T) {
 		yaml   string
 		guest  string
 		step   session.Step
-		status launch.Status
+		status session.Status
 		text   string
 	}{
-		{"no manifest", "", "", session.StepLoad, launch.StatusFailed, "murmur.yaml"},
+		{"no manifest", "", "", session.StepLoad, session.StatusFailed, "murmur.yaml"},
 		{"agent capsule with an undeclared driver", scriptYAML + "inference:\n  endpoint: https://x.example\n  model: m\n  driver:\n    artifact: d\n", "",
-			session.StepPrepare, launch.StatusFailed, "inference driver 'd' is not declared"},
-		{"no component", scriptYAML, "", session.StepPrepare, launch.StatusFailed, "E-RUN-004"},
-		{"not a capsule component", scriptYAML, "tool-spin", session.StepRun, launch.StatusFailed, "murmur:capsule/run@0.1.0"},
+			session.StepPrepare, session.StatusFailed, "inference driver 'd' is not declared"},
+		{"no component", scriptYAML, "", session.StepPrepare, session.StatusFailed, "E-RUN-004"},
+		{"not a capsule component", scriptYAML, "tool-spin", session.StepRun, session.StatusFailed, "murmur:capsule/run@0.1.0"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -83,8 +82,8 @@ func TestRunFailures(t *testing.T) {
 			if res.Step != c.step || !strings.Contains(diag.Render(err), c.text) {
 				t.Errorf("step %s, err %q; want step %s and %q", res.Step, diag.Render(err), c.step, c.text)
 			}
-			if launch.StatusOf(err) != c.status || res.Status != c.status {
-				t.Errorf("status %s / %s, want %s", launch.StatusOf(err), res.Status, c.status)
+			if session.StatusOf(err) != c.status || res.Status != c.status {
+				t.Errorf("status %s / %s, want %s", session.StatusOf(err), res.Status, c.status)
 			}
 			if (c.step == session.StepRun) != (res.Session != nil) {
 				t.Errorf("failed at %s with session %v", res.Step, res.Session)
@@ -101,12 +100,12 @@ func TestRunFailures(t *testing.T) {
 func TestRunScriptCapsule(t *testing.T) {
 	dir := capsuleDir(t, scriptYAML, "capsule-steps")
 	o := options(t, dir)
-	var staged []*stage.Session
+	var staged []*stage.Staged
 	var warnings []manifest.Warning
-	o.OnStaged = func(s *stage.Session) { staged = append(staged, s) }
+	o.OnStaged = func(s *stage.Staged) { staged = append(staged, s) }
 	o.OnWarning = func(w manifest.Warning) { warnings = append(warnings, w) }
 	res, err := session.Run(context.Background(), o)
-	if err != nil || res.Status != launch.StatusOK {
+	if err != nil || res.Status != session.StatusOK {
 		t.Fatalf("run = %+v, %v", res, err)
 	}
 	if len(staged) != 1 || staged[0] != res.Session || !strings.HasPrefix(res.Session.ID, "ses_") {
@@ -124,7 +123,7 @@ func TestRunCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(errors.New("stopped by the test"))
 	res, err := session.Run(ctx, options(t, dir))
-	if res.Status != launch.StatusCancelled || launch.StatusOf(err) != launch.StatusCancelled {
+	if res.Status != session.StatusCancelled || session.StatusOf(err) != session.StatusCancelled {
 		t.Fatalf("run = %+v, %v; want cancelled", res, err)
 	}
 	if !strings.Contains(err.Error(), "stopped by the test") {

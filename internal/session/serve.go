@@ -14,8 +14,7 @@ import (
 // capsule URL, and the loop takes its tasks from the server's source,
 // which hands over task.md first and then A2A messages as the lifecycle
 // allows.
-func serve(ctx context.Context, lo launch.Options, o Options, run func(context.Context, agent.TaskSource) error) error {
-	s := lo.Session
+func serve(ctx context.Context, s *stage.Staged, lo launch.Options, o Options, run func(context.Context, agent.TaskSource) error) error {
 	c := s.Capsule
 	lc := c.Lifecycle
 	if v := o.Serve.TaskAcceptance; v != "" {
@@ -29,7 +28,8 @@ func serve(ctx context.Context, lo launch.Options, o Options, run func(context.C
 		port = *c.InternalPort
 	}
 	return a2a.Serve(ctx, a2a.ServerOptions{
-		Session:         s,
+		SessionID:       s.ID,
+		Workdir:         s.AccessibleDir,
 		Lifecycle:       lc,
 		Card:            cardInfo(s),
 		Bind:            o.Serve.Bind,
@@ -58,7 +58,7 @@ func serve(ctx context.Context, lo launch.Options, o Options, run func(context.C
 }
 
 // cardInfo is what the agent cards say about the capsule.
-func cardInfo(s *stage.Session) a2a.CardInfo {
+func cardInfo(s *stage.Staged) a2a.CardInfo {
 	c := s.Capsule
 	info := a2a.CardInfo{Name: c.Name, Version: c.Version,
 		Shell: len(c.Capabilities.ShellAllow()) > 0}

@@ -18,7 +18,7 @@ const BootstrapLog = "bootstrap.log"
 // logs/bootstrap.log: the containment classes, the rlimits every native
 // subprocess starts under, and the launch W-SEC warnings (§9.1). root is
 // the session dir; a planted link is refused, never followed.
-func (s *Session) writeBootstrapLog(root *os.Root) error {
+func (s *Staged) writeBootstrapLog(root *os.Root) error {
 	var b strings.Builder
 	p := policy.BootstrapPrefix
 	// The tier applied and what it installs (the host's own mechanism is
@@ -40,6 +40,6 @@ func (s *Session) writeBootstrapLog(root *os.Root) error {
 
 // NativeLimits are the rlimits every native subprocess of the session
 // starts under: capabilities.resources, defaults filling the rest.
-func (s *Session) NativeLimits() sandbox.Rlimits {
+func (s *Staged) NativeLimits() sandbox.Rlimits {
 	return sandbox.RlimitsFor(s.Ceiling.Resources)
 }

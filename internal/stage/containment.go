@@ -78,7 +78,7 @@ func refusals(c *manifest.Capsule, ct Containment, declared bool, support policy
 // securityWarnings are the host-dependent W-SEC warnings, once staging
 // knows which tools are native; under a sealed floor the compiler
 // drivers are asked for their helpers on pathEnv (W-SEC-012).
-func (s *Session) securityWarnings(ctx context.Context, pathEnv string) {
+func (s *Staged) securityWarnings(ctx context.Context, pathEnv string) {
 	var native []string
 	for _, a := range s.Artifacts {
 		if a.Kind == KindNative {

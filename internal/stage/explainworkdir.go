@@ -38,7 +38,7 @@ func ExplainWorkdir(opts Options) (*WorkdirReport, error) {
 	if err != nil {
 		return nil, ioError("failed to resolve the manifest path: "+err.Error(), err)
 	}
-	s := &Session{Capsule: f.Capsule, Trusted: trustedPaths(f, &opts)}
+	s := &Staged{Capsule: f.Capsule, Workdir: Workdir{trusted: trustedPaths(f, &opts)}}
 	for i := range f.Capsule.Artifacts {
 		ref := &f.Capsule.Artifacts[i]
 		a := &Artifact{Name: ref.Name, Role: Role(ref.Runtime), Kind: KindWasm, Ref: ref}
@@ -60,6 +60,6 @@ func ExplainWorkdir(opts Options) (*WorkdirReport, error) {
 		}
 		return r, nil
 	}
-	r.RefusedIfNative = len(r.Holds) > 0 && s.subprocesses() == ""
+	r.RefusedIfNative = len(r.Holds) > 0 && !s.StartsSubprocesses()
 	return r, nil
 }

@@ -22,7 +22,7 @@ const SessionIDPrefix = "ses_"
 // NewV7FromReader reads time.Now itself (through a package variable and a
 // process-wide sequence counter in the 12 bits after the version), so the
 // id's timestamp could not be Options.Clock's, the id would disagree with
-// Session.Created and `mur sessions` (SessionIDTime), and the exact-id test
+// the staging clock and `mur sessions` (SessionIDTime), and the exact-id test
 // could not pin it. Stamping our clock over its output would be writing
 // the encoding by hand again, plus a dependency.
 func NewSessionID(now time.Time, rnd io.Reader) (string, error) {

@@ -100,8 +100,8 @@ func TestLayout(t *testing.T) {
 				t.Fatalf("staged manifest = %q", got)
 			}
 			md := filepath.Join(s.SessionDir, "MURMUR.md")
-			if exists(md) != tc.agent || (s.MurmurMDPath != "") != tc.agent {
-				t.Fatalf("MURMUR.md exists=%v path=%q, agent=%v", exists(md), s.MurmurMDPath, tc.agent)
+			if exists(md) != tc.agent || (s.murmurMDPath != "") != tc.agent {
+				t.Fatalf("MURMUR.md exists=%v path=%q, agent=%v", exists(md), s.murmurMDPath, tc.agent)
 			}
 			if exists(filepath.Join(s.AccessibleDir, "MURMUR.md")) && user != "" {
 				t.Fatal("MURMUR.md belongs in the session dir, not the accessible one")
@@ -112,11 +112,11 @@ func TestLayout(t *testing.T) {
 			}
 			taskPath := filepath.Join(wantAccessible, "task.md")
 			if tc.wantTask == "" {
-				if exists(taskPath) || s.TaskPath != "" {
+				if exists(taskPath) || s.taskPath != "" {
 					t.Fatal("task.md written without --task")
 				}
-			} else if got := mustRead(t, taskPath); got != tc.wantTask || s.TaskPath != taskPath {
-				t.Fatalf("task.md = %q at %q, want %q", got, s.TaskPath, tc.wantTask)
+			} else if got := mustRead(t, taskPath); got != tc.wantTask || s.taskPath != taskPath {
+				t.Fatalf("task.md = %q at %q, want %q", got, s.taskPath, tc.wantTask)
 			}
 			if user == "" && exists(filepath.Join(f.project, ".murmur", s.ID)) {
 				t.Fatal("session dir under .murmur without --workdir")

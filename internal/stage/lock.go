@@ -52,8 +52,8 @@ func pins(arts []*Artifact) []lockfile.Entry {
 // without one (Murmur's mur run does this after staging succeeds), and
 // reports whether it wrote. An existing lock is never modified. As in
 // Murmur, a capsule without registry artifacts gets a lock with none.
-func (s *Session) WriteLockIfAbsent() (bool, error) {
-	if s.Lock != nil {
+func (s *Staged) WriteLockIfAbsent() (bool, error) {
+	if s.lock != nil {
 		return false, nil
 	}
 	if err := install.Pin(s.LockPath, nil, s.Pins...); err != nil {

@@ -26,7 +26,7 @@ const maxDescription = 200
 //
 // The write stays inside the session dir and never follows a MURMUR.md
 // link a guest planted there.
-func (s *Session) WriteMurmurMD(capsuleURL string) error {
+func (s *Staged) WriteMurmurMD(capsuleURL string) error {
 	root, err := os.OpenRoot(s.SessionDir)
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ func (s *Session) WriteMurmurMD(capsuleURL string) error {
 }
 
 // RenderMurmurMD is the text WriteMurmurMD writes.
-func (s *Session) RenderMurmurMD(capsuleURL string) string {
+func (s *Staged) RenderMurmurMD(capsuleURL string) string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	c := s.Capsule
@@ -128,7 +128,7 @@ func (s *Session) RenderMurmurMD(capsuleURL string) string {
 	p("## Running Shell Commands")
 	p("")
 	var interp, direct []string
-	for _, st := range s.ShellTools {
+	for _, st := range s.shellTools {
 		if st.Interpreter {
 			interp = append(interp, st.Name)
 		} else {
@@ -179,7 +179,7 @@ type skillLine struct {
 // runtime is not driver or hook are tools (a skill bound as the system
 // prompt is left out); every skill.md is a skill. Links are not followed:
 // this text goes to the model, and must not carry files from elsewhere.
-func (s *Session) listing() ([]toolLine, []skillLine) {
+func (s *Staged) listing() ([]toolLine, []skillLine) {
 	root, err := os.OpenRoot(s.ToolsDir)
 	if err != nil {
 		return nil, nil
@@ -230,7 +230,7 @@ func (s *Session) listing() ([]toolLine, []skillLine) {
 
 // hasCompactionHook reports a staged hook bound to on-compaction or to
 // every event.
-func (s *Session) hasCompactionHook() bool {
+func (s *Staged) hasCompactionHook() bool {
 	for _, a := range s.Artifacts {
 		if a.Hook != nil && (a.Hook.Binding == "" || a.Hook.Binding == "on-compaction") {
 			return true

@@ -77,7 +77,7 @@ capabilities:
 	if err := s.WriteMurmurMD("localhost:4242"); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(mustRead(t, s.MurmurMDPath), "Capsule URL: localhost:4242") {
+	if !strings.Contains(mustRead(t, s.murmurMDPath), "Capsule URL: localhost:4242") {
 		t.Fatal("URL not written on rewrite")
 	}
 }

@@ -75,7 +75,7 @@ type Options struct {
 	// Required when anything needs compiling.
 	Compiler Compiler
 	// CapsuleWasm is a script capsule's own component (capsule.wasm),
-	// compiled into Session.CapsuleComponent; nil for agent capsules or
+	// compiled at staging (GuestView.Component); nil for agent capsules or
 	// when the launcher compiles it itself.
 	CapsuleWasm []byte
 	// ComponentPath is the file CapsuleWasm was read from ("" = none):
@@ -102,9 +102,11 @@ type Options struct {
 	RuntimeVersion string
 	// OnStage runs once the workdir is laid out (artifact and generated
 	// shell-tool manifests written, grants placed): the on-stage hook
-	// dispatch (hooks.OnStage). An error fails staging; nil skips it.
-	OnStage func(context.Context, *Session) error
-	// Secrets is the session's redactor (Session.Secrets); nil makes one.
+	// dispatch (hooks.OnStage), which gets the hooks' view of the staged
+	// capsule, the one view through which a shell tool's manifest may
+	// still change. An error fails staging; nil skips it.
+	OnStage func(context.Context, HookView) error
+	// Secrets is the session's redactor (Workdir.Secrets); nil makes one.
 	// Staging adds inference.api_key to it either way.
 	Secrets *redact.Redactor
 }

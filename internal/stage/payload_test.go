@@ -268,11 +268,11 @@ capabilities:
 		t.Fatal(err)
 	}
 	want := []ShellTool{{Name: "bash", Interpreter: true, Generated: true}, {Name: "git", Generated: true}, {Name: "jq"}}
-	if len(s.ShellTools) != 3 {
-		t.Fatalf("shell tools = %+v", s.ShellTools)
+	if len(s.shellTools) != 3 {
+		t.Fatalf("shell tools = %+v", s.shellTools)
 	}
 	for i, w := range want {
-		got := s.ShellTools[i]
+		got := s.shellTools[i]
 		if got.Name != w.Name || got.Interpreter != w.Interpreter || got.Generated != w.Generated || (got.ManifestYAML != nil) != w.Generated {
 			t.Fatalf("shell tool %d = %+v, want %+v", i, got, w)
 		}
@@ -333,8 +333,8 @@ func TestScriptCapsuleComponent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.CapsuleComponent == nil || f.comp.n.Load() != 2 {
-		t.Fatalf("capsule component %v, compiles %d", s.CapsuleComponent, f.comp.n.Load())
+	if s.component == nil || f.comp.n.Load() != 2 {
+		t.Fatalf("capsule component %v, compiles %d", s.component, f.comp.n.Load())
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 // workdirs: a scope is created inside its Root and must contain no
 // symbolic link, or an earlier session's guest could have pointed a tool's
 // preopen anywhere.
-func (s *Session) placeGrants(made *created, acc, sess *os.Root) error {
+func (s *Staged) placeGrants(made *created, acc, sess *os.Root) error {
 	s.Ceiling.Preopen = s.AccessibleDir
 	for _, a := range s.Artifacts {
 		g := &a.Grants
@@ -89,10 +89,10 @@ func noLinks(root *os.Root, rel string) error {
 // file or a link) is left alone. The copy is for guests to read, so it
 // goes through the session's redactor: a literal inference.api_key in the
 // manifest must not reach them through it.
-func (s *Session) copyManifest(acc *os.Root) {
-	data, err := os.ReadFile(s.ManifestPath)
+func (s *Staged) copyManifest(acc *os.Root) {
+	data, err := os.ReadFile(s.manifestPath)
 	if err == nil {
-		err = confined.WriteFile(acc, "murmur.yaml", s.Secrets.Bytes(data), 0o644, os.O_CREATE|os.O_EXCL)
+		err = confined.WriteFile(acc, "murmur.yaml", s.secrets.Bytes(data), 0o644, os.O_CREATE|os.O_EXCL)
 	}
 	if err != nil && !errors.Is(err, fs.ErrExist) {
 		s.Notes = append(s.Notes, "failed to copy murmur.yaml to the workdir: "+err.Error())
@@ -103,7 +103,7 @@ func (s *Session) copyManifest(acc *os.Root) {
 // names an existing file (relative to cwd) and is not literal, else the
 // value itself. A task.md that is a symbolic link (a reused --workdir) is
 // refused, never written through.
-func (s *Session) writeTask(made *created, acc *os.Root, task, cwd string, literal bool) error {
+func (s *Staged) writeTask(made *created, acc *os.Root, task, cwd string, literal bool) error {
 	if task == "" {
 		return nil
 	}
@@ -130,6 +130,6 @@ func (s *Session) writeTask(made *created, acc *os.Root, task, cwd string, liter
 	if !existed {
 		made.paths = append(made.paths, dst)
 	}
-	s.TaskPath = dst
+	s.taskPath = dst
 	return nil
 }

@@ -45,14 +45,14 @@ func checkReservedScope(scope, where string, sessionBase, userWorkdir bool) erro
 // guest gets as a preopen) that the guest must neither see nor reach, nor
 // create (wasip2.DirGrant.Hide): the first element of every path below
 // dir that the runtime keeps for itself (tools/, trace.jsonl, a
-// --workdir's .murmur/) or trusts at the next run (s.Trusted: the
+// --workdir's .murmur/) or trusts at the next run (trustedPaths: the
 // manifest, .env, murmur.lock, ... when the workdir holds them).
-func (s *Session) HiddenUnder(dir string) []string {
-	protected := []string{s.ToolsDir, filepath.Join(s.SessionDir, TraceFile)}
-	if s.UserWorkdir {
-		protected = append(protected, filepath.Join(s.AccessibleDir, ".murmur"))
+func (w Workdir) HiddenUnder(dir string) []string {
+	protected := []string{w.ToolsDir, filepath.Join(w.SessionDir, TraceFile)}
+	if w.UserWorkdir {
+		protected = append(protected, filepath.Join(w.AccessibleDir, ".murmur"))
 	}
-	for _, t := range s.Trusted {
+	for _, t := range w.trusted {
 		protected = append(protected, t.Path)
 	}
 	var hide []string

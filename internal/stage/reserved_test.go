@@ -61,10 +61,10 @@ artifacts:
 }
 
 func TestHiddenUnder(t *testing.T) {
-	plain := &Session{AccessibleDir: "/p/workdir/s", SessionDir: "/p/workdir/s", ToolsDir: "/p/workdir/s/tools"}
-	user := &Session{AccessibleDir: "/w", SessionDir: "/w/.murmur/s", ToolsDir: "/w/.murmur/s/tools", UserWorkdir: true}
+	plain := NewWorkdir("/p/workdir/s", "/p/workdir/s", nil)
+	user := NewWorkdir("/w", "/w/.murmur/s", nil)
 	for _, tc := range []struct {
-		s    *Session
+		s    Workdir
 		dir  string
 		want []string
 	}{

@@ -8,7 +8,7 @@
 //
 // Every check that can fail runs before the first directory is created,
 // so a refused run leaves nothing behind; a write that fails part-way is
-// rolled back. The result, a *Session, is what the launcher consumes.
+// rolled back. The result, a *Staged, is what the run pipeline hands on.
 package stage
 
 import (
@@ -31,7 +31,7 @@ import (
 // compilation, what the workdir would hand a guest or subprocess of what
 // the runtime trusts (E-CAP-002, checkTrusted); then the workdir, tools/,
 // MURMUR.md, the --workdir manifest copy and task.md.
-func Stage(ctx context.Context, opts Options) (*Session, error) {
+func Stage(ctx context.Context, opts Options) (*Staged, error) {
 	if opts.Manifest == nil || opts.Manifest.Capsule == nil {
 		return nil, errors.New("stage: Options.Manifest must be a parsed capsule manifest")
 	}
@@ -39,19 +39,19 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 		return nil, err
 	}
 	c := opts.Manifest.Capsule
-	s := &Session{Manifest: opts.Manifest, Capsule: c, Lock: opts.Lock, LockPath: opts.LockPath,
-		Secrets: opts.Secrets, runtimeVersion: opts.RuntimeVersion, clock: opts.Clock}
-	if s.Secrets == nil {
-		s.Secrets = redact.New()
+	s := &Staged{Capsule: c, lock: opts.Lock, LockPath: opts.LockPath,
+		Workdir: Workdir{secrets: opts.Secrets}, runtimeVersion: opts.RuntimeVersion, clock: opts.Clock}
+	if s.secrets == nil {
+		s.secrets = redact.New()
 	}
 	if c.Inference != nil {
-		s.Secrets.Add(c.Inference.APIKey) // for the session's life
+		s.secrets.Add(c.Inference.APIKey) // for the session's life
 	}
 	var err error
-	if s.ManifestPath, err = filepath.Abs(opts.Manifest.Path); err != nil {
+	if s.manifestPath, err = filepath.Abs(opts.Manifest.Path); err != nil {
 		return nil, ioError("failed to resolve the manifest path: "+err.Error(), err)
 	}
-	s.ProjectDir = filepath.Dir(s.ManifestPath)
+	s.ProjectDir = filepath.Dir(s.manifestPath)
 
 	if s.Ceiling, err = ceiling(c); err != nil {
 		return nil, err
@@ -76,7 +76,7 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 	}
 	s.securityWarnings(ctx, opts.Getenv("PATH"))
 	if !c.IsAgent() && opts.CapsuleWasm != nil {
-		if s.CapsuleComponent, err = compile(ctx, opts.Compiler, "capsule "+c.Name, opts.CapsuleWasm); err != nil {
+		if s.component, err = compile(ctx, opts.Compiler, "capsule "+c.Name, opts.CapsuleWasm); err != nil {
 			return nil, err
 		}
 	}
@@ -84,7 +84,7 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 		return nil, err
 	}
 	d := layout(s.ProjectDir, userDir, s.ID)
-	s.Trusted = trustedPaths(opts.Manifest, &opts)
+	s.trusted = trustedPaths(opts.Manifest, &opts)
 	if err := s.checkTrusted(d); err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 		return nil, err
 	}
 	if opts.OnStage != nil {
-		if err := opts.OnStage(ctx, s); err != nil {
+		if err := opts.OnStage(ctx, s.onStageView()); err != nil {
 			made.undo()
 			return nil, err
 		}
@@ -105,7 +105,7 @@ func Stage(ctx context.Context, opts Options) (*Session, error) {
 
 // prepare resolves, verifies, extracts and compiles every artifact in
 // manifest order, entirely in memory.
-func prepare(ctx context.Context, s *Session, opts *Options) ([]*staged, error) {
+func prepare(ctx context.Context, s *Staged, opts *Options) ([]*staged, error) {
 	c := s.Capsule
 	fetcher := &install.Fetcher{Sources: opts.Stores, Lock: opts.Lock, Mode: install.Frozen, Getenv: opts.Getenv}
 	ws, err := applyLock(c, fetcher)
@@ -156,8 +156,7 @@ func indexOf(c *manifest.Capsule, ref *manifest.ArtifactRef) int {
 }
 
 // mintID takes the caller's id or makes a new one.
-func (s *Session) mintID(opts *Options) error {
-	s.Created = opts.Clock()
+func (s *Staged) mintID(opts *Options) error {
 	if opts.SessionID != "" {
 		if !ValidSessionID(opts.SessionID) {
 			return fmt.Errorf("stage: session id %q is not ses_ followed by 32 lowercase hex digits", opts.SessionID)
@@ -165,7 +164,7 @@ func (s *Session) mintID(opts *Options) error {
 		s.ID = opts.SessionID
 		return nil
 	}
-	id, err := NewSessionID(s.Created, opts.Rand)
+	id, err := NewSessionID(opts.Clock(), opts.Rand)
 	if err != nil {
 		return err
 	}
@@ -176,7 +175,7 @@ func (s *Session) mintID(opts *Options) error {
 // write creates the workdir and everything in it. Failures roll back
 // through made; only MURMUR.md and the manifest copy are best-effort, as
 // in Murmur.
-func (s *Session) write(made *created, arts []*staged, d dirs, opts *Options) error {
+func (s *Staged) write(made *created, arts []*staged, d dirs, opts *Options) error {
 	s.AccessibleDir, s.SessionDir, s.UserWorkdir = d.accessible, d.session, d.user
 	s.ToolsDir = filepath.Join(s.SessionDir, "tools")
 	s.OutDir = filepath.Join(s.SessionDir, "out")
@@ -211,7 +210,7 @@ func (s *Session) write(made *created, arts []*staged, d dirs, opts *Options) er
 	if err != nil {
 		return err
 	}
-	s.ShellTools = shells
+	s.shellTools = shells
 	acc, err := os.OpenRoot(s.AccessibleDir)
 	if err != nil {
 		return ioError(fmt.Sprintf("failed to open workdir %s: %v", s.AccessibleDir, err), err)
@@ -221,7 +220,7 @@ func (s *Session) write(made *created, arts []*staged, d dirs, opts *Options) er
 		return err
 	}
 	if s.Capsule.IsAgent() {
-		s.MurmurMDPath = filepath.Join(s.SessionDir, MurmurMD)
+		s.murmurMDPath = filepath.Join(s.SessionDir, MurmurMD)
 		if err := s.WriteMurmurMD(""); err != nil {
 			s.Notes = append(s.Notes, "failed to write MURMUR.md: "+err.Error())
 		}
@@ -234,7 +233,7 @@ func (s *Session) write(made *created, arts []*staged, d dirs, opts *Options) er
 
 // makeSessionDir creates the session dir: by path beside murmur.yaml, or
 // as .murmur/<id> inside the --workdir through a Root, refusing links.
-func (s *Session) makeSessionDir(made *created) error {
+func (s *Staged) makeSessionDir(made *created) error {
 	if !s.UserWorkdir {
 		return made.mkdirAll(s.SessionDir)
 	}

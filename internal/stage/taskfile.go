@@ -21,13 +21,14 @@ type TaskFiles struct {
 	dir *confined.Dir
 }
 
-// OpenTaskFiles opens the accessible workdir for its task.md.
-func (s *Session) OpenTaskFiles() (*TaskFiles, error) {
-	dir, err := confined.OpenDir(s.AccessibleDir)
+// OpenTaskFiles opens dir, a session's accessible workdir, for its
+// task.md.
+func OpenTaskFiles(dir string) (*TaskFiles, error) {
+	d, err := confined.OpenDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("opening the workdir for task.md: %w", err)
 	}
-	return &TaskFiles{dir: dir}, nil
+	return &TaskFiles{dir: d}, nil
 }
 
 // Close releases the workdir.

@@ -116,21 +116,22 @@ func shellManifest(bin string) ([]byte, *manifest.ToolRecord) {
 	return yaml, &manifest.ToolRecord{Runtime: manifest.RuntimeTool, Description: desc, InputSchema: shellSchema}
 }
 
-// SetShellManifest records the tool manifest an on-stage hook wrote over
+// setShellManifest records the tool manifest an on-stage hook wrote over
 // tools/<name>/murmur.yaml (wit.md §6.3), read here, once, the way the
 // tool inventory lists it. A name that is no shell tool, or whose
 // directory a staged artifact provided, is left alone: the inventory
 // lists that artifact from its verified manifest. Text that is no tool
 // manifest is kept for manage.describe but leaves the tool out of the
 // inventory, as Murmur leaves out a manifest it cannot read; the error
-// says why. Only staging calls it, before the session is handed on.
-func (s *Session) SetShellManifest(name string, content []byte) error {
-	i := slices.IndexFunc(s.ShellTools, func(st ShellTool) bool { return st.Name == name && st.Generated })
+// says why. Only staging calls it (through the on-stage hooks' view),
+// before any view of the shell tools is handed on.
+func (s *Staged) setShellManifest(name string, content []byte) error {
+	i := slices.IndexFunc(s.shellTools, func(st ShellTool) bool { return st.Name == name && st.Generated })
 	if i < 0 {
 		return nil
 	}
 	rec, err := manifest.ParseToolRecord(content, filepath.Join("tools", name, "murmur.yaml"))
-	s.ShellTools[i].ManifestYAML, s.ShellTools[i].Manifest = slices.Clone(content), rec
+	s.shellTools[i].ManifestYAML, s.shellTools[i].Manifest = slices.Clone(content), rec
 	return err
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 // checkTrusted refuses, before anything is created, a layout d that would
-// hand a trusted path (s.Trusted) to something that could read or change
+// hand a trusted path (trustedPaths) to something that could read or change
 // it (E-CAP-002: the workdir is the capsule's filesystem grant):
 //
 //   - a WASM preopen (the accessible workdir, the session dir an on-stage
@@ -24,7 +24,7 @@ import (
 //     Landlock there is no sandbox at all;
 //   - then, a host directory they may read holding a secret
 //     (checkReadGrants).
-func (s *Session) checkTrusted(d dirs) error {
+func (s *Staged) checkTrusted(d dirs) error {
 	preopens := []struct{ dir, what string }{{d.accessible, "workdir"}, {d.session, "session directory"}}
 	for _, a := range s.Artifacts {
 		if a.Kind != KindWasm || a.Grants.Scope == "" {
@@ -42,7 +42,7 @@ func (s *Session) checkTrusted(d dirs) error {
 			return err
 		}
 	}
-	starts := s.subprocesses()
+	starts := s.subprocessReasons()
 	if starts == "" {
 		return nil
 	}
@@ -62,7 +62,7 @@ func (s *Session) checkTrusted(d dirs) error {
 // checkReadGrants refuses a host directory every subprocess may read
 // (an interpreter_runtime or staged_runtime grant) that holds a secret
 // the runtime trusts: .env would be as readable as the interpreter.
-func (s *Session) checkReadGrants() error {
+func (s *Staged) checkReadGrants() error {
 	caps := s.Capsule.Capabilities
 	if caps == nil || caps.Shell == nil {
 		return nil
@@ -77,7 +77,7 @@ func (s *Session) checkReadGrants() error {
 		grants = append(grants, struct{ dir, what string }{g.SourcePath, "capabilities.shell.staged_runtime source_path"})
 	}
 	for _, g := range grants {
-		for _, t := range s.Trusted {
+		for _, t := range s.trusted {
 			if _, in := beneath(g.dir, t.Path); in && t.Secret {
 				return &diag.Error{Code: CodeScope,
 					Msg: fmt.Sprintf("%s %s holds %s (%s), which every subprocess of the capsule could then read",
@@ -90,10 +90,10 @@ func (s *Session) checkReadGrants() error {
 }
 
 // heldIn names the trusted paths that are dir or lie below it.
-func (s *Session) heldIn(dir string) []string {
+func (s *Staged) heldIn(dir string) []string {
 	var held []string
 	at := anchorAt(dir)
-	for _, t := range s.Trusted {
+	for _, t := range s.trusted {
 		if _, in := at.holds(t.Path); in {
 			held = append(held, fmt.Sprintf("%s (%s)", t.What, relTo(dir, t.Path)))
 		}
@@ -103,8 +103,8 @@ func (s *Session) heldIn(dir string) []string {
 
 // checkNotInside refuses dir, a directory some guest or subprocess gets,
 // when it is a trusted path or lies inside one.
-func (s *Session) checkNotInside(dir, what string) error {
-	for _, t := range s.Trusted {
+func (s *Staged) checkNotInside(dir, what string) error {
+	for _, t := range s.trusted {
 		if _, in := beneath(t.Path, dir); in {
 			return &diag.Error{Code: CodeScope,
 				Msg: fmt.Sprintf("%s %s is or lies inside %s (%s), which the runtime trusts at the next run: a guest or subprocess granted it could change it",
@@ -115,10 +115,10 @@ func (s *Session) checkNotInside(dir, what string) error {
 	return nil
 }
 
-// subprocesses says what lets the capsule start native subprocesses
+// subprocessReasons says what lets the capsule start native subprocesses
 // (shell.allow, spawn.allow, a native tool, transport: process), "" when
 // nothing does.
-func (s *Session) subprocesses() string {
+func (s *Staged) subprocessReasons() string {
 	var why []string
 	caps := s.Capsule.Capabilities
 	if l := caps.ShellAllow(); len(l) > 0 {

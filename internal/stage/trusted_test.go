@@ -216,9 +216,9 @@ func TestSubprocesses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := &Session{Capsule: f.Capsule, Artifacts: tc.arts}
-		if got := s.subprocesses(); got != tc.want {
-			t.Errorf("%q: subprocesses() = %q, want %q", tc.yaml, got, tc.want)
+		s := &Staged{Capsule: f.Capsule, Artifacts: tc.arts}
+		if got := s.subprocessReasons(); got != tc.want {
+			t.Errorf("%q: subprocessReasons() = %q, want %q", tc.yaml, got, tc.want)
 		}
 	}
 }

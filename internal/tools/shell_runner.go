@@ -16,7 +16,7 @@ import (
 
 // ShellConfig is what a Shell runs commands with.
 type ShellConfig struct {
-	// Binaries are capabilities.shell.allow (stage.Session.ShellTools):
+	// Binaries are capabilities.shell.allow (stage.GuestView.ShellTools):
 	// the only names a Shell runs, by string equality.
 	Binaries []ShellBinary
 	// Workdir is the accessible workdir: every command's cwd, the parent

@@ -52,9 +52,9 @@ func run(depth uint64, runningDir string) error {
 	if err != nil {
 		return err
 	}
-	sess := &stage.Session{ID: id, AccessibleDir: dir, SessionDir: dir}
 	return a2a.Serve(ctx, a2a.ServerOptions{
-		Session:    sess,
+		SessionID:  id,
+		Workdir:    dir,
 		Lifecycle:  manifest.Lifecycle{TaskAcceptance: "queue", AfterTask: "sleep", QueueDepth: depth, Conversation: "stateless"},
 		Card:       a2a.CardInfo{Name: "echocapsule", Version: "0.1.0", Tools: []string{"echo"}},
 		Log:        slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),

@@ -15,8 +15,8 @@ import (
 // and the drain budget abandons a worker still busy at session end
 // (wit.md §6.8). The worker is held by hook-spin's on-session-start.
 func TestAsyncOverflowDrop(t *testing.T) {
-	s := session(t, blocking("spin", "hook-spin").async("drop").deadline(time.Minute))
-	r := startRuntime(t, Options{Session: s, QueueDepth: 4, DrainBudget: 100 * time.Millisecond})
+	s := staged(t, blocking("spin", "hook-spin").async("drop").deadline(time.Minute))
+	r := startRuntime(t, Options{Staged: s, QueueDepth: 4, DrainBudget: 100 * time.Millisecond})
 	ctx := context.Background()
 	if err := r.SessionStart(ctx, sessionCtx); err != nil {
 		t.Fatal(err)
@@ -60,8 +60,8 @@ func TestAsyncOverflowDrop(t *testing.T) {
 // dropped, and by the time the last event is queued the worker has got
 // past the spinning call (its deadline line is already logged).
 func TestAsyncOverflowBlock(t *testing.T) {
-	s := session(t, blocking("spin", "hook-spin").async("block").deadline(300*time.Millisecond))
-	r := startRuntime(t, Options{Session: s, QueueDepth: 2})
+	s := staged(t, blocking("spin", "hook-spin").async("block").deadline(300*time.Millisecond))
+	r := startRuntime(t, Options{Staged: s, QueueDepth: 2})
 	ctx := context.Background()
 	if err := r.SessionStart(ctx, sessionCtx); err != nil {
 		t.Fatal(err)
@@ -94,8 +94,8 @@ func TestAsyncOverflowBlock(t *testing.T) {
 // Async hooks get their events in dispatch order on one instance, their
 // output discarded even for an arm a blocking hook would commit.
 func TestAsyncOrderAndOutputDiscarded(t *testing.T) {
-	s := session(t, blocking("errs", hookErrs).async(""), blocking("answer", hookAnswer050).async(""))
-	r := startRuntime(t, Options{Session: s})
+	s := staged(t, blocking("errs", hookErrs).async(""), blocking("answer", hookAnswer050).async(""))
+	r := startRuntime(t, Options{Staged: s})
 	ctx := context.Background()
 	r.SessionStart(ctx, sessionCtx)
 	if arts := r.Inference(ctx, agent.InferenceEvent{}); arts != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/internal/agent"
+	"github.com/mur-go/mur/internal/launch"
 )
 
 // BenchmarkDispatch3Blocking is the cost of one event (an on-tool-call
@@ -14,8 +15,8 @@ import (
 // goroutine per call, growing its stack through the engine each time,
 // was most of the cost.
 func BenchmarkDispatch3Blocking(b *testing.B) {
-	s := session(b, blocking("a", hookAnswer050), blocking("b", hookAnswer050), blocking("c", hookAnswer050))
-	r, err := New(context.Background(), Options{Session: s, Home: b.TempDir(), Getenv: func(string) (string, bool) { return "", false }})
+	s := staged(b, blocking("a", hookAnswer050), blocking("b", hookAnswer050), blocking("c", hookAnswer050))
+	r, err := New(context.Background(), Options{Staged: s, Home: b.TempDir(), GuestIO: launch.GuestIO{Getenv: func(string) (string, bool) { return "", false }}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 // quarantined before any hook runs.
 func TestCheckpointSignTamperQuarantineResume(t *testing.T) {
 	home := t.TempDir()
-	s := session(t, blocking("h", hookErrs))
+	s := staged(t, blocking("h", hookErrs))
 	cp := filepath.Join(s.AccessibleDir, "checkpoints")
 	if err := os.MkdirAll(cp, 0o755); err != nil {
 		t.Fatal(err)
@@ -28,7 +28,7 @@ func TestCheckpointSignTamperQuarantineResume(t *testing.T) {
 	write("plan.json", `{"steps":[]}`)
 	ctx := context.Background()
 	launch := func() *Runtime {
-		r := startRuntime(t, Options{Session: s, Home: home})
+		r := startRuntime(t, Options{Staged: s, Home: home})
 		if err := r.SessionStart(ctx, sessionCtx); err != nil {
 			t.Fatal(err)
 		}
@@ -81,11 +81,11 @@ func TestCheckpointSignTamperQuarantineResume(t *testing.T) {
 // A committed compaction signs too; a key that cannot be had fails open
 // with the spec's lines and quarantines nothing.
 func TestCheckpointCompactionAndKeyFailure(t *testing.T) {
-	s := session(t, blocking("a", hookAnswer050).bound(fnCompaction))
+	s := staged(t, blocking("a", hookAnswer050).bound(fnCompaction))
 	cp := filepath.Join(s.AccessibleDir, "checkpoints")
 	os.MkdirAll(cp, 0o755)
 	os.WriteFile(filepath.Join(cp, "decisions.json"), []byte("[]"), 0o644)
-	r := startRuntime(t, Options{Session: s})
+	r := startRuntime(t, Options{Staged: s})
 	if rep, err := r.Compaction(context.Background(), compaction); rep == nil || err != nil {
 		t.Fatalf("compaction = %v, %v", rep, err)
 	}
@@ -95,10 +95,10 @@ func TestCheckpointCompactionAndKeyFailure(t *testing.T) {
 
 	noHome := filepath.Join(t.TempDir(), "home-is-a-file")
 	os.WriteFile(noHome, nil, 0o644)
-	s2 := session(t)
+	s2 := staged(t)
 	os.MkdirAll(filepath.Join(s2.AccessibleDir, "checkpoints"), 0o755)
 	os.WriteFile(filepath.Join(s2.AccessibleDir, "checkpoints", "summary.md"), []byte("x"), 0o644)
-	r2 := startRuntime(t, Options{Session: s2, Home: noHome})
+	r2 := startRuntime(t, Options{Staged: s2, Home: noHome})
 	r2.SessionStart(context.Background(), sessionCtx)
 	r2.SessionEnd(context.Background(), agentSessionEnd())
 	got := bootstrapLog(t, s2)
@@ -115,7 +115,7 @@ func TestCheckpointCompactionAndKeyFailure(t *testing.T) {
 // nor the target moved: the link itself is quarantined.
 func TestCheckpointPlantedLinkNotSigned(t *testing.T) {
 	home := t.TempDir()
-	s := session(t)
+	s := staged(t)
 	cp := filepath.Join(s.AccessibleDir, "checkpoints")
 	os.MkdirAll(cp, 0o755)
 	secret := filepath.Join(t.TempDir(), "secret")
@@ -124,11 +124,11 @@ func TestCheckpointPlantedLinkNotSigned(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	startRuntime(t, Options{Session: s, Home: home}).SessionEnd(ctx, agentSessionEnd())
+	startRuntime(t, Options{Staged: s, Home: home}).SessionEnd(ctx, agentSessionEnd())
 	if _, err := os.Lstat(filepath.Join(cp, "summary.md.sig")); !os.IsNotExist(err) {
 		t.Fatalf("a planted link was signed (%v)", err)
 	}
-	startRuntime(t, Options{Session: s, Home: home}).SessionStart(ctx, sessionCtx)
+	startRuntime(t, Options{Staged: s, Home: home}).SessionStart(ctx, sessionCtx)
 	if fi, err := os.Lstat(filepath.Join(cp, "summary.md.rejected")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the link was not quarantined as itself: %v", err)
 	}

@@ -32,8 +32,8 @@ func TestResolution(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.guest, func(t *testing.T) {
-			s := session(t, blocking("h", tt.guest))
-			r, err := New(context.Background(), Options{Session: s, Home: t.TempDir()})
+			s := staged(t, blocking("h", tt.guest))
+			r, err := New(context.Background(), Options{Staged: s, Home: t.TempDir()})
 			if tt.err != "" {
 				if KindOf(err) != tt.kind || err.Error() != tt.err {
 					t.Fatalf("New error = %v (%T), want kind %d:\n%s", err, err, tt.kind, tt.err)
@@ -66,8 +66,8 @@ func TestResolution(t *testing.T) {
 // those events, and nothing is logged; a hook exporting them gets one
 // call per task (the seed's queue-mode count).
 func TestTaskEventsPerTask(t *testing.T) {
-	s := session(t, blocking("old", "hook-lifecycle").bound(fnTaskStart), blocking("errs", hookErrs))
-	r := startRuntime(t, Options{Session: s})
+	s := staged(t, blocking("old", "hook-lifecycle").bound(fnTaskStart), blocking("errs", hookErrs))
+	r := startRuntime(t, Options{Staged: s})
 	ctx := context.Background()
 	if err := r.SessionStart(ctx, sessionCtx); err != nil {
 		t.Fatal(err)

@@ -143,7 +143,7 @@ func (r *Runtime) TaskEnd(ctx context.Context, e agent.TaskEndEvent) *agent.Reop
 }
 
 // SessionEnd implements agent.Hooks. The totals are the hook runtime's
-// own launch aggregates and its age (wit.md §6.4); checkpoints are signed
+// own run aggregates and its age (wit.md §6.4); checkpoints are signed
 // after the hooks ran.
 func (r *Runtime) SessionEnd(ctx context.Context, e agent.SessionEndEvent) {
 	r.mu.Lock()

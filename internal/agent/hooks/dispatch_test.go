@@ -31,8 +31,8 @@ func TestHonouredArms(t *testing.T) {
 		{guest: hookAnswer020, faults: []agent.HookFault{{Hook: "h", Event: fnSessionStart, Arm: "artifact"}}},
 	} {
 		t.Run(tt.guest, func(t *testing.T) {
-			s := session(t, blocking("h", tt.guest))
-			r := startRuntime(t, Options{Session: s})
+			s := staged(t, blocking("h", tt.guest))
+			r := startRuntime(t, Options{Staged: s})
 			ctx := context.Background()
 			if err := r.SessionStart(ctx, sessionCtx); err != nil {
 				t.Fatal(err)
@@ -79,8 +79,8 @@ func TestUnsupportedArmWording(t *testing.T) {
 // filters, and at on-compaction a blocking hook's error beats any
 // replacement.
 func TestCombination(t *testing.T) {
-	s := session(t, blocking("a", hookAnswer050), blocking("only-tools", hookErrs).bound(fnToolCall), blocking("b", hookAnswer050))
-	r := startRuntime(t, Options{Session: s})
+	s := staged(t, blocking("a", hookAnswer050), blocking("only-tools", hookErrs).bound(fnToolCall), blocking("b", hookAnswer050))
+	r := startRuntime(t, Options{Staged: s})
 	ctx := context.Background()
 	arts := r.Inference(ctx, agent.InferenceEvent{Decision: "end_turn"})
 	if want := []agent.HookArtifact{{Hook: "a", Content: "art-1"}, {Hook: "b", Content: "art-1"}}; !reflect.DeepEqual(arts, want) {
@@ -100,8 +100,8 @@ func TestCombination(t *testing.T) {
 		t.Errorf("bound hook log = %q", got)
 	}
 
-	s = session(t, blocking("errs", hookErrs), blocking("a", hookAnswer050))
-	r = startRuntime(t, Options{Session: s})
+	s = staged(t, blocking("errs", hookErrs), blocking("a", hookAnswer050))
+	r = startRuntime(t, Options{Staged: s})
 	rep, err := r.Compaction(ctx, compaction)
 	if rep != nil || err == nil || err.Error() != "errs: on-compaction" {
 		t.Errorf("compaction = %+v, %v; want the error errs: on-compaction", rep, err)
@@ -112,8 +112,8 @@ func TestCombination(t *testing.T) {
 // dispatch goes on to the next hook; a function with the wrong signature
 // fails its call only (the typed check is per call).
 func TestSpinningHookInterrupted(t *testing.T) {
-	s := session(t, blocking("spin", "hook-spin").deadline(200*time.Millisecond), blocking("next", hookAnswer050))
-	r := startRuntime(t, Options{Session: s})
+	s := staged(t, blocking("spin", "hook-spin").deadline(200*time.Millisecond), blocking("next", hookAnswer050))
+	r := startRuntime(t, Options{Staged: s})
 	start := time.Now()
 	if err := r.SessionStart(context.Background(), sessionCtx); err != nil {
 		t.Fatal(err)
@@ -140,8 +140,8 @@ func TestSpinningHookInterrupted(t *testing.T) {
 func TestHookMemoryCap(t *testing.T) {
 	h := blocking("small", hookAnswer050)
 	h.limits.MaxMemoryBytes = 256 << 10
-	s := session(t, h, blocking("next", hookAnswer050))
-	r := startRuntime(t, Options{Session: s})
+	s := staged(t, h, blocking("next", hookAnswer050))
+	r := startRuntime(t, Options{Staged: s})
 	big := agent.CompactionEvent{Messages: []agent.HookMessage{{Role: "user", Content: strings.Repeat("x", 1<<20)}}}
 	_, err := r.Compaction(context.Background(), big)
 	want := "hook 'small' on-compaction exceeded its configured resource limits: linear memory growth to "

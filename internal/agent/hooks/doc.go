@@ -8,10 +8,10 @@
 //
 // Wiring, for the session that runs a capsule:
 //
-//	stage.Options{..., OnStage: hooks.OnStage(hooks.Options{Getenv: ..., Log: ...})}
-//	rt, err := hooks.New(ctx, hooks.Options{Session: s, Driver: at.Driver,
+//	stage.Options{..., OnStage: hooks.OnStage(hooks.Options{GuestIO: guests})}
+//	rt, err := hooks.New(ctx, hooks.Options{Staged: s.Hooks(), Driver: at.Driver,
 //		CompactionDriver: at.CompactionDriver, // inference.compaction.driver_config's
 //		DriverName: s.Capsule.Inference.Driver.Artifact, CountTokens: counter.Count, ...})
 //	defer rt.Close(ctx) // drains async hooks
-//	agent.SessionOptions{..., Hooks: rt}
+//	agent.Options{..., Hooks: rt}
 package hooks

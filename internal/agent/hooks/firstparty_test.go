@@ -23,9 +23,9 @@ const (
 // (the task, then the summary) that passes the tool-call safety net: no
 // assistant tool calls, no tool messages.
 func TestCompactHook(t *testing.T) {
-	s := session(t, blocking("compact", hookCompact).bound(fnCompaction))
+	s := staged(t, blocking("compact", hookCompact).bound(fnCompaction))
 	rec := &recorder{next: driver(t, testguest.DriverCanned)}
-	r := startRuntime(t, Options{Session: s, Driver: rec})
+	r := startRuntime(t, Options{Staged: s, Driver: rec})
 	history := []agent.HookMessage{
 		{Role: "user", Content: `[{"type":"text","text":"count the lines of a.txt"}]`},
 		{Role: "assistant", Content: `[{"type":"tool_call","id":"c1","name":"wc","input":{"path":"a.txt"}}]`},
@@ -63,7 +63,7 @@ func TestCompactHook(t *testing.T) {
 	}
 
 	// Without a driver the summary fails, and so does the compaction.
-	r = startRuntime(t, Options{Session: s})
+	r = startRuntime(t, Options{Staged: s})
 	if _, err := r.Compaction(context.Background(), agent.CompactionEvent{Messages: history}); err == nil ||
 		err.Error() != "compact: compact: summarising the history failed: "+ErrNotConfigured {
 		t.Errorf("compaction without a driver: %v", err)
@@ -75,12 +75,12 @@ func TestCompactHook(t *testing.T) {
 func TestGuardHook(t *testing.T) {
 	h := blocking("guard", hookGuard)
 	h.scope = "policy"
-	s := session(t, h)
+	s := staged(t, h)
 	policy := `{"deny_tools": ["deploy*"], "deny_commands": ["rm -rf", "git push*"]}`
 	if err := writeFile(s.AccessibleDir+"/policy/guard.json", policy); err != nil {
 		t.Fatal(err)
 	}
-	r := startRuntime(t, Options{Session: s})
+	r := startRuntime(t, Options{Staged: s})
 	ctx := context.Background()
 	r.SessionStart(ctx, sessionCtx)
 	r.TaskStart(ctx, agentTaskStart("t1"))
@@ -105,8 +105,8 @@ func TestGuardHook(t *testing.T) {
 		t.Errorf("a clean attempt was reopened: %+v", got)
 	}
 
-	s = session(t, blocking("guard", hookGuard))
-	r = startRuntime(t, Options{Session: s})
+	s = staged(t, blocking("guard", hookGuard))
+	r = startRuntime(t, Options{Staged: s})
 	r.SessionStart(ctx, sessionCtx)
 	if got := r.TaskEnd(ctx, agentTaskEnd("t1")); got == nil || !strings.HasPrefix(got.Reason, "guard: cannot read its policy guard.json") {
 		t.Errorf("guard without a policy: reopen = %+v", got)

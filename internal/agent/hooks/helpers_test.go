@@ -52,14 +52,14 @@ func (h hook) async(overflow string) hook {
 }
 func (h hook) deadline(d time.Duration) hook { h.limits.Deadline = d; return h }
 
-// session lays out a session dir the way staging does and stages hs.
-func session(t testing.TB, hs ...hook) *stage.Session {
+// staged lays out a session dir the way staging does, stages hs and
+// is the hooks' view of it.
+func staged(t testing.TB, hs ...hook) stage.HookView {
 	t.Helper()
 	root := t.TempDir()
 	acc := filepath.Join(root, "project")
 	sess := filepath.Join(acc, "workdir", "ses_0123456789abcdef0123456789abcdef")
-	s := &stage.Session{ID: "ses_0123456789abcdef0123456789abcdef", AccessibleDir: acc, SessionDir: sess,
-		ToolsDir: filepath.Join(sess, "tools"), OutDir: filepath.Join(sess, "out"), LogsDir: filepath.Join(sess, "logs"),
+	s := stage.HookView{Workdir: stage.NewWorkdir(acc, sess, nil),
 		Capsule: &manifest.Capsule{Name: "cap", Version: "1.0.0", Inference: &manifest.Inference{Transport: "http", Model: "m-1"}}}
 	for _, d := range []string{s.ToolsDir, s.OutDir, s.LogsDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -116,8 +116,16 @@ func startRuntime(t *testing.T, o Options) *Runtime {
 	return r
 }
 
+// onStage is s as staging hands it to on-stage; kept receives the
+// shell-tool manifests the hooks keep.
+func onStage(s stage.HookView) (_ stage.HookView, kept map[string]string) {
+	kept = map[string]string{}
+	s.SetShellManifest = func(name string, content []byte) error { kept[name] = string(content); return nil }
+	return s, kept
+}
+
 // hookLog is logs/hook-<name>.log split into lines ("" when absent).
-func hookLog(t *testing.T, s *stage.Session, name string) []string {
+func hookLog(t *testing.T, s stage.HookView, name string) []string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(s.LogsDir, "hook-"+name+".log"))
 	if os.IsNotExist(err) {
@@ -129,7 +137,7 @@ func hookLog(t *testing.T, s *stage.Session, name string) []string {
 	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }
 
-func bootstrapLog(t *testing.T, s *stage.Session) string {
+func bootstrapLog(t *testing.T, s stage.HookView) string {
 	t.Helper()
 	b, _ := os.ReadFile(filepath.Join(s.LogsDir, stage.BootstrapLog))
 	return string(b)

@@ -340,7 +340,7 @@ func (h *inferenceHost) redact(err error) {
 	if !errors.As(err, &ie) {
 		return
 	}
-	secrets := h.r.s.Secrets
+	secrets := h.r.s.Secrets()
 	ie.msg = secrets.String(ie.msg)
 	ie.fail.Err = secrets.String(ie.fail.Err)
 }

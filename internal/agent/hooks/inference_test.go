@@ -11,6 +11,7 @@ import (
 	"github.com/mur-go/mur/internal/agent/inference"
 	"github.com/mur-go/mur/internal/base/redact"
 	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/testing/testguest"
 	"github.com/mur-go/mur/internal/tools"
 )
@@ -53,8 +54,8 @@ func TestRunInference(t *testing.T) {
 			err: "infer: inference driver 'drv' failed: tool 'drv' trapped", records: []string{"error", "error"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := session(t, blocking("infer", tt.hookGuest).bound(fnCompaction))
-			o := Options{Session: s, DriverName: "drv", Retry: inference.Policy{MaxRetries: tt.retries, Clock: instantClock{}}}
+			s := staged(t, blocking("infer", tt.hookGuest).bound(fnCompaction))
+			o := Options{Staged: s, DriverName: "drv", Retry: inference.Policy{MaxRetries: tt.retries, Clock: instantClock{}}}
 			if tt.driverGuest != "" {
 				o.Driver = driver(t, tt.driverGuest)
 			}
@@ -97,9 +98,9 @@ func TestRunInference(t *testing.T) {
 // carries inference.compaction.max_tokens and runs the compaction driver;
 // a hook's call never reaches the A2A task's I/O.
 func TestRunInferencePayload(t *testing.T) {
-	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+	s := staged(t, blocking("infer", hookInfer020).bound(fnCompaction))
 	plain, comp := &recorder{next: driver(t, testguest.DriverCanned)}, &recorder{next: driver(t, testguest.DriverCanned)}
-	r := startRuntime(t, Options{Session: s, Driver: plain, CompactionDriver: comp, CompactionMaxTokens: 512})
+	r := startRuntime(t, Options{Staged: s, Driver: plain, CompactionDriver: comp, CompactionMaxTokens: 512})
 	ctx := tools.WithTaskIO(context.Background(), nopIO{})
 	if _, err := r.Compaction(ctx, compaction); err != nil {
 		t.Fatal(err)
@@ -131,11 +132,11 @@ func TestRunInferenceCompactionCap(t *testing.T) {
 		{"unset, same ceiling", nil, 5000, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+			s := staged(t, blocking("infer", hookInfer020).bound(fnCompaction))
 			s.Capsule.Inference.MaxTokens = ptr[uint32](64)
 			s.Capsule.Inference.Compaction = &manifest.Compaction{MaxTokens: tt.compaction}
 			rec := &recorder{next: driver(t, testguest.DriverCanned)}
-			r := startRuntime(t, Options{Session: s, Driver: rec, Meter: inference.NewMeter(&tt.limit)})
+			r := startRuntime(t, Options{Staged: s, Driver: rec, Meter: inference.NewMeter(&tt.limit)})
 			_, err := r.Compaction(context.Background(), compaction)
 			if tt.maxTokens == "" {
 				if err == nil || !strings.Contains(err.Error(), "spend ceiling reached") || len(rec.requests) != 0 {
@@ -171,9 +172,9 @@ func (nopIO) RequestInput(context.Context, string) (string, error) { return "", 
 
 // Under transport: process there is no driver a hook can call.
 func TestRunInferenceProcessTransport(t *testing.T) {
-	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+	s := staged(t, blocking("infer", hookInfer020).bound(fnCompaction))
 	s.Capsule.Inference.Transport = "process"
-	r := startRuntime(t, Options{Session: s, Driver: driver(t, testguest.DriverCanned)})
+	r := startRuntime(t, Options{Staged: s, Driver: driver(t, testguest.DriverCanned)})
 	if _, err := r.Compaction(context.Background(), compaction); err == nil || err.Error() != "infer: "+ErrProcessTransport {
 		t.Errorf("error = %v", err)
 	}
@@ -185,10 +186,10 @@ func TestRunInferenceProcessTransport(t *testing.T) {
 // A driver error echoing the capsule's key reaches the hook redacted, and
 // so does the retry record the trace gets of each failed attempt.
 func TestRunInferenceRedactsTheKey(t *testing.T) {
-	s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+	s := staged(t, blocking("infer", hookInfer020).bound(fnCompaction))
 	s.Capsule.Inference.HasAPIKey, s.Capsule.Inference.APIKey = true, "nope"
-	s.Secrets = redact.New("nope") // as staging makes it
-	r := startRuntime(t, Options{Session: s, Driver: driver(t, testguest.DriverError),
+	s.Workdir = stage.NewWorkdir(s.AccessibleDir, s.SessionDir, redact.New("nope")) // as staging makes it
+	r := startRuntime(t, Options{Staged: s, Driver: driver(t, testguest.DriverError),
 		Retry: inference.Policy{MaxRetries: 1, Clock: instantClock{}}})
 	_, err := r.Compaction(context.Background(), compaction)
 	if err == nil || strings.Contains(err.Error(), "nope") || !strings.Contains(err.Error(), "unknown model: [REDACTED]") {
@@ -226,10 +227,10 @@ func TestRunInferenceSpendCeiling(t *testing.T) {
 		{"refused", 100, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := session(t, blocking("infer", hookInfer020).bound(fnCompaction))
+			s := staged(t, blocking("infer", hookInfer020).bound(fnCompaction))
 			rec := &recorder{next: driver(t, testguest.DriverCanned)}
 			m := inference.NewMeter(&tt.limit)
-			r := startRuntime(t, Options{Session: s, Driver: rec, Meter: m})
+			r := startRuntime(t, Options{Staged: s, Driver: rec, Meter: m})
 			_, err := r.Compaction(context.Background(), compaction)
 			if len(rec.requests) != tt.calls {
 				t.Fatalf("%d driver calls, want %d", len(rec.requests), tt.calls)

@@ -18,12 +18,13 @@ import (
 // its write-manifests output is written to tools/<binary>/murmur.yaml
 // and, for a shell tool, kept in the session as the inventory reads it.
 // Hook failures are logged only; the error is the runtime's own failure
-// ("failed to build on-stage runtime: …"). opts.Session is s.
+// ("failed to build on-stage runtime: …"). opts.Staged is the view
+// staging hands to stage.Options.OnStage.
 func Stage(ctx context.Context, opts Options) error {
-	if opts.Session == nil {
-		return errors.New("hooks.Stage: Options.Session is required")
+	if opts.Staged.Capsule == nil || opts.Staged.SetShellManifest == nil {
+		return errors.New("hooks.Stage: Options.Staged must be the view staging hands to on-stage")
 	}
-	if !hasStageHooks(opts.Session) {
+	if !hasStageHooks(opts.Staged) {
 		return nil
 	}
 	o := opts.withDefaults()
@@ -44,7 +45,7 @@ func Stage(ctx context.Context, opts Options) error {
 
 // hasStageHooks reports a blocking hook bound to on-stage or unbound, so
 // a session without one builds no runtime at all.
-func hasStageHooks(s *stage.Session) bool {
+func hasStageHooks(s stage.HookView) bool {
 	for _, a := range s.Artifacts {
 		if a.Role == stage.RoleHook && a.Hook != nil && a.Hook.ExecutionMode != "async" && (a.Hook.Binding == "" || a.Hook.Binding == fnStage) {
 			return true
@@ -55,9 +56,9 @@ func hasStageHooks(s *stage.Session) bool {
 
 // OnStage adapts Stage to stage.Options.OnStage: staging calls it once the
 // workdir is laid out.
-func OnStage(opts Options) func(context.Context, *stage.Session) error {
-	return func(ctx context.Context, s *stage.Session) error {
-		opts.Session = s
+func OnStage(opts Options) func(context.Context, stage.HookView) error {
+	return func(ctx context.Context, s stage.HookView) error {
+		opts.Staged = s
 		return Stage(ctx, opts)
 	}
 }

@@ -7,29 +7,27 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/mur-go/mur/internal/stage"
 )
 
 const hookStageEscape = "hook-stage-escape"
 
 // on-stage (wit.md §6.3, §6.4): blocking hooks bound to it or unbound get
 // a throwaway instance and their write-manifests are written over the
-// generated shell-tool manifest (and the session's copy of it, read as
-// the inventory lists it); failures are logged and staging goes on.
+// generated shell-tool manifest (and kept by the session, which reads
+// it as the inventory lists it); failures are logged and staging goes on.
 func TestOnStageWriteManifests(t *testing.T) {
-	s := session(t, blocking("bound", hookAnswer050).bound(fnStage), blocking("errs", hookErrs).bound(fnStage),
+	s := staged(t, blocking("bound", hookAnswer050).bound(fnStage), blocking("errs", hookErrs).bound(fnStage),
 		blocking("later", hookErrs).bound(fnInference), blocking("old", "hook-lifecycle"))
-	s.ShellTools = []stage.ShellTool{{Name: "git", Generated: true, ManifestYAML: []byte("generated")}}
-	if err := Stage(context.Background(), Options{Session: s}); err != nil {
+	s, kept := onStage(s)
+	if err := Stage(context.Background(), Options{Staged: s}); err != nil {
 		t.Fatal(err)
 	}
 	want := "description: from on-stage\n"
 	if b, err := os.ReadFile(filepath.Join(s.ToolsDir, "git", "murmur.yaml")); err != nil || string(b) != want {
 		t.Errorf("tools/git/murmur.yaml = %q, %v", b, err)
 	}
-	if got := s.ShellTools[0]; string(got.ManifestYAML) != want || got.Manifest == nil || got.Manifest.Description != "from on-stage" {
-		t.Errorf("session shell tool = %s %+v", got.ManifestYAML, got.Manifest)
+	if got := kept["git"]; got != want {
+		t.Errorf("the session kept %q for git", got)
 	}
 	if got := hookLog(t, s, "errs"); !slices.Equal(got, []string{fnStage}) {
 		t.Errorf("errs log = %q", got)
@@ -45,8 +43,8 @@ func TestOnStageWriteManifests(t *testing.T) {
 // A hostile on-stage hook naming a binary that climbs out of tools/ writes
 // nothing outside it; its other manifests are still written.
 func TestOnStageManifestCannotEscapeTools(t *testing.T) {
-	s := session(t, blocking("evil", hookStageEscape).bound(fnStage))
-	if err := Stage(context.Background(), Options{Session: s}); err != nil {
+	s, _ := onStage(staged(t, blocking("evil", hookStageEscape).bound(fnStage)))
+	if err := Stage(context.Background(), Options{Staged: s}); err != nil {
 		t.Fatal(err)
 	}
 	escaped := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(s.ToolsDir))), "escaped")

@@ -1,12 +1,10 @@
 package hooks
 
 import (
-	"io"
-	"log/slog"
-	"os"
 	"time"
 
 	"github.com/mur-go/mur/internal/agent/inference"
+	"github.com/mur-go/mur/internal/launch"
 	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/tools"
 )
@@ -19,9 +17,10 @@ const (
 
 // Options configure a session's hook runtime.
 type Options struct {
-	// Session is the staged capsule: its hook artifacts (manifest order),
-	// their grants and limits, and the workdirs.
-	Session *stage.Session
+	// Staged is the staged capsule as the hooks see it: its hook
+	// artifacts (manifest order), their grants and limits, and the
+	// workdirs.
+	Staged stage.HookView
 	// Driver is the capsule's inference driver, the very tool the loop
 	// calls; nil makes every run-inference call fail with the spec's "not
 	// configured" error. DriverName names it in errors.
@@ -46,46 +45,34 @@ type Options struct {
 	// hook's completions count against inference.max_session_tokens; nil
 	// is no ceiling.
 	Meter *inference.Meter
-	// Getenv reads the host environment for the MURMUR_* variables hooks
-	// are given (wit.md §6.7); nil means os.LookupEnv.
-	Getenv func(string) (string, bool)
+	// GuestIO is the session's, as the capsule's other guests have it:
+	// Getenv is read for the MURMUR_* variables hooks are given (wit.md
+	// §6.7) and nothing else, Stdout and Stderr receive the hooks' output.
+	launch.GuestIO
 	// Home is where checkpoint keys live (.murmur/checkpoint-keys under
 	// it); "" resolves HOME, then USERPROFILE, through Getenv.
 	Home string
-	// Stdout and Stderr receive the hooks' output; nil discards.
-	Stdout, Stderr io.Writer
 	// QueueDepth and DrainBudget bound async hooks; zero means the
 	// defaults (1024, 15 s).
 	QueueDepth  int
 	DrainBudget time.Duration
-	// Log receives diagnostics; nil discards them.
-	Log *slog.Logger
 }
 
+// withDefaults is o with its GuestIO (launch.GuestIO.WithDefaults), the
+// async bounds and the run-inference settings filled in.
 func (o Options) withDefaults() Options {
-	if o.Getenv == nil {
-		o.Getenv = os.LookupEnv
-	}
-	if o.Stdout == nil {
-		o.Stdout = io.Discard
-	}
-	if o.Stderr == nil {
-		o.Stderr = io.Discard
-	}
+	o.GuestIO = o.GuestIO.WithDefaults()
 	if o.QueueDepth <= 0 {
 		o.QueueDepth = DefaultQueueDepth
 	}
 	if o.DrainBudget <= 0 {
 		o.DrainBudget = DefaultDrainBudget
 	}
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
 	if o.CountTokens == nil {
 		o.CountTokens = func(s string) uint64 { return uint64(len(s) / 4) }
 	}
-	if o.CompactionMaxTokens == 0 && o.Session != nil {
-		if inf := o.Session.Capsule.Inference; inf != nil && inf.Compaction != nil && inf.Compaction.MaxTokens != nil {
+	if o.CompactionMaxTokens == 0 && o.Staged.Capsule != nil {
+		if inf := o.Staged.Capsule.Inference; inf != nil && inf.Compaction != nil && inf.Compaction.MaxTokens != nil {
 			o.CompactionMaxTokens = *inf.Compaction.MaxTokens
 		}
 	}

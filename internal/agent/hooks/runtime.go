@@ -20,7 +20,7 @@ import (
 // calls it from one goroutine, async workers run beside it.
 type Runtime struct {
 	opts      Options
-	s         *stage.Session
+	s         stage.HookView
 	linker    *component.Linker
 	contracts map[Version]*contract
 	inference *inferenceHost
@@ -36,14 +36,14 @@ type Runtime struct {
 
 var _ agent.Hooks = (*Runtime)(nil)
 
-// New instantiates every staged hook of opts.Session, blocking and async
+// New instantiates every staged hook of opts.Staged, blocking and async
 // alike, each once for the whole session. A hook that cannot be
 // instantiated, exports no hosted lifecycle version or lacks a required
 // function fails the session: every failure is E-RUN-001, marked with its
 // Kind when it is a hook's.
 func New(ctx context.Context, opts Options) (*Runtime, error) {
-	if opts.Session == nil {
-		return nil, diag.New(CodeSetup, "hooks.New: Options.Session is required").WithHint(logHint)
+	if opts.Staged.Capsule == nil {
+		return nil, diag.New(CodeSetup, "hooks.New: Options.Staged is required").WithHint(logHint)
 	}
 	o := opts.withDefaults()
 	r, err := newRuntime(o)
@@ -69,7 +69,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 // against: WASI 0.2 (wasi:http behind each store's own rules, sockets
 // refused) and run-inference under both hosted names.
 func newRuntime(o Options) (*Runtime, error) {
-	r := &Runtime{opts: o, s: o.Session, linker: component.NewLinker(), started: time.Now(),
+	r := &Runtime{opts: o, s: o.Staged, linker: component.NewLinker(), started: time.Now(),
 		contracts: map[Version]*contract{}}
 	for _, v := range hostedVersions {
 		r.contracts[v] = newContract(v)
@@ -185,8 +185,7 @@ func (r *Runtime) logHook(name, line string) {
 
 // bootstrap appends one line to logs/bootstrap.log.
 func (r *Runtime) bootstrap(line string) {
-	path := filepath.Join(r.s.LogsDir, stage.BootstrapLog)
-	if err := r.s.WriteSessionFile(path, []byte(line+"\n"), os.O_CREATE|os.O_APPEND); err != nil {
+	if err := r.s.AppendBootstrap(line); err != nil {
 		r.opts.Log.Warn("bootstrap log write failed", "err", err.Error())
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/internal/agent"
+	"github.com/mur-go/mur/internal/launch"
 	"github.com/mur-go/mur/internal/policy"
 )
 
@@ -27,8 +28,8 @@ func hostEnv(name string) (string, bool) {
 // variables in the spec's order (wit.md §6.7), and at on-stage only
 // MURMUR_FORMATION_ID.
 func TestSandboxEnvironment(t *testing.T) {
-	s := session(t, blocking("probe", hookSandboxProbe))
-	r := startRuntime(t, Options{Session: s, Getenv: hostEnv})
+	s := staged(t, blocking("probe", hookSandboxProbe))
+	r := startRuntime(t, Options{Staged: s, GuestIO: launch.GuestIO{Getenv: hostEnv}})
 	rep, err := r.Compaction(context.Background(), compaction)
 	if err != nil || rep == nil {
 		t.Fatalf("compaction = %v, %v", rep, err)
@@ -39,7 +40,8 @@ func TestSandboxEnvironment(t *testing.T) {
 		t.Errorf("the hook's environment = %v, want %v", rep.Messages, want)
 	}
 
-	if err := Stage(context.Background(), Options{Session: s, Getenv: hostEnv}); err != nil {
+	s, _ = onStage(s)
+	if err := Stage(context.Background(), Options{Staged: s, GuestIO: launch.GuestIO{Getenv: hostEnv}}); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(s.ToolsDir)
@@ -60,8 +62,8 @@ func TestSandboxPreopens(t *testing.T) {
 	}{{"", ""}, {"notes", "."}} {
 		h := blocking("probe", hookSandboxProbe)
 		h.scope = tt.scope
-		s := session(t, h)
-		r := startRuntime(t, Options{Session: s})
+		s := staged(t, h)
+		r := startRuntime(t, Options{Staged: s})
 		arts := r.Inference(context.Background(), agent.InferenceEvent{})
 		if len(arts) != 1 || arts[0].Content != tt.want {
 			t.Errorf("scope %q: first preopen = %v, want %q", tt.scope, arts, tt.want)
@@ -83,8 +85,8 @@ func TestSandboxNetworkIsTheHooksOwn(t *testing.T) {
 	}
 	with := blocking("net", hookAnswer050)
 	with.net = rules
-	s := session(t, with, blocking("none", hookAnswer050))
-	r := startRuntime(t, Options{Session: s})
+	s := staged(t, with, blocking("none", hookAnswer050))
+	r := startRuntime(t, Options{Staged: s})
 	for _, tt := range []struct {
 		in    *instance
 		allow bool
@@ -114,8 +116,8 @@ func TestSandboxHTTPAttack(t *testing.T) {
 	}{{nil, []string{"P"}}, {rules, []string{"+", "G"}}} {
 		h := blocking("http", hookHTTPProbe)
 		h.net = tt.rules
-		s := session(t, h)
-		r := startRuntime(t, Options{Session: s})
+		s := staged(t, h)
+		r := startRuntime(t, Options{Staged: s})
 		arts := r.Inference(context.Background(), agent.InferenceEvent{})
 		if len(arts) != 1 || !slices.Contains(tt.want, arts[0].Content) {
 			t.Errorf("rules %v: the hook's request ended %v, want one of %q (log %q)", tt.rules, arts, tt.want, hookLog(t, s, "http"))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/launch"
 	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/store/registry"
 	"github.com/mur-go/mur/internal/testing/testguest"
@@ -49,7 +50,7 @@ func TestStageRunsOnStageHooks(t *testing.T) {
 			return ""
 		},
 		Clock:   func() time.Time { return time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC) },
-		OnStage: OnStage(Options{Getenv: func(string) (string, bool) { return "", false }})})
+		OnStage: OnStage(Options{GuestIO: launch.GuestIO{Getenv: func(string) (string, bool) { return "", false }}})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +58,9 @@ func TestStageRunsOnStageHooks(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(s.ToolsDir, "git", "murmur.yaml")); err != nil || string(b) != want {
 		t.Errorf("tools/git/murmur.yaml = %q, %v", b, err)
 	}
-	if len(s.ShellTools) != 1 || string(s.ShellTools[0].ManifestYAML) != want ||
-		s.ShellTools[0].Manifest == nil || s.ShellTools[0].Manifest.Description != "from on-stage" {
-		t.Errorf("shell tools = %+v", s.ShellTools)
+	shells := s.Loop().ShellTools
+	if len(shells) != 1 || string(shells[0].ManifestYAML) != want ||
+		shells[0].Manifest == nil || shells[0].Manifest.Description != "from on-stage" {
+		t.Errorf("shell tools = %+v", shells)
 	}
 }

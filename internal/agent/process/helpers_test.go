@@ -56,13 +56,12 @@ func build(dir string) int {
 
 func fakeCLI(name string) string { return filepath.Join(os.Getenv("FAKECLI_DIR"), name) }
 
-// session is a bare staged session: an accessible workdir and a
-// session dir with out/.
-func session(t *testing.T) *stage.Session {
+// workdir is a bare session's: an accessible workdir and a session dir
+// with out/.
+func workdir(t *testing.T) stage.Workdir {
 	t.Helper()
 	dir := t.TempDir()
-	s := &stage.Session{AccessibleDir: filepath.Join(dir, "work"), SessionDir: filepath.Join(dir, "ses"),
-		OutDir: filepath.Join(dir, "ses", "out")}
+	s := stage.NewWorkdir(filepath.Join(dir, "work"), filepath.Join(dir, "ses"), nil)
 	for _, d := range []string{s.AccessibleDir, s.OutDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -77,7 +76,7 @@ const notices = "NOTICE one.\nNOTICE two."
 // that holds a credential.
 func options(t *testing.T, command, task string, d process.Dispatcher, tr process.Trace) process.Options {
 	host := map[string]string{"PATH": os.Getenv("PATH"), "ANTHROPIC_API_KEY": hostSecret, "HOME": "/home/someone"}
-	return process.Options{Session: session(t), Command: command, Model: "m-1", MaxTurns: 10, Task: task,
+	return process.Options{Workdir: workdir(t), Command: command, Model: "m-1", MaxTurns: 10, Task: task,
 		Notices: notices, Prompt: "Be brief.", Tools: []process.ToolSpec{echoSpec}, Dispatcher: d, Trace: tr,
 		Env: tools.SubprocessEnv{Getenv: func(k string) (string, bool) { v, ok := host[k]; return v, ok }}}
 }
@@ -140,7 +139,7 @@ func (tr *trace) text() string {
 }
 
 // recorded reads what the fake CLI wrote into its working directory.
-func recorded(t *testing.T, s *stage.Session, name string, v any) {
+func recorded(t *testing.T, s stage.Workdir, name string, v any) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(s.AccessibleDir, name))
 	if err != nil {
@@ -151,7 +150,7 @@ func recorded(t *testing.T, s *stage.Session, name string, v any) {
 	}
 }
 
-func result(t *testing.T, s *stage.Session) string {
+func result(t *testing.T, s stage.Workdir) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(s.OutDir, stage.ResultFile))
 	if err != nil {

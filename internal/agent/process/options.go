@@ -30,7 +30,7 @@ type ToolSpec struct {
 }
 
 // Trace receives the records of trace.jsonl this transport produces, in
-// order; the writer adds the common fields, the launch-wide totals and
+// order; the writer adds the common fields, the run-wide totals and
 // duration. An error fails the run (E-RUN-007).
 type Trace interface {
 	Inference(InferenceRecord) error
@@ -72,9 +72,10 @@ type SessionEndRecord struct {
 
 // Options are one CLI run's inputs.
 type Options struct {
-	// Session is the staged capsule: out/result.txt is written through
-	// it and the CLI runs in its accessible workdir.
-	Session *stage.Session
+	// Workdir is the session's: the CLI runs in its accessible workdir,
+	// out/result.txt is written through it and the bridge's token joins
+	// its secrets while the bridge serves.
+	Workdir stage.Workdir
 	// Command is inference.command (default claude); base name codex
 	// selects the codex dialect. Model is inference.model ("" ⇒ the
 	// CLI's default); MaxTurns inference.max_turns (0 ⇒ 10).

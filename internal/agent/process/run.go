@@ -40,8 +40,8 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if o.Timeout == 0 {
 		o.Timeout = DefaultTimeout
 	}
-	if o.Session == nil || o.Trace == nil || (len(o.Tools) > 0 && o.Dispatcher == nil) {
-		return Result{}, failure(KindSetup, nil, "process.Run needs a Session, a Trace and, with tools, a Dispatcher")
+	if o.Workdir.AccessibleDir == "" || o.Trace == nil || (len(o.Tools) > 0 && o.Dispatcher == nil) {
+		return Result{}, failure(KindSetup, nil, "process.Run needs a Workdir, a Trace and, with tools, a Dispatcher")
 	}
 	rec := newRecorder(o.Trace, o.MaxTurns, time.Now)
 	text, err := run(ctx, o, rec)
@@ -58,7 +58,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 // run that had not already failed.
 func finish(o Options, rec *recorder, text, status string, runErr error) error {
 	traceErr := o.Trace.SessionEnd(SessionEndRecord{Turns: rec.turns, ToolCalls: rec.toolCalls, ExitStatus: status})
-	writeErr := o.Session.WriteResult(text)
+	writeErr := o.Workdir.WriteResult(text)
 	switch {
 	case runErr != nil:
 		return runErr
@@ -81,7 +81,7 @@ func errMsg(err error) string {
 // run starts the bridge and the CLI, follows its event stream and
 // returns the result text.
 func run(ctx context.Context, o Options, rec *recorder) (string, error) {
-	o.Env.Workdir = o.Session.AccessibleDir
+	o.Env.Workdir = o.Workdir.AccessibleDir
 	env, err := o.Env.Build()
 	if err != nil {
 		return "", failure(KindSetup, err, "preparing the agent CLI's environment: %v", err)
@@ -105,7 +105,7 @@ func run(ctx context.Context, o Options, rec *recorder) (string, error) {
 		// While the bridge serves, its token opens the capsule's tools to
 		// any local process: no text from the CLI or a tool carries it
 		// out (removed once the bridge is closed, when it opens nothing).
-		defer o.Session.Secrets.Add(b.Token)()
+		defer o.Workdir.Secrets().Add(b.Token)()
 		defer b.Close()
 		bc = &bridgeConfig{URL: b.URL}
 		secrets = [][2]string{{BridgeTokenEnv, b.Token}}
@@ -119,7 +119,7 @@ func run(ctx context.Context, o Options, rec *recorder) (string, error) {
 	}
 	o.Log.Info("agent CLI starting", "command", exe, "codex_dialect", codex(o.Command), "tools", len(o.Tools), "max_turns", o.MaxTurns)
 	return follow(ctx, o, rec, tools.Process{Path: exe, Args: append([]string{o.Command}, args...),
-		Dir: o.Session.AccessibleDir, Env: env, Secrets: secrets, Stdin: stdin, Sandbox: o.Sandbox})
+		Dir: o.Workdir.AccessibleDir, Env: env, Secrets: secrets, Stdin: stdin, Sandbox: o.Sandbox})
 }
 
 // argv is the dialect's arguments and stdin: the task line for Claude,

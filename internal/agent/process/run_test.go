@@ -44,8 +44,8 @@ func TestToolCallRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := "done: echo:" + sorted
-			if res.Text != want || result(t, o.Session) != want {
-				t.Fatalf("result %q, result.txt %q; want %q", res.Text, result(t, o.Session), want)
+			if res.Text != want || result(t, o.Workdir) != want {
+				t.Fatalf("result %q, result.txt %q; want %q", res.Text, result(t, o.Workdir), want)
 			}
 			if !slices.Equal(d.calls, []string{"echo " + sorted}) {
 				t.Fatalf("dispatched %q", d.calls)
@@ -57,7 +57,7 @@ func TestToolCallRoundTrip(t *testing.T) {
 				Name, Description string
 				InputSchema       json.RawMessage
 			}
-			recorded(t, o.Session, "fake-tools.json", &advertised)
+			recorded(t, o.Workdir, "fake-tools.json", &advertised)
 			if len(advertised) != 1 || advertised[0].Name != "echo" || advertised[0].Description != echoSpec.Description ||
 				!sameJSON(advertised[0].InputSchema, echoSpec.InputSchema) {
 				t.Fatalf("advertised %+v", advertised)
@@ -143,8 +143,8 @@ func TestArgv(t *testing.T) {
 				t.Fatal(err)
 			}
 			var argv, env []string
-			recorded(t, o.Session, "fake-argv.json", &argv)
-			recorded(t, o.Session, "fake-env.json", &env)
+			recorded(t, o.Workdir, "fake-argv.json", &argv)
+			recorded(t, o.Workdir, "fake-env.json", &env)
 			if argv[0] != o.Command {
 				t.Fatalf("argv[0] %q", argv[0])
 			}
@@ -159,7 +159,7 @@ func TestArgv(t *testing.T) {
 				t.Fatalf("the bridge token is in the argv %q", argv)
 			}
 			var task string
-			if b, err := os.ReadFile(filepath.Join(o.Session.AccessibleDir, "fake-task.txt")); err == nil {
+			if b, err := os.ReadFile(filepath.Join(o.Workdir.AccessibleDir, "fake-task.txt")); err == nil {
 				task = string(b)
 			}
 			if task != tt.task {
@@ -177,12 +177,12 @@ func TestEnvHasNoHostSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	var env []string
-	recorded(t, o.Session, "fake-env.json", &env)
+	recorded(t, o.Workdir, "fake-env.json", &env)
 	joined := strings.Join(env, "\n")
 	if strings.Contains(joined, hostSecret) || strings.Contains(joined, "ANTHROPIC_API_KEY") {
 		t.Fatalf("the CLI saw the host credential:\n%s", joined)
 	}
-	if !slices.Contains(env, "HOME="+filepath.Join(o.Session.AccessibleDir, ".capsule-home")) {
+	if !slices.Contains(env, "HOME="+filepath.Join(o.Workdir.AccessibleDir, ".capsule-home")) {
 		t.Fatalf("HOME is not the synthetic home:\n%s", joined)
 	}
 }
@@ -220,7 +220,7 @@ func TestBridgeTokenSurvivesTheCapsulesEnvSettings(t *testing.T) {
 					t.Fatalf("dispatched %q", d.calls)
 				}
 				var env []string
-				recorded(t, o.Session, "fake-env.json", &env)
+				recorded(t, o.Workdir, "fake-env.json", &env)
 				var tokens []string
 				for _, kv := range env {
 					if strings.HasPrefix(kv, process.BridgeTokenEnv+"=") {
@@ -275,7 +275,7 @@ func TestFailures(t *testing.T) {
 			if !errors.As(err, &pe) || process.KindOf(err) != tt.kind || !strings.Contains(pe.Msg, tt.msg) {
 				t.Fatalf("err = %v, want kind %d with %q", err, tt.kind, tt.msg)
 			}
-			if got := result(t, o.Session); got != "error: "+pe.Msg {
+			if got := result(t, o.Workdir); got != "error: "+pe.Msg {
 				t.Fatalf("result.txt %q", got)
 			}
 			if got := tr.text(); got != tt.trace {
@@ -324,7 +324,7 @@ func TestHangingCLIIsKilled(t *testing.T) {
 			if process.KindOf(err) != tt.kind {
 				t.Fatalf("err = %v, want kind %d", err, tt.kind)
 			}
-			b, err := os.ReadFile(filepath.Join(o.Session.AccessibleDir, "fake-pids"))
+			b, err := os.ReadFile(filepath.Join(o.Workdir.AccessibleDir, "fake-pids"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -332,8 +332,8 @@ func TestHangingCLIIsKilled(t *testing.T) {
 				pid, _ := strconv.Atoi(f)
 				waitDead(t, pid)
 			}
-			if !strings.HasPrefix(result(t, o.Session), "error: ") {
-				t.Fatalf("result.txt %q", result(t, o.Session))
+			if !strings.HasPrefix(result(t, o.Workdir), "error: ") {
+				t.Fatalf("result.txt %q", result(t, o.Workdir))
 			}
 		})
 	}
@@ -382,12 +382,12 @@ func TestCLIRunsUnderTheTrampoline(t *testing.T) {
 		t.Fatal(err)
 	}
 	var limits []uint64
-	recorded(t, o.Session, "fake-rlimits.json", &limits)
+	recorded(t, o.Workdir, "fake-rlimits.json", &limits)
 	if !slices.Equal(limits, []uint64{200, 1 << 30}) {
 		t.Fatalf("hard RLIMIT_NOFILE, RLIMIT_FSIZE = %v, want [200 %d]", limits, 1<<30)
 	}
 	var argv []string
-	recorded(t, o.Session, "fake-argv.json", &argv)
+	recorded(t, o.Workdir, "fake-argv.json", &argv)
 	if argv[0] != o.Command || argv[1] != "--print" {
 		t.Fatalf("argv %q", argv)
 	}
@@ -402,14 +402,14 @@ func TestCLIRunsUnderTheTrampoline(t *testing.T) {
 func TestRelativeCommandIsNotTheWorkdirs(t *testing.T) {
 	t.Chdir(filepath.Dir(fakeCLI("claude")))
 	o := options(t, "./claude", "turns 1", &echo{}, &trace{})
-	planted := filepath.Join(o.Session.AccessibleDir, "claude")
+	planted := filepath.Join(o.Workdir.AccessibleDir, "claude")
 	if err := os.WriteFile(planted, []byte("#!/bin/sh\necho planted > planted.txt\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := process.Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(o.Session.AccessibleDir, "planted.txt")); err == nil {
+	if _, err := os.Stat(filepath.Join(o.Workdir.AccessibleDir, "planted.txt")); err == nil {
 		t.Fatal("the claude planted in the workdir ran")
 	}
 }
@@ -421,7 +421,7 @@ func TestOrphanOfTheCLIIsKilled(t *testing.T) {
 	if _, err := process.Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(o.Session.AccessibleDir, "fake-pids"))
+	b, err := os.ReadFile(filepath.Join(o.Workdir.AccessibleDir, "fake-pids"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func TestBridgeCallsARealWasmTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `done: }"ih":"a"{`; res.Text != want || result(t, o.Session) != want {
+	if want := `done: }"ih":"a"{`; res.Text != want || result(t, o.Workdir) != want {
 		t.Fatalf("result %q, want %q", res.Text, want)
 	}
 	if !slices.Equal(d.names, []string{"echo"}) || res.ToolCalls != 1 {

@@ -150,8 +150,8 @@ type HookDispatchError struct {
 	Arm      string `json:"arm"`
 }
 
-// SessionEnd closes an attempt (or, once, the launch); totals are the
-// launch's.
+// SessionEnd closes an attempt (or, once, the whole run); totals are
+// the run's.
 type SessionEnd struct {
 	Common
 	TotalTurns        uint32 `json:"total_turns"`

@@ -22,7 +22,6 @@ import (
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/remote/a2a"
 	served "github.com/mur-go/mur/internal/serve/a2a"
-	"github.com/mur-go/mur/internal/stage"
 )
 
 // ours serves mur-go's own A2A server (queue+sleep) with a loop that
@@ -31,13 +30,13 @@ import (
 func ours(t *testing.T) (string, <-chan agent.Task) {
 	t.Helper()
 	dir := t.TempDir()
-	sess := &stage.Session{ID: "ses_client", AccessibleDir: dir, SessionDir: dir}
 	ran := make(chan agent.Task, 16)
 	ctx, stop := context.WithCancel(context.Background())
 	urls, done := make(chan string, 1), make(chan error, 1)
 	go func() {
 		done <- served.Serve(ctx, served.ServerOptions{
-			Session:   sess,
+			SessionID: "ses_client",
+			Workdir:   dir,
 			Lifecycle: manifest.Lifecycle{TaskAcceptance: served.AcceptQueue, AfterTask: "sleep", QueueDepth: 8},
 			Card:      served.CardInfo{Name: "client-test", Version: "0.1.0"},
 			OnListen:  func(u string) { urls <- u },

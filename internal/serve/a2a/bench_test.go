@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -26,7 +25,7 @@ import (
 const benchAnswer = `{"stop_reason":"end_turn","content":[{"type":"text","text":"bench answer"}]}`
 
 // BenchmarkServedTask is bench/a2a's mur run capsule without the engine:
-// a queue+sleep session served by Serve around the real agent.RunSession,
+// a queue+sleep session served by Serve around the real agent.Run,
 // whose driver is a Go double answering one text turn, taking blocking
 // SendMessage calls from 16 SDK clients over loopback. What it measures
 // per task is everything a served task costs outside the driver
@@ -46,7 +45,7 @@ func benchServed(b *testing.B, driverTime time.Duration) {
 	const clients = 16
 	dir := b.TempDir()
 	lc := manifest.Lifecycle{TaskAcceptance: AcceptQueue, AfterTask: "sleep", QueueDepth: 64, Conversation: "stateless"}
-	sess := &stage.Session{ID: "ses_bench", AccessibleDir: dir, SessionDir: dir, OutDir: filepath.Join(dir, "out"), LogsDir: filepath.Join(dir, "logs"),
+	sess := stage.LoopView{ID: "ses_bench", Workdir: stage.NewWorkdir(dir, dir, nil),
 		Capsule: &manifest.Capsule{Name: "bench", Version: "0.1.0", Lifecycle: lc,
 			Inference: &manifest.Inference{Model: "m", MaxTurns: manifest.DefaultMaxTurns, MaxTaskReopens: manifest.DefaultMaxTaskReopens}}}
 	answer := benchAnswer
@@ -62,10 +61,10 @@ func benchServed(b *testing.B, driverTime time.Duration) {
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- Serve(ctx, ServerOptions{Session: sess, Lifecycle: lc, Card: CardInfo{Name: "bench", Version: "0.1.0"},
+		done <- Serve(ctx, ServerOptions{SessionID: sess.ID, Workdir: dir, Lifecycle: lc, Card: CardInfo{Name: "bench", Version: "0.1.0"},
 			Getenv: func(string) string { return "" }, Log: log, OnListen: func(u string) { urls <- u },
 			Run: func(ctx context.Context, src agent.TaskSource) error {
-				_, err := agent.RunSession(ctx, agent.SessionOptions{Session: sess, Driver: drv, Tasks: src, Log: log})
+				_, err := agent.Run(ctx, agent.Options{Staged: sess, Driver: drv, Tasks: src, Log: log})
 				return err
 			}})
 	}()

@@ -8,7 +8,6 @@ import (
 	"github.com/mur-go/mur/internal/agent"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/serve/a2a"
-	"github.com/mur-go/mur/internal/stage"
 )
 
 // How the session serves an agent capsule: Serve binds, reports the URL,
@@ -17,9 +16,9 @@ import (
 func ExampleServe() {
 	dir, _ := os.MkdirTemp("", "example")
 	defer os.RemoveAll(dir)
-	sess := &stage.Session{ID: "ses_0190f1d2a3b47c8d9e0f112233445566", AccessibleDir: dir, SessionDir: dir}
 	err := a2a.Serve(context.Background(), a2a.ServerOptions{
-		Session:   sess,
+		SessionID: "ses_0190f1d2a3b47c8d9e0f112233445566",
+		Workdir:   dir,
 		Lifecycle: manifest.Lifecycle{TaskAcceptance: "single", AfterTask: "exit", QueueDepth: 1},
 		Card:      a2a.CardInfo{Name: "hello", Version: "0.1.0"},
 		Token:     os.Getenv(a2a.TokenEnv),
@@ -32,7 +31,7 @@ func ExampleServe() {
 					return err
 				}
 				tctx, cancel := agent.TaskContext(ctx, t)
-				_ = tctx // agent.RunSession's attempt runs here
+				_ = tctx // agent.Run's attempt runs here
 				cancel()
 				fmt.Printf("ran a task from %s with id %q\n", t.Source, t.ID)
 				src.Done(ctx, t, agent.TaskResult{ExitStatus: "ok"})

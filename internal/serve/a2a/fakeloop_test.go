@@ -17,7 +17,7 @@ import (
 	"github.com/mur-go/mur/internal/stage"
 )
 
-// fakeLoop stands in for agent.RunSession: it takes tasks from the source,
+// fakeLoop stands in for agent.Run: it takes tasks from the source,
 // reads task.md as the loop does and reports progress the way session.md
 // §3.2 and §11.1 order it. What a task does is in its text:
 //
@@ -28,8 +28,8 @@ import (
 //	fail           ends failed
 //	anything else  answers "echo: <text>"
 type fakeLoop struct {
-	sess *stage.Session
-	gate chan struct{}
+	workdir string
+	gate    chan struct{}
 	// finished receives each task as the loop reports it done.
 	finished chan agent.Task
 
@@ -74,7 +74,7 @@ func (f *fakeLoop) task(ctx context.Context, t agent.Task) agent.TaskResult {
 	if ev == nil {
 		ev = agent.NoEvents{}
 	}
-	data, _ := os.ReadFile(filepath.Join(f.sess.AccessibleDir, stage.TaskFile))
+	data, _ := os.ReadFile(filepath.Join(f.workdir, stage.TaskFile))
 	text := string(data)
 	ev.Status(agent.StatusEvent{State: "working", Message: "inference turn 1"})
 	reply := "echo: " + text
@@ -137,11 +137,11 @@ func (f *fakeLoop) task(ctx context.Context, t agent.Task) agent.TaskResult {
 
 // served is one running Serve with the fake loop.
 type served struct {
-	url  string // http://localhost:PORT
-	loop *fakeLoop
-	sess *stage.Session
-	done chan error
-	stop context.CancelFunc
+	url     string // http://localhost:PORT
+	loop    *fakeLoop
+	workdir string
+	done    chan error
+	stop    context.CancelFunc
 }
 
 type serveOpt func(*ServerOptions)
@@ -170,11 +170,11 @@ func env(kv ...string) serveOpt {
 func serve(t *testing.T, opts ...serveOpt) *served {
 	t.Helper()
 	dir := t.TempDir()
-	sess := &stage.Session{ID: "ses_test", AccessibleDir: dir, SessionDir: dir}
-	loop := &fakeLoop{sess: sess, finished: make(chan agent.Task, 1024)}
+	loop := &fakeLoop{workdir: dir, finished: make(chan agent.Task, 1024)}
 	urls := make(chan string, 1)
 	o := ServerOptions{
-		Session:   sess,
+		SessionID: "ses_test",
+		Workdir:   dir,
 		Lifecycle: manifest.Lifecycle{TaskAcceptance: AcceptQueue, AfterTask: "sleep", QueueDepth: 64, Conversation: "stateless"},
 		Card:      CardInfo{Name: "test-capsule", Version: "0.1.0", Tools: []string{"echo"}},
 		OnListen:  func(u string) { urls <- u },
@@ -188,7 +188,7 @@ func serve(t *testing.T, opts ...serveOpt) *served {
 		o.Run = loop.run
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	s := &served{loop: loop, sess: sess, done: make(chan error, 1), stop: stop}
+	s := &served{loop: loop, workdir: dir, done: make(chan error, 1), stop: stop}
 	go func() {
 		err := Serve(ctx, o)
 		s.done <- err

@@ -7,13 +7,11 @@ import (
 	"net/http"
 	"testing"
 	"time"
-
-	"github.com/mur-go/mur/internal/stage"
 )
 
-func s0(t *testing.T) *stage.Session {
-	dir := t.TempDir()
-	return &stage.Session{ID: "ses_test", AccessibleDir: dir, SessionDir: dir}
+// s0 are the options of a served session in a fresh workdir.
+func s0(t *testing.T) ServerOptions {
+	return ServerOptions{SessionID: "ses_test", Workdir: t.TempDir()}
 }
 
 // rpc POSTs a raw JSON-RPC body and returns the decoded reply.

@@ -36,7 +36,7 @@ func send(t *testing.T, c *a2aclient.Client, text string, immediately bool) *a2a
 
 func plantTask(t *testing.T, s *served, text string) {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(s.sess.AccessibleDir, "task.md"), []byte(text), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(s.workdir, "task.md"), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -82,7 +82,7 @@ func TestLifecycle(t *testing.T) {
 					}
 				}
 				waitRan(t, s, 3)
-				if _, err := os.Lstat(filepath.Join(s.sess.AccessibleDir, stage.TaskFile)); !errors.Is(err, fs.ErrNotExist) {
+				if _, err := os.Lstat(filepath.Join(s.workdir, stage.TaskFile)); !errors.Is(err, fs.ErrNotExist) {
 					t.Error("task.md is still there after the task ended in queue+sleep")
 				}
 			}, wantRan: []string{SourceA2A, SourceA2A, SourceA2A}, wantIDs: true, stillRun: true},
@@ -92,7 +92,7 @@ func TestLifecycle(t *testing.T) {
 			var s *served
 			if tt.taskMD != "" {
 				opts := append([]serveOpt{func(o *ServerOptions) {
-					if err := os.WriteFile(filepath.Join(o.Session.AccessibleDir, "task.md"), []byte(tt.taskMD), 0o644); err != nil {
+					if err := os.WriteFile(filepath.Join(o.Workdir, "task.md"), []byte(tt.taskMD), 0o644); err != nil {
 						t.Fatal(err)
 					}
 				}}, tt.opts...)
@@ -179,7 +179,7 @@ func TestBusyRejectionAndQueueDepth(t *testing.T) {
 func TestNoneAnswersMethodNotFound(t *testing.T) {
 	// task.md keeps the session busy until the test ends.
 	s := serve(t, lifecycle(AcceptNone, "exit", 1), func(o *ServerOptions) {
-		if err := os.WriteFile(filepath.Join(o.Session.AccessibleDir, "task.md"), []byte("block"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(o.Workdir, "task.md"), []byte("block"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -190,11 +190,10 @@ func TestNoneAnswersMethodNotFound(t *testing.T) {
 }
 
 func TestQueueDepthMustBePositive(t *testing.T) {
-	err := Serve(t.Context(), ServerOptions{
-		Session:   s0(t),
-		Lifecycle: manifest.Lifecycle{TaskAcceptance: AcceptQueue, AfterTask: "sleep", QueueDepth: 0},
-		Run:       func(ctx context.Context, src agent.TaskSource) error { return nil },
-	})
+	o := s0(t)
+	o.Lifecycle = manifest.Lifecycle{TaskAcceptance: AcceptQueue, AfterTask: "sleep", QueueDepth: 0}
+	o.Run = func(ctx context.Context, src agent.TaskSource) error { return nil }
+	err := Serve(t.Context(), o)
 	if !errors.Is(err, ErrLifecycle) {
 		t.Fatalf("queue_depth 0: %v, want ErrLifecycle", err)
 	}

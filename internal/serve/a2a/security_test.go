@@ -133,7 +133,7 @@ func TestPlantedTaskLinkIsNotFollowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := serve(t, func(o *ServerOptions) {
-		if err := os.Symlink(outside, filepath.Join(o.Session.AccessibleDir, "task.md")); err != nil {
+		if err := os.Symlink(outside, filepath.Join(o.Workdir, "task.md")); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -44,9 +44,9 @@ const (
 
 // ServerOptions configure one served session.
 type ServerOptions struct {
-	// Session is the staged session: task.md is written to its accessible
-	// workdir.
-	Session *stage.Session
+	// SessionID is the served session's id (mur ps, the session card);
+	// Workdir its accessible workdir, where task.md is written.
+	SessionID, Workdir string
 	// Lifecycle is the capsule's lifecycle block after any CLI override.
 	Lifecycle manifest.Lifecycle
 	// Card describes the capsule on the agent cards.
@@ -102,8 +102,8 @@ func (o *ServerOptions) validate() error {
 	if lc.TaskAcceptance == AcceptQueue && lc.QueueDepth < 1 {
 		return lifecycleError("lifecycle.queue_depth must be at least 1 in queue mode", "use 1 or more, or task_acceptance: single")
 	}
-	if o.Session == nil || o.Run == nil {
-		return errors.New("a2a server: Session and Run are required")
+	if o.SessionID == "" || o.Workdir == "" || o.Run == nil {
+		return errors.New("a2a server: SessionID, Workdir and Run are required")
 	}
 	return nil
 }
@@ -172,7 +172,7 @@ func Serve(ctx context.Context, o ServerOptions) error {
 		ln.Close()
 		return err
 	}
-	task, err := o.Session.OpenTaskFiles()
+	task, err := stage.OpenTaskFiles(o.Workdir)
 	if err != nil {
 		ln.Close()
 		return err
@@ -182,10 +182,10 @@ func Serve(ctx context.Context, o ServerOptions) error {
 	conns := &connTracker{fresh: map[net.Conn]struct{}{}}
 	srv := bounds.Server(m, conns.track)
 	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
-	m.session, _ = json.Marshal(map[string]any{"session_id": o.Session.ID, "pid": os.Getpid()})
+	m.session, _ = json.Marshal(map[string]any{"session_id": o.SessionID, "pid": os.Getpid()})
 	if o.RunningDir != "" {
-		remove, err := running.Register(o.RunningDir, running.Entry{SessionID: o.Session.ID, PID: os.Getpid(), URL: url,
-			Name: o.Card.Name, Version: o.Card.Version, Workdir: o.Session.AccessibleDir, Started: time.Now().UTC(), Token: o.Token != ""})
+		remove, err := running.Register(o.RunningDir, running.Entry{SessionID: o.SessionID, PID: os.Getpid(), URL: url,
+			Name: o.Card.Name, Version: o.Card.Version, Workdir: o.Workdir, Started: time.Now().UTC(), Token: o.Token != ""})
 		if err != nil {
 			log.Warn("mur ps will not list this session", "error", err)
 		} else {

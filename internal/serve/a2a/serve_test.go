@@ -44,9 +44,11 @@ func TestExposureNeedsATokenOrTheFlag(t *testing.T) {
 		}
 	}
 	ran := false
-	err := Serve(t.Context(), ServerOptions{Session: s0(t), Bind: "0.0.0.0",
-		Lifecycle: manifest.Lifecycle{TaskAcceptance: AcceptSingle, AfterTask: "exit", QueueDepth: 1},
-		Run:       func(context.Context, agent.TaskSource) error { ran = true; return nil }})
+	o := s0(t)
+	o.Bind = "0.0.0.0"
+	o.Lifecycle = manifest.Lifecycle{TaskAcceptance: AcceptSingle, AfterTask: "exit", QueueDepth: 1}
+	o.Run = func(context.Context, agent.TaskSource) error { ran = true; return nil }
+	err := Serve(t.Context(), o)
 	if err == nil || ran {
 		t.Fatalf("Serve on 0.0.0.0 without a token: %v (loop ran: %v), want a refusal", err, ran)
 	}
@@ -59,9 +61,11 @@ func TestConfiguredPortInUse(t *testing.T) {
 	}
 	defer ln.Close()
 	port := uint16(ln.Addr().(*net.TCPAddr).Port)
-	err = Serve(t.Context(), ServerOptions{Session: s0(t), Port: port,
-		Lifecycle: manifest.Lifecycle{TaskAcceptance: AcceptSingle, AfterTask: "exit", QueueDepth: 1},
-		Run:       func(context.Context, agent.TaskSource) error { return nil }})
+	o := s0(t)
+	o.Port = port
+	o.Lifecycle = manifest.Lifecycle{TaskAcceptance: AcceptSingle, AfterTask: "exit", QueueDepth: 1}
+	o.Run = func(context.Context, agent.TaskSource) error { return nil }
+	err = Serve(t.Context(), o)
 	var d *diag.Error
 	if !errors.As(err, &d) || d.Code != CodePortInUse {
 		t.Fatalf("Serve on a bound internal_port: %v, want %s", err, CodePortInUse)

@@ -16,7 +16,7 @@ import (
 // session cannot make the runtime write there.
 func TestWriteResultRefusesAPlantedLink(t *testing.T) {
 	dir := t.TempDir()
-	s := &Session{SessionDir: filepath.Join(dir, "ses"), OutDir: filepath.Join(dir, "ses", "out")}
+	s := NewWorkdir(filepath.Join(dir, "ses"), filepath.Join(dir, "ses"), nil)
 	if err := os.Mkdir(s.SessionDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestWriteResultRefusesAPlantedLink(t *testing.T) {
 // puts inference.api_key among them.
 func TestSessionFilesAreRedacted(t *testing.T) {
 	dir := t.TempDir()
-	s := &Session{SessionDir: dir, OutDir: filepath.Join(dir, "out"), Secrets: redact.New("sk-staged")}
+	s := NewWorkdir(dir, dir, redact.New("sk-staged"))
 	if err := s.WriteResult("the answer is sk-staged"); err != nil {
 		t.Fatal(err)
 	}
@@ -78,10 +78,10 @@ func TestStageAddsTheAPIKey(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if given != nil && s.Secrets != given {
+		if given != nil && s.Secrets() != given {
 			t.Error("staging replaced the caller's redactor")
 		}
-		if got := s.Secrets.String("sk-in-manifest a2a-token"); !strings.HasPrefix(got, "[REDACTED] ") || (given != nil) != strings.HasSuffix(got, " [REDACTED]") {
+		if got := s.Secrets().String("sk-in-manifest a2a-token"); !strings.HasPrefix(got, "[REDACTED] ") || (given != nil) != strings.HasSuffix(got, " [REDACTED]") {
 			t.Errorf("redacted: %q", got)
 		}
 	}

@@ -80,7 +80,7 @@ func TestTurnTable(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := testSession(t, func(cp *manifest.Capsule) {
+			s := testStaged(t, func(cp *manifest.Capsule) {
 				if c.maxTurns != 0 {
 					cp.Inference.MaxTurns = c.maxTurns
 				}
@@ -92,7 +92,7 @@ func TestTurnTable(t *testing.T) {
 			if d == nil {
 				d = &driver{answers: c.answers}
 			}
-			res, err := RunSession(context.Background(), SessionOptions{Session: s, Driver: d, Tools: set, Allowlist: []string{"t"}, Shell: c.shell})
+			res, err := Run(context.Background(), Options{Staged: s, Driver: d, Tools: set, Allowlist: []string{"t"}, Shell: c.shell})
 			var e *diag.Error
 			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || KindOf(err) != c.kind) {
 				t.Fatalf("err = %v, want kind %d", err, c.kind)

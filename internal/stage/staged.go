@@ -5,78 +5,48 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/engine/component"
-	"github.com/mur-go/mur/internal/base/redact"
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/format/lockfile"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/policy"
-	"github.com/mur-go/mur/internal/sandbox"
 )
 
-// Session is a staged capsule session: every declared artifact resolved,
-// verified, written under tools/ and (for WASM) compiled, plus the two
-// workdirs. It is what `mur run` hands to the launcher (script capsule or
-// agent loop); nothing in it needs re-reading from disk.
-//
-// Stage fills every field; the launcher treats a Session as read-only.
-// What Stage verified (manifests, skill text, binary digests) is kept here
-// and is the only version the runtime trusts: the copies under tools/ are
-// for people and tools to look at, and guests or native tools may change
+// Staged is a staged capsule: every declared artifact resolved,
+// verified, written under tools/ and (for WASM) compiled, and its
+// workdirs laid out. Nothing in it needs re-reading from disk: what Stage
+// verified (manifests, skill text, binary digests) is kept here and is
+// the only version the runtime trusts; the copies under tools/ are for
+// people and tools to look at, and guests or native tools may change
 // them while the session runs.
-type Session struct {
+//
+// Only the run pipeline (package session) holds a Staged. It hands each
+// part of the runtime the view that part needs (LoopView, HookView,
+// GuestView, the Workdir), so none reaches what it has no business with;
+// what may change after staging (an on-stage hook's shell-tool manifest,
+// the session's secrets) changes through methods.
+type Staged struct {
 	// ID is the session id, "ses_" + 32 lowercase hex of a UUIDv7. It is
 	// the session dir's name and the trace's session_id.
 	ID string
-	// Created is when Stage minted the id (Options.Clock).
-	Created time.Time
-
-	// Manifest is the capsule manifest as parsed by the caller; Capsule is
-	// Manifest.Capsule, for brevity.
-	Manifest *manifest.File
-	Capsule  *manifest.Capsule
-	// ManifestPath is the absolute path of murmur.yaml; ProjectDir its
-	// directory (lock, project store, relative source: paths).
-	ManifestPath string
-	ProjectDir   string
-
-	// AccessibleDir is what guests see as ".", the shell's cwd and where
-	// task.md lives: the --workdir DIR, else SessionDir.
-	AccessibleDir string
-	// SessionDir holds the bookkeeping: tools/, out/, logs/, MURMUR.md,
-	// trace.jsonl. <manifest-dir>/workdir/<ID>, or DIR/.murmur/<ID> with
-	// --workdir.
-	SessionDir string
-	// ToolsDir is SessionDir/tools; OutDir SessionDir/out; LogsDir
-	// SessionDir/logs (all created by Stage).
-	ToolsDir, OutDir, LogsDir string
-	// UserWorkdir reports whether --workdir was given (AccessibleDir !=
-	// SessionDir).
-	UserWorkdir bool
-	// TaskPath is AccessibleDir/task.md when --task wrote it, else "".
-	TaskPath string
-	// MurmurMDPath is SessionDir/MURMUR.md for agent capsules, "" for
-	// script capsules (Murmur writes it for agents only).
-	MurmurMDPath string
-
-	// CapsuleComponent is the script capsule's own component compiled from
-	// Options.CapsuleWasm (nil for agent capsules or when none was given).
-	CapsuleComponent *component.Component
+	// Capsule is the capsule manifest as parsed by the caller.
+	Capsule *manifest.Capsule
+	// ProjectDir is murmur.yaml's directory (lock, project store,
+	// relative source: paths).
+	ProjectDir string
+	// Workdir is the session's directories and the one way the runtime
+	// writes into them.
+	Workdir
 
 	// Artifacts are the declared artifacts in manifest order, every role.
 	Artifacts []*Artifact
-	// ShellTools are the shell.allow binaries in declaration order, with
-	// whether staging generated their tools/<bin>/murmur.yaml.
-	ShellTools []ShellTool
-
 	// Ceiling is the capsule-wide grant every tool/driver is clamped to.
 	Ceiling Grants
+	// Containment is the declared floor and the class achieved.
+	Containment Containment
 
-	// Lock is the murmur.lock that was applied (nil when none existed;
-	// staging then only checked hashes against the store sidecars).
-	// Pins are the entries of every registry-resolved artifact in manifest
-	// order: what `mur run` writes as a new murmur.lock when Lock is nil
-	// (see WriteLockIfAbsent).
-	Lock     *lockfile.Lock
+	// LockPath is where murmur.lock is; Pins the entries of every
+	// registry-resolved artifact in manifest order, what `mur run` writes
+	// as a new murmur.lock when there was none (WriteLockIfAbsent).
 	LockPath string
 	Pins     []lockfile.Entry
 
@@ -87,22 +57,29 @@ type Session struct {
 	// (policy.SecurityWarnings on Containment.Host), for stderr; the
 	// launch ones among them are already in logs/bootstrap.log.
 	SecurityWarnings []manifest.Warning
-	// Containment is the declared floor and the class achieved.
-	Containment Containment
-	// Trusted is what the capsule's runs trust (trustedPaths): hidden
-	// from every WASM preopen, never inside a subprocess's workdir.
-	Trusted []TrustedPath
-	// Secrets are what no text a guest sends out may carry: the
-	// inference api_key from staging on, and what the runtime adds for
-	// the session (the A2A token, a tool bridge's token while it lives).
-	// Every path from a guest to the outside goes through it.
-	Secrets *redact.Redactor
-
-	egressOnce sync.Once
-	egress     *sandbox.Egress
 	// Notes are non-fatal problems Murmur only prints to stderr (MURMUR.md
 	// or the --workdir manifest copy could not be written).
 	Notes []string
+
+	// manifestPath is murmur.yaml's absolute path.
+	manifestPath string
+	// lock is the murmur.lock that was applied (nil when none existed;
+	// staging then only checked hashes against the store sidecars).
+	lock *lockfile.Lock
+	// taskPath is AccessibleDir/task.md when --task wrote it, else "";
+	// murmurMDPath SessionDir/MURMUR.md for agent capsules, "" for script
+	// capsules (Murmur writes it for agents only).
+	taskPath, murmurMDPath string
+	// component is the script capsule's own component compiled from
+	// Options.CapsuleWasm (nil for agent capsules or when none was given).
+	component *component.Component
+	// shellTools are the shell.allow binaries in declaration order, with
+	// whether staging generated their tools/<bin>/murmur.yaml; only
+	// setShellManifest changes one, and only while staging.
+	shellTools []ShellTool
+
+	subOnce sync.Once
+	sub     *Subprocesses
 
 	// runtimeVersion and clock feed MURMUR.md rewrites.
 	runtimeVersion string
@@ -235,7 +212,7 @@ type ShellTool struct {
 	Interpreter bool
 	// Generated is true when the runtime wrote tools/<Name>/murmur.yaml:
 	// staging's generated manifest, or an on-stage hook's over it
-	// (SetShellManifest); false when a staged artifact already provided
+	// (setShellManifest); false when a staged artifact already provided
 	// one.
 	Generated bool
 	// ManifestYAML is what the runtime last wrote there (nil when not

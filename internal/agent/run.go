@@ -13,10 +13,10 @@ import (
 	"github.com/mur-go/mur/internal/tools"
 )
 
-// SessionOptions describe one launch of an agent capsule.
-type SessionOptions struct {
-	// Session is the staged agent capsule.
-	Session *stage.Session
+// Options describe one run of an agent capsule's loop.
+type Options struct {
+	// Staged is the staged agent capsule as the loop sees it.
+	Staged stage.LoopView
 	// Driver is the inference driver; Tools the staged tools by name and
 	// Allowlist the manifest's tool artifacts (see launch.NewAgentTools).
 	Driver tools.Tool
@@ -31,7 +31,7 @@ type SessionOptions struct {
 	Shell tools.ShellRunner
 	// Hooks are the hook points; nil is NoHooks.
 	Hooks Hooks
-	// Tasks hands out the tasks; nil is NewCLITasks(Session).
+	// Tasks hands out the tasks; nil is NewCLITasks of the accessible workdir.
 	Tasks TaskSource
 	// SystemPrompt is `mur run --system-prompt` (nil: not given). It wins
 	// over the manifest's three prompt fields; the caller clears those
@@ -56,17 +56,17 @@ type SessionOptions struct {
 	WorkdirBreach func() error
 }
 
-// SessionResult is how a launch ended.
-type SessionResult struct {
+// Result is how a run ended.
+type Result struct {
 	// Tasks is the number of tasks run; Last the last one's result.
 	Tasks int
 	Last  TaskResult
 }
 
-// launch is one RunSession: what lives from trace open to close.
-type launch struct {
-	o      SessionOptions
-	s      *stage.Session
+// loop is one Run: what lives from trace open to close.
+type loop struct {
+	o      Options
+	s      stage.LoopView
 	tr     *trace.Writer
 	f      *files
 	hooks  Hooks
@@ -78,7 +78,7 @@ type launch struct {
 	// none), what on-session-end reports.
 	lastEnd string
 	// ended is set by the first session_end written; attempted by the
-	// first attempt. Only a launch that ran an attempt and wrote no
+	// first attempt. Only a run that made an attempt and wrote no
 	// session_end gets the fallback one.
 	ended, attempted bool
 	totals           counts
@@ -98,29 +98,29 @@ type launch struct {
 	attemptFn func(context.Context, *taskRun) (attemptEnd, error)
 }
 
-// counts are trace totals: per launch (session_end) and per task.
+// counts are trace totals: per run (session_end) and per task.
 type counts struct {
 	turns, toolCalls, shellCalls uint32
 	in, out                      uint64
 }
 
-// RunSession runs every task the source hands out (session.md §3.1):
+// Run runs every task the source hands out (session.md §3.1):
 // trace.jsonl opened, on-session-start, the task loop, on-session-end,
 // the hooks drained and closed, their faults recorded, the fallback
 // session_end, the trace closed. The error is the last failed task's
 // (coded, marked with its Kind), or what stopped the session from
 // starting.
-func RunSession(ctx context.Context, o SessionOptions) (SessionResult, error) {
-	l, err := newLaunch(o)
+func Run(ctx context.Context, o Options) (Result, error) {
+	l, err := newLoop(o)
 	if err != nil {
-		return SessionResult{}, err
+		return Result{}, err
 	}
-	if l.tr, err = trace.Open(l.s.SessionDir, l.s.ID, l.now, l.s.Secrets); err != nil {
-		return SessionResult{}, failure(KindIO, err, "%v", err)
+	if l.tr, err = trace.Open(l.s.SessionDir, l.s.ID, l.now, l.s.Secrets()); err != nil {
+		return Result{}, failure(KindIO, err, "%v", err)
 	}
-	if l.f, err = openFiles(l.s); err != nil {
+	if l.f, err = openFiles(l.s.Workdir); err != nil {
 		l.tr.Close()
-		return SessionResult{}, failure(KindIO, err, "%v", err)
+		return Result{}, failure(KindIO, err, "%v", err)
 	}
 	l.opened = l.now()
 	res, runErr := l.run(ctx)
@@ -148,12 +148,12 @@ func RunSession(ctx context.Context, o SessionOptions) (SessionResult, error) {
 	return res, runErr
 }
 
-func newLaunch(o SessionOptions) (*launch, error) {
-	l := &launch{o: o, s: o.Session, hooks: o.Hooks, tok: o.Tokens, log: o.Log, now: o.Now}
+func newLoop(o Options) (*loop, error) {
+	l := &loop{o: o, s: o.Staged, hooks: o.Hooks, tok: o.Tokens, log: o.Log, now: o.Now}
 	l.attemptFn = l.attempt
 	if l.s.Capsule.Inference.Transport == transportProcess {
 		if o.Process == nil {
-			return nil, failure(KindIO, nil, "inference.transport: process needs SessionOptions.Process to start its agent CLI")
+			return nil, failure(KindIO, nil, "inference.transport: process needs Options.Process to start its agent CLI")
 		}
 		l.attemptFn = l.processAttempt
 	}
@@ -170,7 +170,7 @@ func newLaunch(o SessionOptions) (*launch, error) {
 		l.log = slog.New(slog.DiscardHandler)
 	}
 	if l.o.Tasks == nil {
-		l.o.Tasks = NewCLITasks(l.s)
+		l.o.Tasks = NewCLITasks(l.s.AccessibleDir, l.s.Capsule.Lifecycle.TaskAcceptance)
 	}
 	inf := l.s.Capsule.Inference
 	l.policy, l.meter = inference.NewPolicy(inf.Retry), o.Meter
@@ -197,13 +197,13 @@ func newLaunch(o SessionOptions) (*launch, error) {
 	if l.invLog, err = inventoryLog(l.inv); err != nil {
 		return nil, failure(KindIO, err, "encoding the tool inventory: %v", err)
 	}
-	l.d = &dispatcher{session: l.s, tools: o.Tools, allowlist: o.Allowlist, shell: o.Shell}
+	l.d = &dispatcher{staged: l.s, tools: o.Tools, allowlist: o.Allowlist, shell: o.Shell}
 	return l, nil
 }
 
 // run is on-session-start and the task loop.
-func (l *launch) run(ctx context.Context) (SessionResult, error) {
-	var res SessionResult
+func (l *loop) run(ctx context.Context) (Result, error) {
+	var res Result
 	if err := l.hooks.SessionStart(ctx, l.sessionContext()); err != nil {
 		return res, failure(KindIO, err, "on-session-start: %v", err)
 	}
@@ -221,7 +221,7 @@ func (l *launch) run(ctx context.Context) (SessionResult, error) {
 		}
 		// A2A CancelTask ends only its task's context; the session goes on.
 		tctx, cancel := TaskContext(ctx, t)
-		r := redactResult(l.s.Secrets, l.runTask(tctx, t))
+		r := redactResult(l.s.Secrets(), l.runTask(tctx, t))
 		cancel()
 		res.Tasks++
 		res.Last = r
@@ -233,25 +233,25 @@ func (l *launch) run(ctx context.Context) (SessionResult, error) {
 	}
 }
 
-func (l *launch) sessionContext() SessionContext {
+func (l *loop) sessionContext() SessionContext {
 	c := l.s.Capsule
 	return SessionContext{CapsuleName: c.Name, CapsuleVersion: c.Version, SessionID: l.s.ID,
 		Model: c.Inference.Model, Capabilities: capabilityNames(c)}
 }
 
-func (l *launch) sessionEndEvent(status string) SessionEndEvent {
+func (l *loop) sessionEndEvent(status string) SessionEndEvent {
 	t := l.totals
 	return SessionEndEvent{TotalTurns: t.turns, TotalInputTokens: t.in, TotalOutputTokens: t.out,
 		TotalToolCalls: t.toolCalls, TotalShellCalls: t.shellCalls, DurationMS: l.sinceOpen(), ExitStatus: status}
 }
 
-func (l *launch) sinceOpen() uint64 { return durMS(l.now().Sub(l.opened)) }
+func (l *loop) sinceOpen() uint64 { return durMS(l.now().Sub(l.opened)) }
 
 func durMS(d time.Duration) uint64 { return uint64(max(d, 0).Milliseconds()) }
 
-// writeSessionEnd writes a session_end with the launch totals, after the
+// writeSessionEnd writes a session_end with the run's totals, after the
 // hook faults gathered so far.
-func (l *launch) writeSessionEnd(status string) error {
+func (l *loop) writeSessionEnd(status string) error {
 	l.flushFaults()
 	t := l.totals
 	l.ended, l.lastEnd = true, status
@@ -262,7 +262,7 @@ func (l *launch) writeSessionEnd(status string) error {
 
 // flushFaults records the hook faults (their write errors are only
 // logged, session.md §10).
-func (l *launch) flushFaults() {
+func (l *loop) flushFaults() {
 	for _, f := range l.hooks.TakeFaults() {
 		if err := l.tr.Write(trace.TypeHookDispatchError, &trace.HookDispatchError{HookName: f.Hook, Event: f.Event, Arm: f.Arm}); err != nil {
 			l.log.Warn("writing a hook_dispatch_error record", "err", err)
@@ -271,7 +271,7 @@ func (l *launch) flushFaults() {
 }
 
 // bootstrapLog appends one line to logs/bootstrap.log (failures logged).
-func (l *launch) bootstrapLog(line string) {
+func (l *loop) bootstrapLog(line string) {
 	if err := l.f.appendBootstrap([]byte(line + "\n")); err != nil {
 		l.log.Warn("writing logs/bootstrap.log", "err", err)
 	}
