@@ -180,19 +180,8 @@ var hostRunners = []string{"WasmTool", "NewWasmTool", "WasmToolConfig", "NativeT
 // TestHostBuildsNoRunner fails when host's non-test code names a runner of
 // package tools.
 func TestHostBuildsNoRunner(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("internal/host", "*.go"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no host sources found (%v); is the test running at the module root?", err)
-	}
 	fset := token.NewFileSet()
-	for _, path := range files {
-		if strings.HasSuffix(path, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range parseSources(t, fset, filepath.Join("internal", "host")) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			sel, ok := n.(*ast.SelectorExpr)
 			if !ok {
@@ -263,19 +252,8 @@ func TestTopLevelDirectories(t *testing.T) {
 // internals part of what embedders compile against. Function bodies may
 // use the runtime freely; that is what the facade is for.
 func TestCapsuleAPIHidesInternal(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("capsule", "*.go"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no capsule sources found (%v); is the test running at the module root?", err)
-	}
 	fset := token.NewFileSet()
-	for _, path := range files {
-		if strings.HasSuffix(path, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range parseSources(t, fset, "capsule") {
 		internal := map[string]string{}
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
@@ -355,4 +333,26 @@ func exportedPart(typ ast.Expr) ast.Node {
 		}
 	}
 	return &ast.StructType{Fields: &ast.FieldList{List: fields}}
+}
+
+// parseSources parses the non-test Go files of dir, a package directory
+// relative to the module root.
+func parseSources(t *testing.T, fset *token.FileSet, dir string) []*ast.File {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no sources in %s (%v); is the test running at the module root?", dir, err)
+	}
+	var files []*ast.File
+	for _, path := range paths {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
 }
