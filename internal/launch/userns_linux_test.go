@@ -131,6 +131,20 @@ func TestUnprivilegedDoctorProbesWhatTheKernelAllows(t *testing.T) {
 	}
 }
 
+// The escape tool as a native tool of mur run by an unprivileged uid:
+// each attempt is refused as it is under root, and egress still reaches
+// the one allowed server (the namespace's listeners on the allowed port
+// and on 53 need CAP_NET_BIND_SERVICE there, which a non-root trampoline
+// has only when it asks for it).
+func TestNativeToolIsContainedAsUnprivilegedUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: TestNativeToolIsContained already runs mur as this unprivileged uid")
+	}
+	for _, class := range []string{"scoped", "sealed"} {
+		t.Run(class, func(t *testing.T) { nativeToolIsContained(t, class, unprivileged(t)) })
+	}
+}
+
 // containCommand is the hostile shell command: read and write outside the
 // workdir (which only Landlock forbids: the secret is the user's own), make
 // a user namespace (seccomp), and the ELF-loader trick (a copy of head
