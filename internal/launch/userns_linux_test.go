@@ -102,7 +102,9 @@ func doctorLines(t *testing.T, u asUser) map[string]string {
 
 // Where the kernel lets the uid make user namespaces, mur doctor as that
 // uid reports a network namespace for its subprocesses and, as root is
-// there to compare, the same tier, class and sealed outcome as root.
+// there to compare, the same tier, class and sealed outcome as root;
+// also from an exec-only binary (mode 0711, not the uid's), whose
+// trampoline the kernel makes non-dumpable as well.
 func TestUnprivilegedDoctorProbesWhatTheKernelAllows(t *testing.T) {
 	u := unprivileged(t)
 	allowed := u.kernelAllowsUserns(t)
@@ -110,7 +112,15 @@ func TestUnprivilegedDoctorProbesWhatTheKernelAllows(t *testing.T) {
 	if u.name == "nobody" {
 		root = doctorLines(t, self(t))
 	}
-	for name, u := range map[string]asUser{"readable": u} {
+	execOnly := u
+	execOnly.mur = filepath.Join(u.tree, "mur-exec-only")
+	if err := copyFile(env.mur, execOnly.mur); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(execOnly.mur, 0o711); err != nil {
+		t.Fatal(err)
+	}
+	for name, u := range map[string]asUser{"readable": u, "exec-only": execOnly} {
 		t.Run(name, func(t *testing.T) {
 			got := doctorLines(t, u)
 			if !allowed {

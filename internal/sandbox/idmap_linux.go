@@ -32,6 +32,15 @@ func mapSelf(ids *IDs) error {
 	if ids == nil {
 		return nil
 	}
+	// An exec-only mur binary (mode 0711) leaves the exec'd trampoline
+	// non-dumpable too, its /proc/self files root's: it takes them back.
+	// It holds nothing the tool it becomes will not (the tool's argv and
+	// environment), and any binary mur can read is dumpable here anyway.
+	if d, err := unix.PrctlRetInt(unix.PR_GET_DUMPABLE, 0, 0, 0, 0); err == nil && d != 1 {
+		if err := unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0); err != nil {
+			return fmt.Errorf("user namespace: prctl(PR_SET_DUMPABLE): %w", err)
+		}
+	}
 	for _, f := range []struct{ name, text string }{
 		{"setgroups", "deny"},
 		{"uid_map", fmt.Sprintf("%d %d 1\n", ids.UID, ids.UID)},
