@@ -141,6 +141,40 @@ func TestUnprivilegedDoctorProbesWhatTheKernelAllows(t *testing.T) {
 	}
 }
 
+// Where the host refuses user namespaces, mur doctor says which setting
+// does and what an administrator changes, not only the probe's errno. The
+// host here is a user namespace of the test's own (every uid mapped) whose
+// user.max_user_namespaces is 0, with mur run in it as nobody.
+func TestUnprivilegedDoctorSaysUserNamespacesAreDisabled(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: making a user namespace with every uid mapped needs root")
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Fatalf("util-linux's setpriv: %v", err)
+	}
+	u := unprivileged(t)
+	dir := filepath.Join(u.tree, "doctor")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	u.give(t, dir)
+	c := exec.Command("/bin/sh", "-c", `echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"`,
+		"sh", setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", u.mur, "doctor")
+	c.Dir = dir
+	c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(dir, ".home")}
+	all := []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 65536}}
+	c.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWUSER, UidMappings: all, GidMappings: all, GidMappingsEnableSetgroups: true}
+	out, _ := c.CombinedOutput()
+	const why = "user namespaces are disabled on this host (user.max_user_namespaces is 0); an administrator can enable them with `sysctl -w user.max_user_namespaces=10000`"
+	for _, want := range []string{"✗  subprocess network namespace: cannot create one (KernelSupportMissing: " + why,
+		"-  sealed mount namespace: not available: NamespaceCreationDenied: the sealed class needs a private mount namespace for its composed root, and a user + mount namespace could not be created (" + why} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("mur doctor does not say %q:\n%s", want, out)
+		}
+	}
+}
+
 // The escape tool as a native tool of mur run by an unprivileged uid:
 // each attempt is refused as it is under root, and egress still reaches
 // the one allowed server (the namespace's listeners on the allowed port

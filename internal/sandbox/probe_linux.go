@@ -57,6 +57,14 @@ func probe(ctx context.Context, self string) policy.HostSupport {
 			_, err := runProbe(ctx, self, probeNoIDMap, nil)
 			return err == nil
 		}})
+	if why := usernsDenial(); why != "" {
+		if !res.NetNS {
+			res.NetNSErr = why + "; the probe saw: " + res.NetNSErr
+		}
+		if res.SealedBlocker == policy.BlockerNamespaceDenied || res.SealedBlocker == policy.BlockerIDMapDenied {
+			res.SealedErr = why + "; the probe saw: " + res.SealedErr
+		}
+	}
 	return res
 }
 
