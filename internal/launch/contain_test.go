@@ -1,12 +1,16 @@
+//go:build linux
+
 package launch_test
 
 // Kernel containment of a native tool through the mur binary: the tool
 // (testdata/escape, installed as "secret", the third tool capsule-steps
 // calls) tries to read and write outside the workdir, exec a binary,
-// reach a loopback server of the host, open an AF_UNIX socket and make a
-// user namespace, and connects to the one server capabilities.network.allow
-// names. On this host (Linux with Landlock, seccomp and user namespaces,
-// as CI is) each attempt must be refused and that connection made.
+// reach a loopback server of the host, open an AF_UNIX socket, make a
+// user namespace, ptrace and stay in the host's network namespace, and
+// connects to the one server capabilities.network.allow names. On this
+// host (Linux with Landlock, seccomp and user namespaces, as CI is) each
+// attempt must be refused and that connection made, whether mur runs as
+// root or, in userns_linux_test.go, as an unprivileged uid.
 
 import (
 	"fmt"
@@ -40,11 +44,13 @@ var escapePkg = sync.OnceValues(func() (string, error) {
 
 func TestNativeToolIsContained(t *testing.T) {
 	for _, class := range []string{"scoped", "sealed"} {
-		t.Run(class, func(t *testing.T) { nativeToolIsContained(t, class) })
+		t.Run(class, func(t *testing.T) { nativeToolIsContained(t, class, self(t)) })
 	}
 }
 
-func nativeToolIsContained(t *testing.T, class string) {
+// nativeToolIsContained runs the escape tool at class with mur started
+// as u.
+func nativeToolIsContained(t *testing.T, class string, u asUser) {
 	pkg, err := escapePkg()
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +98,11 @@ func nativeToolIsContained(t *testing.T, class string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	targets := fmt.Sprintf("secret=%s\nplant=%s\nexec=%s\nserver=%s\nallowed=%s\n", secret, filepath.Join(outside, "planted"), id, ln.Addr(), allowed.Addr())
+	netns, err := os.Readlink("/proc/self/ns/net")
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := fmt.Sprintf("secret=%s\nplant=%s\nexec=%s\nserver=%s\nallowed=%s\nnetns=%s\n", secret, filepath.Join(outside, "planted"), id, ln.Addr(), allowed.Addr(), netns)
 
 	s := &session{workdir: t.TempDir()}
 	for name, text := range map[string]string{"targets.txt": targets, "peer.txt": "http://127.0.0.1:9/"} {
@@ -100,13 +110,22 @@ func nativeToolIsContained(t *testing.T, class string) {
 			t.Fatal(err)
 		}
 	}
-	_, stderr := p.mur(0, "run", "--workdir", s.workdir)
+	u.give(t, p.dir, s.workdir, outside)
+	c := u.command(p.dir, "run", "--workdir", s.workdir)
+	var stderrb strings.Builder
+	c.Stderr = &stderrb
+	err = c.Run()
+	stderr := stderrb.String()
+	if err != nil {
+		t.Fatalf("mur run as %s: %v\nstderr:\n%s", u.name, err, stderr)
+	}
 	b, err := os.ReadFile(filepath.Join(s.workdir, "escape.txt"))
 	if err != nil {
-		t.Fatalf("the tool left no report: %v\nstderr:\n%s", err, stderr)
+		record, _ := os.ReadFile(filepath.Join(s.workdir, "record.txt"))
+		t.Fatalf("the tool left no report: %v\nrecord.txt:\n%s\nstderr:\n%s", err, record, stderr)
 	}
 	report := strings.TrimSpace(string(b))
-	for _, c := range []string{"read-outside", "write-outside", "exec-unlisted", "connect-loopback", "unix-socket", "unshare"} {
+	for _, c := range []string{"read-outside", "write-outside", "exec-unlisted", "connect-loopback", "unix-socket", "unshare", "ptrace", "host-netns"} {
 		if !strings.Contains(report, c+" refused: ") {
 			t.Errorf("%s was not refused:\n%s", c, report)
 		}

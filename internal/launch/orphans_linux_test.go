@@ -113,18 +113,12 @@ type vehicle struct {
 }
 
 // vehicles are a native tool (testdata/hostile as daemon) and a
-// shell.allow command. Shell capsules are refused (E-CAP-005) where mur
-// cannot make user namespaces, which is the unprivileged uid's case on
-// hosts like CI's (a known gap of another issue), so there the native
-// tool alone carries the attack.
-func vehicles(u asUser) []vehicle {
+// shell.allow command, for root and an unprivileged uid alike.
+func vehicles() []vehicle {
 	native := vehicle{name: "native", artifact: "  - name: daemon\n    version: \"0.1.0\"\n    runtime: tool\n",
 		call: `{"id": "daemon", "name": "daemon", "input": {}}`}
 	shell := vehicle{name: "shell", capabilities: "capabilities:\n  shell:\n    allow: [sh, setsid, sleep]\n",
 		call: shellCall("daemon", daemonCommand)}
-	if u.name == "nobody" {
-		return []vehicle{native}
-	}
 	return []vehicle{native, shell}
 }
 
@@ -369,7 +363,7 @@ func startDaemonSession(t *testing.T, u asUser, dir string) (*liveMur, pinned, [
 // SIGKILL of mur: the reaper kills the daemon and removes the scope.
 func TestDaemonDiesWithKilledMur(t *testing.T) {
 	for _, u := range users(t) {
-		for _, v := range vehicles(u) {
+		for _, v := range vehicles() {
 			t.Run(u.name+"/"+v.name, func(t *testing.T) {
 				dir := filepath.Join(u.tree, "kill-"+v.name)
 				daemonProject(t, dir, v)
@@ -390,7 +384,7 @@ func TestDaemonDiesWithKilledMur(t *testing.T) {
 // kills it and removes the scope.
 func TestStaleScopeIsSwept(t *testing.T) {
 	for _, u := range users(t) {
-		v := vehicles(u)[0]
+		v := vehicles()[0]
 		for _, by := range []string{"doctor", "run"} {
 			t.Run(u.name+"/"+by, func(t *testing.T) {
 				dir := filepath.Join(u.tree, "sweep-"+by)

@@ -13,14 +13,18 @@ import (
 )
 
 // contain applies p in §9.4's order, after the rlimits and the cgroup
-// join: the network namespace (created by Wrap's clone flags) checked and
-// its loopback raised, the sealed root composed (or, at scoped, the
-// workdir remounted noexec), descriptors from 3 up
-// marked close-on-exec, capabilities dropped and no_new_privs set,
-// seccomp, Landlock. The caller has locked its OS thread: capabilities,
+// join: the user namespace's id maps where the trampoline writes them
+// itself (SelfMap), the network namespace (created by Wrap's clone
+// flags) checked and its loopback raised, the sealed root composed (or,
+// at scoped, the workdir remounted noexec), descriptors from 3 up marked
+// close-on-exec, capabilities dropped and no_new_privs set, seccomp,
+// Landlock. The caller has locked its OS thread: capabilities,
 // seccomp and Landlock are per thread, and the one that execs is the one
 // that must have them.
 func contain(p *Plan) error {
+	if err := mapSelf(p.SelfMap); err != nil {
+		return err
+	}
 	if p.NetNS {
 		if err := checkNetNS(p.HostNetNS); err != nil {
 			return err

@@ -9,7 +9,10 @@
 // (§9.4): hard rlimits; joining the session's cgroup scope through the
 // cgroup.procs descriptors the runtime opened (then closed); the network
 // namespace (created by the clone flags Wrap puts on the trampoline: a
-// new user + network namespace, ids mapped to the runtime's own) is
+// new user + network namespace, ids mapped to the runtime's own, by the
+// runtime when it is root and else by the trampoline itself as its first
+// step there, since a non-root runtime cannot write the maps of a child
+// of its non-dumpable process) is
 // checked, its loopback raised and, with egress, its listeners handed to
 // the runtime; at the sealed tier the composed root (a mount namespace of
 // its own, also from the clone flags: every source opened O_PATH first,

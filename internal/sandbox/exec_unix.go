@@ -23,7 +23,7 @@ func Main(args []string) {
 	// probe's checks and the exec must run on the thread that has them.
 	runtime.LockOSThread()
 	if len(args) > 0 && args[0] == probeArg {
-		if err := probeChild(); err != nil {
+		if err := probeChild(args[1:]); err != nil {
 			report(-1, err)
 			os.Exit(127)
 		}

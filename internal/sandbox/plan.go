@@ -19,6 +19,10 @@ type Plan struct {
 	// child without the namespace fails closed.
 	NetNS     bool   `json:"netns,omitempty"`
 	HostNetNS string `json:"host_netns,omitempty"`
+	// SelfMap, set by Wrap where the runtime cannot write the new user
+	// namespace's id maps itself (it is not root), is the uid and gid
+	// the trampoline maps onto themselves before anything else in it.
+	SelfMap *IDs `json:"self_map,omitempty"`
 	// EgressFD is the lifeline Wrap passes when the trampoline has an
 	// Egress: the child routes every address to lo, listens on
 	// EgressPorts and UDP 53, and hands the sockets over on it (§3.4).
@@ -48,6 +52,12 @@ type Plan struct {
 	NoexecWorkdir string `json:"noexec_workdir,omitempty"`
 }
 
+// IDs are a uid and a gid.
+type IDs struct {
+	UID int `json:"uid"`
+	GID int `json:"gid"`
+}
+
 // PathRule grants Access beneath Path (or on the file Path).
 type PathRule struct {
 	Path   string `json:"path"`
@@ -64,6 +74,26 @@ func encodePlan(p *Plan) string {
 		panic(fmt.Sprintf("sandbox: a Plan always marshals: %v", err))
 	}
 	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// encodeIDs is the probe child's argument for a SelfMap: "uid:gid", or
+// "-" for none.
+func encodeIDs(ids *IDs) string {
+	if ids == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%d:%d", ids.UID, ids.GID)
+}
+
+func decodeIDs(s string) (*IDs, error) {
+	if s == "-" {
+		return nil, nil
+	}
+	var ids IDs
+	if _, err := fmt.Sscanf(s, "%d:%d", &ids.UID, &ids.GID); err != nil {
+		return nil, fmt.Errorf("%s: the ids to map %q: %w", ExecMode, s, err)
+	}
+	return &ids, nil
 }
 
 func decodePlan(s string) (*Plan, error) {

@@ -57,6 +57,14 @@ func probe(ctx context.Context, self string) policy.HostSupport {
 			_, err := runProbe(ctx, self, probeNoIDMap, nil)
 			return err == nil
 		}})
+	if why := usernsDenial(); why != "" {
+		if !res.NetNS {
+			res.NetNSErr = why + "; the probe saw: " + res.NetNSErr
+		}
+		if res.SealedBlocker == policy.BlockerNamespaceDenied || res.SealedBlocker == policy.BlockerIDMapDenied {
+			res.SealedErr = why + "; the probe saw: " + res.SealedErr
+		}
+	}
 	return res
 }
 
@@ -89,28 +97,29 @@ type probeResult struct {
 func runProbe(ctx context.Context, self string, mode probeMode, cred *syscall.Credential) (probeResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	args := []string{ExecMode, probeArg}
-	if mode == probeNetNS || mode == probeSealed {
-		args = append(args, HostNetNS())
-	}
-	if mode == probeSealed {
-		args = append(args, hostMntNS())
-	}
-	cmd := exec.CommandContext(ctx, self, args...)
+	cmd := exec.CommandContext(ctx, self)
 	cmd.Env = []string{}
 	if cred != nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	}
+	var plan *Plan
 	switch mode {
 	case probeNetNS:
-		Trampoline{Plan: &Plan{NetNS: true}}.namespaces(cmd)
+		plan = Trampoline{Plan: &Plan{NetNS: true}}.namespaces(cmd)
 	case probeSealed:
-		Trampoline{Plan: &Plan{NetNS: true, Sealed: &SealedRoot{}}}.namespaces(cmd)
+		plan = Trampoline{Plan: &Plan{NetNS: true, Sealed: &SealedRoot{}}}.namespaces(cmd)
 	case probeNoIDMap:
 		if cmd.SysProcAttr == nil {
 			cmd.SysProcAttr = &syscall.SysProcAttr{}
 		}
 		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
+	}
+	cmd.Args = append(cmd.Args, ExecMode, probeArg)
+	if mode == probeNetNS || mode == probeSealed {
+		cmd.Args = append(cmd.Args, encodeIDs(plan.SelfMap), HostNetNS())
+	}
+	if mode == probeSealed {
+		cmd.Args = append(cmd.Args, hostMntNS())
 	}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -136,16 +145,25 @@ func netNSReason(err error) string {
 	return policy.NetNSGrantMissing
 }
 
-// probeChild is the probe's child side: it raises lo when it was given
+// probeChild is the probe's child side, args what follows probeArg:
+// cloned into namespaces, it maps its ids when asked to (the maps
+// runProbe's namespaces left to it, or "-"), raises lo when it was given
 // the parent's network namespace to differ from, tries the sealed mounts
-// when given its mount namespace, restricts itself with a Landlock
-// ruleset handling every right of the kernel's ABI (granting them all on
-// /, so nothing it does next is denied) and loads the real seccomp
-// filter, then prints what held.
-func probeChild() error {
+// when given its mount namespace; then it restricts itself with a
+// Landlock ruleset handling every right of the kernel's ABI (granting
+// them all on /, so nothing it does next is denied) and loads the real
+// seccomp filter, and prints what held.
+func probeChild(args []string) error {
 	var r probeResult
-	if len(os.Args) > 3 {
-		if err := checkNetNS(os.Args[3]); err != nil {
+	if len(args) > 1 {
+		ids, err := decodeIDs(args[0])
+		if err == nil {
+			err = mapSelf(ids)
+		}
+		if err != nil {
+			return err
+		}
+		if err := checkNetNS(args[1]); err != nil {
 			r.NetNSErr = err.Error()
 		} else if err := loopbackUp(); err != nil {
 			r.NetNSErr = err.Error()
@@ -153,8 +171,8 @@ func probeChild() error {
 			r.NetNS = true
 		}
 	}
-	if len(os.Args) > 4 {
-		if err := mountProbe(os.Args[4]); err != nil {
+	if len(args) > 2 {
+		if err := mountProbe(args[2]); err != nil {
 			r.SealedErr, r.SealedKernel = err.Error(), errors.Is(err, unix.ENOSYS)
 		} else {
 			r.Sealed = true

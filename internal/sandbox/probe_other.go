@@ -15,4 +15,4 @@ const isLinux = false
 func probe(context.Context, string) policy.HostSupport { return policy.HostSupport{Probed: true} }
 
 // probeChild is never started here.
-func probeChild() error { return errors.New("no kernel probes on this platform") }
+func probeChild([]string) error { return errors.New("no kernel probes on this platform") }

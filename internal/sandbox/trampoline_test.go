@@ -3,19 +3,35 @@
 package sandbox
 
 import (
+	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
+
+// nonDumpable makes the test binary what the mur binary is to its
+// trampoline (cmd/mur marks itself non-dumpable before anything else),
+// for the re-run of TestContainmentAsUnprivilegedRuntime.
+var nonDumpable = flag.Bool("mur.nondumpable", false, "mark the test process non-dumpable, as mur's main does")
 
 // TestMain lets the test binary act as the attacker; package init makes
 // it the trampoline, as in mur.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == attackMode {
 		attack(os.Args[2:])
+	}
+	flag.Parse()
+	if *nonDumpable {
+		if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+			fmt.Fprintln(os.Stderr, "prctl(PR_SET_DUMPABLE):", err)
+			os.Exit(1)
+		}
 	}
 	os.Exit(m.Run())
 }

@@ -10,8 +10,9 @@ import (
 )
 
 const (
-	capNetAdmin = uintptr(unix.CAP_NET_ADMIN)
-	capSysAdmin = uintptr(unix.CAP_SYS_ADMIN)
+	capNetAdmin       = uintptr(unix.CAP_NET_ADMIN)
+	capSysAdmin       = uintptr(unix.CAP_SYS_ADMIN)
+	capNetBindService = uintptr(unix.CAP_NET_BIND_SERVICE)
 )
 
 // Wrap makes cmd (built for the tool: Path, Args, Dir, Env, ExtraFiles,
@@ -46,15 +47,17 @@ func (t Trampoline) Wrap(cmd *exec.Cmd) {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, f)
 		t.cgroupFDs = append(t.cgroupFDs, 2+len(cmd.ExtraFiles))
 	}
+	t.Plan = t.namespaces(cmd)
 	cmd.Path, cmd.Args = t.Command(cmd.Path, cmd.Args)
-	t.namespaces(cmd)
 }
 
 // namespaces adds the clone flags and id maps a NetNS plan needs, and a
-// mount namespace for a sealed one or one with a NoexecWorkdir.
-func (t Trampoline) namespaces(cmd *exec.Cmd) {
+// mount namespace for a sealed one or one with a NoexecWorkdir. It
+// returns the plan the trampoline gets: t.Plan, or a copy whose SelfMap
+// asks the trampoline to write the id maps the runtime cannot.
+func (t Trampoline) namespaces(cmd *exec.Cmd) *Plan {
 	if t.Plan == nil || !t.Plan.NetNS && t.Plan.Sealed == nil {
-		return
+		return t.Plan
 	}
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
@@ -66,24 +69,39 @@ func (t Trampoline) namespaces(cmd *exec.Cmd) {
 	if c := a.Credential; c != nil {
 		uid, gid = int(c.Uid), int(c.Gid)
 	}
-	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-	a.GidMappingsEnableSetgroups = false
 	// The trampoline keeps CAP_NET_ADMIN (of its own namespace only)
 	// across its exec as a non-root uid to raise lo; it drops every
-	// capability before the tool runs.
-	if !slices.Contains(a.AmbientCaps, capNetAdmin) {
-		a.AmbientCaps = append(a.AmbientCaps, capNetAdmin)
+	// capability before the tool runs. With egress it also listens on
+	// the allowed ports and 53 there, which takes CAP_NET_BIND_SERVICE.
+	caps := []uintptr{capNetAdmin}
+	if t.Plan.EgressFD > 0 {
+		caps = append(caps, capNetBindService)
 	}
 	// A sealed plan composes its root, a scoped one remounts its workdir
 	// noexec, in a mount namespace of its own, which takes CAP_SYS_ADMIN
 	// there (dropped the same way).
 	if t.Plan.Sealed != nil || t.Plan.NoexecWorkdir != "" {
 		a.Cloneflags |= syscall.CLONE_NEWNS
-		if !slices.Contains(a.AmbientCaps, capSysAdmin) {
-			a.AmbientCaps = append(a.AmbientCaps, capSysAdmin)
+		caps = append(caps, capSysAdmin)
+	}
+	p := t.Plan
+	if parentMapsIDs() {
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+		a.GidMappingsEnableSetgroups = false
+	} else {
+		// Writing its own maps takes CAP_SYS_ADMIN in the namespace.
+		c := *p
+		c.SelfMap = &IDs{UID: uid, GID: gid}
+		p = &c
+		caps = append(caps, capSysAdmin)
+	}
+	for _, c := range caps {
+		if !slices.Contains(a.AmbientCaps, c) {
+			a.AmbientCaps = append(a.AmbientCaps, c)
 		}
 	}
+	return p
 }
 
 // hostMntNS names the runtime's mount namespace, which a sealed probe

@@ -1,7 +1,8 @@
 // Command escape is the native tool of contain_test.go: installed as
 // `secret` (capsule-steps' third call) it tries to cross each boundary of
 // kernel containment from the workdir it runs in (and makes the one
-// connection capabilities.network.allow grants), and writes one line per
+// connection capabilities.network.allow grants; reports whether it is in
+// the host's network namespace), and writes one line per
 // attempt to escape.txt there: "<case> refused: <error>" or
 // "<case> escaped: <what it got>". Its targets come from targets.txt
 // (key=value lines the test writes), so the tool itself names no path of
@@ -79,6 +80,19 @@ func main() {
 			return fmt.Sprintf("reached the kernel (%v)", err), nil
 		}
 		return "", unix.EPERM
+	})
+	try("ptrace", func() (string, error) {
+		if _, _, errno := unix.RawSyscall(unix.SYS_PTRACE, unix.PTRACE_TRACEME, 0, 0); errno != 0 {
+			return "", errno
+		}
+		return "traced by its parent", nil
+	})
+	try("host-netns", func() (string, error) {
+		here, err := os.Readlink("/proc/self/ns/net")
+		if err != nil || here == targets["netns"] {
+			return "in the host's " + here, err
+		}
+		return "", fmt.Errorf("in %s, not the host's %s", here, targets["netns"])
 	})
 	status := map[string]string{"status": "passed", "summary": "tried"}
 	if err := os.WriteFile("escape.txt", []byte(report.String()), 0o644); err != nil {
