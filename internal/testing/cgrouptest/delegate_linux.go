@@ -1,4 +1,4 @@
-package launch_test
+package cgrouptest
 
 import (
 	"bufio"
@@ -14,55 +14,30 @@ import (
 	"github.com/mur-go/mur/internal/sandbox"
 )
 
-// delegations numbers the cgroups delegateCgroup makes, so that one test
-// may make several.
-var delegations atomic.Int64
+// made numbers the cgroups this package makes, so that one test may make
+// several.
+var made atomic.Int64
 
-// delegateCgroup is what an administrator does for a user who runs mur
-// in a container: a cgroup of this test's own, owned by uid, that mur
+// Delegate is what an administrator does for a user who runs mur in a
+// container: a cgroup of this test's own, owned by uid, that mur
 // (started by start as uid) sits in and may build its scope under. It
 // returns how to start cmd inside it: v2 clones it there
 // (CLONE_INTO_CGROUP); v1 has no such clone, so a shell running as uid
 // writes itself into each hierarchy's delegated cgroup and execs mur.
-func delegateCgroup(t *testing.T, uid int) func(*exec.Cmd) {
+func Delegate(t testing.TB, uid int) func(*exec.Cmd) {
 	t.Helper()
 	s := sandbox.ProbeCgroup()
 	if s.Mechanism == "" {
 		t.Skipf("no cgroup to delegate on this host: %s", s.Reason)
 	}
-	ctls := []string{"memory", "pids", "cpu"}
-	if b, err := os.ReadFile("/proc/self/cgroup"); err == nil && strings.Contains(string(b), ":blkio:") {
-		// mur puts a leaf there too where it can: the whole scope is then
-		// under this test's cgroups.
-		ctls = append(ctls, "blkio")
-	}
-	if s.Mechanism == sandbox.CgroupV2 {
-		ctls = []string{""}
-	}
-	n := delegations.Add(1)
-	var dirs []string
-	for _, ctl := range ctls {
-		dir := filepath.Join(cgroupOf(t, ctl), fmt.Sprintf("mur-test-%d-%d", os.Getpid(), n))
-		if err := os.Mkdir(dir, 0o755); err != nil {
+	v2 := Unified(t)
+	dirs := Make(t, "mur-test", v2)
+	for _, dir := range dirs {
+		if err := chownCgroup(dir, uid); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { os.Remove(dir) })
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range append(entries, nil) {
-			p := dir
-			if e != nil {
-				p = filepath.Join(dir, e.Name())
-			}
-			if err := os.Chown(p, uid, uid); err != nil && e == nil {
-				t.Fatal(err)
-			}
-		}
-		dirs = append(dirs, dir)
 	}
-	if s.Mechanism == sandbox.CgroupV2 {
+	if v2 {
 		return func(c *exec.Cmd) {
 			f, err := os.Open(dirs[0])
 			if err != nil {
@@ -82,9 +57,43 @@ func delegateCgroup(t *testing.T, uid int) func(*exec.Cmd) {
 	}
 }
 
-// cgroupOf is this process's cgroup directory for controller ctl ("" is
-// v2), assuming the usual mounts under /sys/fs/cgroup.
-func cgroupOf(t *testing.T, ctl string) string {
+// Unified says whether mur builds its scope in the unified hierarchy
+// here (a cgroup v2 host), rather than in the v1 ones (a hybrid host).
+func Unified(t testing.TB) bool {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(Of(t, ""), "cgroup.controllers"))
+	return err == nil && strings.Contains(" "+strings.TrimSpace(string(b))+" ", " memory ")
+}
+
+// Make creates a cgroup named <prefix>-<pid>-<n> under this process's
+// own in each hierarchy a scope uses: the unified one if v2, else the
+// v1 memory, pids and cpu ones (and blkio, where mur puts a leaf when it
+// can), removed at the end of the test once empty.
+func Make(t testing.TB, prefix string, v2 bool) []string {
+	t.Helper()
+	ctls := []string{"memory", "pids", "cpu"}
+	if b, err := os.ReadFile("/proc/self/cgroup"); err == nil && strings.Contains(string(b), ":blkio:") {
+		ctls = append(ctls, "blkio")
+	}
+	if v2 {
+		ctls = []string{""}
+	}
+	n := made.Add(1)
+	var dirs []string
+	for _, ctl := range ctls {
+		dir := filepath.Join(Of(t, ctl), fmt.Sprintf("%s-%d-%d", prefix, os.Getpid(), n))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Remove(dir) })
+		dirs = append(dirs, dir)
+	}
+	return dirs
+}
+
+// Of is this process's cgroup directory for controller ctl ("" is v2),
+// assuming the usual mounts under /sys/fs/cgroup.
+func Of(t testing.TB, ctl string) string {
 	t.Helper()
 	f, err := os.Open("/proc/self/cgroup")
 	if err != nil {
