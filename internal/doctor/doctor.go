@@ -141,6 +141,8 @@ func sealedCheck(s policy.HostSupport) Check {
 func cgroupCheck(s policy.HostSupport) Check {
 	c := Check{Name: "cgroup scope", OK: s.Cgroup != ""}
 	switch {
+	case s.Cgroup == sandbox.CgroupSystemd:
+		c.Detail = "systemd: each mur asks the systemd user manager on the session bus for a transient scope murmur-<pid>-<n>.scope with Delegate=yes, and each session's subprocesses share a scope there with the memory, pids and cpu ceilings (" + s.CgroupNote + ")"
 	case s.Cgroup == sandbox.CgroupV2:
 		c.Detail = "cgroup2: each session's subprocesses share a scope with memory.max, pids.max, cpu.max (io.max best effort) in a delegated cgroup v2 subtree"
 	case s.Cgroup == sandbox.CgroupV1:

@@ -26,7 +26,7 @@ var made atomic.Int64
 // writes itself into each hierarchy's delegated cgroup and execs mur.
 func Delegate(t testing.TB, uid int) func(*exec.Cmd) {
 	t.Helper()
-	s := sandbox.ProbeCgroup()
+	s := sandbox.ProbeCgroup(t.Context())
 	if s.Mechanism == "" {
 		t.Skipf("no cgroup to delegate on this host: %s", s.Reason)
 	}
