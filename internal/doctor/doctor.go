@@ -151,7 +151,7 @@ func cgroupCheck(s policy.HostSupport) Check {
 		c.Info = true
 		c.Detail = "this platform has no cgroups: the subprocess tree has per-process rlimits but no aggregate ceiling (W-SEC-010)"
 	default:
-		c.Detail = "none (" + s.CgroupErr + "); capsules with capabilities.shell.allow, spawn.allow, native tools or an inference.transport: process agent CLI are refused with E-RUN-012"
+		c.Detail = "none (" + s.CgroupErr + "); capsules with capabilities.shell.allow, spawn.allow, native tools or an inference.transport: process agent CLI are refused with E-RUN-012 unless the operator runs them without the scope (mur run --no-cgroup, MUR_NO_CGROUP=1)"
 	}
 	return c
 }

@@ -40,6 +40,11 @@ type Options struct {
 	// Scope is whether the capsule can start a native subprocess
 	// (stage.Staged.StartsSubprocesses): only then is a scope made.
 	Scope bool
+	// NoCgroup is the operator's downgrade (mur run --no-cgroup,
+	// MUR_NO_CGROUP=1, capsule.Options.NoCgroup): no scope is made even
+	// when Scope says one is needed, and bootstrap.log says so; the
+	// subprocesses keep their rlimits and containment.
+	NoCgroup bool
 	// Self is the mur binary the scope's reaper runs (sandbox.ReaperMode),
 	// the native tools' trampoline; a scope is never built without it.
 	Self string
@@ -72,6 +77,10 @@ func Start(ctx context.Context, o Options) (*Bounds, error) {
 	}
 	b := &Bounds{}
 	scope := o.Scope && runtime.GOOS == "linux"
+	if scope && o.NoCgroup {
+		scope = false
+		o.bootstrap("cgroup scope: none: " + policy.CgroupOffReason + "; the subprocess tree has its per-process rlimits and containment but no aggregate memory, pids or cpu ceiling")
+	}
 	// The transient scope is joined before the sweep, which then looks
 	// beside it for the scopes of murs that are gone.
 	var joinErr error
