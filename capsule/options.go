@@ -35,6 +35,16 @@ type Options struct {
 	Containment string
 	// NoEnvFile skips the .env file beside the manifest (or above it).
 	NoEnvFile bool
+	// NoCgroup is the operator's downgrade for a host that delegates no
+	// cgroup (a container with a read-only cgroupfs, many CI runners):
+	// a capsule that can spawn native subprocesses runs them without
+	// the session's cgroup scope, so nothing bounds the subprocess tree's
+	// memory, pids and cpu as a whole (each process keeps its rlimits and
+	// containment), instead of being refused with E-RUN-012. W-SEC-010
+	// says so (to Logger, in logs/bootstrap.log and in the trace). It is
+	// the embedder's choice, as --no-cgroup is mur run's; a capsule
+	// cannot ask for it.
+	NoCgroup bool
 
 	// Env is the environment the run reads in place of the process's:
 	// ${VAR} in murmur.yaml (layered over .env), what

@@ -90,6 +90,7 @@ func run(ctx context.Context, o Options, serve session.ServeOptions) (Result, er
 		TaskLiteral:       true,
 		SystemPrompt:      o.SystemPrompt,
 		Containment:       o.Containment,
+		NoCgroup:          o.NoCgroup,
 		Trampoline:        self,
 		RuntimeVersion:    version(),
 		Engine:            o.Engine,

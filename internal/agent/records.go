@@ -24,6 +24,9 @@ func (l *loop) sessionStart(maxTurns uint32) *trace.SessionStart {
 	if c.IncludeToolOutput && l.prompt.source != sourceNone {
 		rec.SystemPrompt = &l.prompt.text
 	}
+	for _, w := range l.s.SecurityWarnings {
+		rec.SecurityWarnings = append(rec.SecurityWarnings, trace.Warning{Code: w.Code, Message: w.Msg})
+	}
 	return rec
 }
 

@@ -18,7 +18,7 @@ import (
 // report, one JSON line with --json, and nothing run or created.
 func (r *runner) explainScope(ctx context.Context, self string) error {
 	g, err := runsession.ExplainScope(ctx, runsession.Options{ManifestPath: r.opts.manifest, NoEnvFile: r.opts.noEnvFile,
-		Containment: r.opts.containment, Workdir: r.opts.workdir, CacheDir: os.Getenv(cacheDirEnv),
+		Containment: r.opts.containment, NoCgroup: r.opts.noCgroup, Workdir: r.opts.workdir, CacheDir: os.Getenv(cacheDirEnv),
 		Trampoline: self, Prober: contain.NewProber(self), Log: r.log})
 	if err != nil {
 		return err

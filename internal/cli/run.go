@@ -69,8 +69,14 @@ it, a private /dev and a synthetic /etc/passwd; a root that cannot be
 built ends the session (E-RUN-014). A capsule that can spawn native
 subprocesses gets one cgroup scope per session (cgroup v2 where
 delegated, else the cgroup v1 memory, pids and cpu hierarchies) with the
-cgroup_* ceilings, and is refused with E-RUN-012 where none can be built;
-the workdir is walked every 10 s (and after each subprocess) against
+cgroup_* ceilings, built in a transient scope mur asks the systemd user
+manager for over the session bus (Delegate=yes), else in the cgroup mur
+inherited, and is refused with E-RUN-012 where none can be built. On a
+host that delegates no cgroup at all, --no-cgroup (or MUR_NO_CGROUP=1)
+runs such a capsule without the scope: its subprocesses keep their
+rlimits and containment, and W-SEC-010 says so on stderr, in
+logs/bootstrap.log and in the trace's session_start. The workdir is
+walked every 10 s (and after each subprocess) against
 workdir_max_bytes, E-RUN-013 once it is crossed.
 
 Agent capsules (with inference:) are served over A2A while they run: the
@@ -140,6 +146,24 @@ type runOptions struct {
 	bind, acceptance, afterTask string
 	// insecureNoToken serves a --bind beyond loopback without a token.
 	insecureNoToken bool
+	// noCgroup is --no-cgroup or MUR_NO_CGROUP=1: the operator's
+	// downgrade to no cgroup scope (session.Options.NoCgroup).
+	noCgroup bool
+}
+
+// noCgroupEnv turns the cgroup scope off as --no-cgroup does.
+const noCgroupEnv = "MUR_NO_CGROUP"
+
+// noCgroupFromEnv reads MUR_NO_CGROUP: "1" turns the scope off, "" or
+// "0" leaves it; anything else is refused rather than guessed at.
+func noCgroupFromEnv(v string) (bool, error) {
+	switch v {
+	case "", "0":
+		return false, nil
+	case "1":
+		return true, nil
+	}
+	return false, fmt.Errorf("%s=%q: set it to 1 to run without the session's cgroup scope, or 0 (or unset) to keep it", noCgroupEnv, v)
 }
 
 func newRunCommand(a *app) *cobra.Command {
@@ -153,6 +177,11 @@ func newRunCommand(a *app) *cobra.Command {
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.systemPromptSet = cmd.Flags().Changed("system-prompt")
+			off, err := noCgroupFromEnv(os.Getenv(noCgroupEnv))
+			if err != nil {
+				return &usageError{cmd, err}
+			}
+			opts.noCgroup = opts.noCgroup || off
 			if err := a2a.CheckExposure(opts.bind, os.Getenv(a2a.TokenEnv), opts.insecureNoToken); err != nil {
 				return &usageError{cmd, err}
 			}
@@ -172,6 +201,7 @@ func newRunCommand(a *app) *cobra.Command {
 	f.StringVar(&opts.systemPrompt, "system-prompt", "", "an agent capsule's system prompt for this run, replacing the manifest's system_prompt, system_prompt_file and system_prompt_artifact (\"\" for none)")
 	f.StringVar(&opts.bind, "bind", "", "the address an agent capsule's A2A server listens on (default 127.0.0.1; anything wider is reachable from other hosts and needs MURMUR_A2A_TOKEN or --insecure-no-token)")
 	f.BoolVar(&opts.insecureNoToken, "insecure-no-token", false, "serve on a --bind beyond loopback without MURMUR_A2A_TOKEN: anyone who reaches the port can give the agent tasks")
+	f.BoolVar(&opts.noCgroup, "no-cgroup", false, "operator's downgrade for hosts that delegate no cgroup: run a capsule's native subprocesses without the session's cgroup scope (no aggregate memory, pids or cpu ceiling; per-process rlimits and the containment still apply; W-SEC-010 says so) instead of refusing it E-RUN-012; also MUR_NO_CGROUP=1")
 	f.StringVar(&opts.acceptance, "lifecycle-task-acceptance", "", "override lifecycle.task_acceptance: none, single or queue")
 	f.StringVar(&opts.afterTask, "lifecycle-after-task", "", "override lifecycle.after_task: exit or sleep")
 	return cmd
@@ -216,6 +246,7 @@ func (r *runner) run(ctx context.Context) error {
 		Workdir:        r.opts.workdir,
 		Task:           r.opts.task,
 		Containment:    r.opts.containment,
+		NoCgroup:       r.opts.noCgroup,
 		SystemPrompt:   r.systemPrompt(),
 		Trampoline:     self,
 		RuntimeVersion: murVersion(),

@@ -141,6 +141,8 @@ func sealedCheck(s policy.HostSupport) Check {
 func cgroupCheck(s policy.HostSupport) Check {
 	c := Check{Name: "cgroup scope", OK: s.Cgroup != ""}
 	switch {
+	case s.Cgroup == sandbox.CgroupSystemd:
+		c.Detail = "systemd: each mur asks the systemd user manager on the session bus for a transient scope murmur-<pid>-<n>.scope with Delegate=yes, and each session's subprocesses share a scope there with the memory, pids and cpu ceilings (" + s.CgroupNote + ")"
 	case s.Cgroup == sandbox.CgroupV2:
 		c.Detail = "cgroup2: each session's subprocesses share a scope with memory.max, pids.max, cpu.max (io.max best effort) in a delegated cgroup v2 subtree"
 	case s.Cgroup == sandbox.CgroupV1:
@@ -149,7 +151,7 @@ func cgroupCheck(s policy.HostSupport) Check {
 		c.Info = true
 		c.Detail = "this platform has no cgroups: the subprocess tree has per-process rlimits but no aggregate ceiling (W-SEC-010)"
 	default:
-		c.Detail = "none (" + s.CgroupErr + "); capsules with capabilities.shell.allow, spawn.allow, native tools or an inference.transport: process agent CLI are refused with E-RUN-012"
+		c.Detail = "none (" + s.CgroupErr + "); capsules with capabilities.shell.allow, spawn.allow, native tools or an inference.transport: process agent CLI are refused with E-RUN-012 unless the operator runs them without the scope (mur run --no-cgroup, MUR_NO_CGROUP=1)"
 	}
 	return c
 }

@@ -31,6 +31,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/mur-go/mur/internal/agent/trace"
+	"github.com/mur-go/mur/internal/testing/cgrouptest"
 )
 
 // thiefUID is the attacker's uid; victimUID the unprivileged user mur
@@ -123,7 +124,7 @@ func attackBridge(t *testing.T, thief string, uid int, shell bool) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
 		// The agent CLI runs in the session's cgroup scope, which this
 		// user can build only in a cgroup delegated to it.
-		delegateCgroup(t, uid)(cmd)
+		cgrouptest.Delegate(t, uid)(cmd)
 	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

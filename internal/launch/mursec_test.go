@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/mur-go/mur/internal/testing/cgrouptest"
 	"github.com/mur-go/mur/internal/testing/testguest"
 )
 
@@ -137,7 +138,7 @@ func TestNativeToolCannotReadMurProcess(t *testing.T) {
 		}
 		// A capsule with a native tool needs a cgroup scope, which nobody
 		// may build only in a cgroup delegated to it.
-		inScope := delegateCgroup(t, 65534)
+		inScope := cgrouptest.Delegate(t, 65534)
 		asNobody = func(c *exec.Cmd) {
 			c.Path, c.Args[0] = mur, mur
 			c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mur-go/mur/internal/testing/cgrouptest"
 )
 
 // The WASM tool overwrites tools/victim/victim with a script; the next call
@@ -326,7 +328,7 @@ func asNobody(t *testing.T, tree string, c *exec.Cmd) {
 	if err := chownTree(tree, 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
-	inScope := delegateCgroup(t, 65534)
+	inScope := cgrouptest.Delegate(t, 65534)
 	c.Path, c.Args[0] = mur, mur
 	c.Env = append(c.Env, "MUR_CACHE_DIR="+cache)
 	c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}

@@ -24,6 +24,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/mur-go/mur/internal/sandbox"
+	"github.com/mur-go/mur/internal/testing/cgrouptest"
 )
 
 // daemonCommand starts a double-forked daemon: the subshell forks setsid
@@ -54,7 +55,7 @@ func users(t *testing.T) []asUser {
 		// No cgroup can be delegated: mur builds its scope where it sits.
 		return []asUser{{name: "self", mur: env.mur, tree: t.TempDir(), start: func(*exec.Cmd) {}}}
 	}
-	root := asUser{name: "root", mur: env.mur, tree: t.TempDir(), start: delegateCgroup(t, 0)}
+	root := asUser{name: "root", mur: env.mur, tree: t.TempDir(), start: cgrouptest.Delegate(t, 0)}
 	return []asUser{root, nobody(t)}
 }
 
@@ -70,7 +71,7 @@ func nobody(t *testing.T) asUser {
 	if err := copyFile(env.mur, mur); err != nil {
 		t.Fatal(err)
 	}
-	inScope := delegateCgroup(t, 65534)
+	inScope := cgrouptest.Delegate(t, 65534)
 	return asUser{name: "nobody", mur: mur, tree: tree, start: func(c *exec.Cmd) {
 		c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 		inScope(c)

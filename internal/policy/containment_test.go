@@ -192,6 +192,9 @@ func TestCheckCgroup(t *testing.T) {
 		{"shell off Linux", "shell: {allow: [ls]}", HostSupport{}, false},
 		{"agent CLI with a v1 scope", "cli", v1, false},
 		{"agent CLI with none", "cli", none, true},
+		{"a systemd scope", "shell: {allow: [ls]}", HostSupport{Linux: true, Cgroup: "systemd"}, false},
+		{"shell with none, turned off", "shell: {allow: [ls]}", none.WithoutCgroup(), false},
+		{"agent CLI with v1, turned off", "cli", v1.WithoutCgroup(), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := "name: c\nversion: '1'\ncapabilities:\n  " + tc.caps + "\n"
@@ -208,6 +211,27 @@ func TestCheckCgroup(t *testing.T) {
 				t.Fatalf("err = %v, want E-RUN-012 with the reason", err)
 			}
 		})
+	}
+}
+
+// The operator's --no-cgroup leaves no scope even where one could be
+// built, and W-SEC-010 names it as the reason.
+func TestWithoutCgroup(t *testing.T) {
+	c := parseCapsule(t, "name: c\nversion: '1'\ncapabilities:\n  shell: {allow: [git]}\n")
+	for _, s := range []HostSupport{{Linux: true, Cgroup: "cgroup1", CgroupNote: "v1"}, {Linux: true, CgroupErr: "none here"}} {
+		off := s.WithoutCgroup()
+		if off.Cgroup != "" || off.CgroupNote != "" || !off.CgroupOff || off.CgroupErr != CgroupOffReason {
+			t.Errorf("%+v without a cgroup is %+v", s, off)
+		}
+		var w10 []string
+		for _, w := range SecurityWarnings(c, NewHost(off, Advisory, nil)) {
+			if w.Code == "W-SEC-010" {
+				w10 = append(w10, w.Msg)
+			}
+		}
+		if len(w10) != 1 || !strings.Contains(w10[0], "but "+CgroupOffReason+", so nothing bounds the subprocess tree as a whole") {
+			t.Errorf("W-SEC-010 %q does not name the operator's downgrade", w10)
+		}
 	}
 }
 

@@ -32,11 +32,28 @@ type HostSupport struct {
 	SealedBlocker string `json:"sealed_blocker,omitempty"`
 	SealedErr     string `json:"sealed_error,omitempty"`
 	// Cgroup is the mechanism a session's cgroup scope is built with
-	// ("cgroup2", "cgroup1"; "" none, CgroupErr says why); CgroupNote
-	// says what a cgroup1 scope gives up.
+	// ("systemd": in a transient scope the systemd user manager
+	// delegates; "cgroup2", "cgroup1": in the inherited cgroup; "" none,
+	// CgroupErr says why); CgroupNote says what a cgroup1 scope gives up,
+	// or where a systemd one falls back to.
 	Cgroup     string `json:"cgroup"`
 	CgroupErr  string `json:"cgroup_error,omitempty"`
 	CgroupNote string `json:"cgroup_note,omitempty"`
+	// CgroupOff is the operator's downgrade (WithoutCgroup): no scope,
+	// and none required.
+	CgroupOff bool `json:"cgroup_off,omitempty"`
+}
+
+// CgroupOffReason is why a session has no cgroup scope when the operator
+// turned it off.
+const CgroupOffReason = "the operator turned the session's cgroup scope off (mur run --no-cgroup, MUR_NO_CGROUP=1)"
+
+// WithoutCgroup is s as the operator's --no-cgroup (MUR_NO_CGROUP=1,
+// capsule.Options.NoCgroup) leaves it: no cgroup scope is built, none is
+// required (no E-RUN-012), and W-SEC-010 says so.
+func (s HostSupport) WithoutCgroup() HostSupport {
+	s.Cgroup, s.CgroupNote, s.CgroupErr, s.CgroupOff = "", "", CgroupOffReason, true
+	return s
 }
 
 // The SealedBlocker reasons (§10.2), in the precedence they are decided

@@ -39,7 +39,8 @@ type Host struct {
 	UncoveredHelpers []CompilerHelper
 	// CgroupScope is true when a cgroup scope (v2, or mur-go's v1
 	// fallback) can bound the subprocess tree as a whole (§12.2);
-	// without one W-SEC-010 says so.
+	// without one (or with the operator's Support.CgroupOff) W-SEC-010
+	// says so.
 	CgroupScope bool
 	// Support is what the live probes found; Tier follows from it.
 	Support HostSupport
@@ -113,7 +114,10 @@ func SecurityWarnings(c *manifest.Capsule, host Host) []manifest.Warning {
 	// the capsule (E-RUN-012).
 	if !host.CgroupScope && (len(shell) > 0 || len(caps.SpawnAllow()) > 0 || len(host.NativeTools) > 0) {
 		why := "this platform has no cgroup v2"
-		if host.Linux {
+		switch {
+		case host.Linux && host.Support.CgroupOff:
+			why = CgroupOffReason
+		case host.Linux:
 			why = "no cgroup scope can be built on this host (" + host.Support.CgroupErr + ")"
 		}
 		add(manifest.WarnNoAggregateBound, "capabilities", "this capsule can start native subprocesses, but "+why+", so nothing bounds the subprocess tree as a whole; per-process limits from capabilities.resources still apply")

@@ -40,6 +40,11 @@ type Options struct {
 	// Scope is whether the capsule can start a native subprocess
 	// (stage.Staged.StartsSubprocesses): only then is a scope made.
 	Scope bool
+	// NoCgroup is the operator's downgrade (mur run --no-cgroup,
+	// MUR_NO_CGROUP=1, capsule.Options.NoCgroup): no scope is made even
+	// when Scope says one is needed, and bootstrap.log says so; the
+	// subprocesses keep their rlimits and containment.
+	NoCgroup bool
 	// Self is the mur binary the scope's reaper runs (sandbox.ReaperMode),
 	// the native tools' trampoline; a scope is never built without it.
 	Self string
@@ -53,11 +58,16 @@ type Options struct {
 	Log   *slog.Logger
 }
 
-// Start first removes the scopes runtimes that are gone left behind
-// (sandbox.SweepStaleScopes), then creates the session's scope when
-// o.Scope says the capsule can spawn a native subprocess, before any tool
-// runs, and starts the workdir guard. A scope that cannot be created is
-// E-RUN-012 with the reason. Close ends both.
+// Start makes the session's scope when o.Scope says the capsule can
+// spawn a native subprocess, before any tool runs (security.md §12.2's
+// order): it asks the systemd user manager to move this process into a
+// delegated transient scope (sandbox.JoinSystemdScope; once per
+// process), removes the scopes runtimes that are gone left behind where
+// this one now sits and beside it (sandbox.SweepStaleScopes, done for
+// every session), and builds the scope in the cgroup the process is then
+// in, the inherited one when systemd gave none. A scope that cannot be
+// built is E-RUN-012 with both reasons. It then starts the workdir
+// guard. Close ends both.
 func Start(ctx context.Context, o Options) (*Bounds, error) {
 	if o.Stderr == nil {
 		o.Stderr = io.Discard
@@ -66,18 +76,39 @@ func Start(ctx context.Context, o Options) (*Bounds, error) {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	b := &Bounds{}
+	scope := o.Scope && runtime.GOOS == "linux"
+	if scope && o.NoCgroup {
+		scope = false
+		o.bootstrap("cgroup scope: none: " + policy.CgroupOffReason + "; the subprocess tree has its per-process rlimits and containment but no aggregate memory, pids or cpu ceiling")
+	}
+	// The transient scope is joined before the sweep, which then looks
+	// beside it for the scopes of murs that are gone.
+	var joinErr error
+	if scope {
+		_, joinErr = sandbox.JoinSystemdScope(ctx)
+	}
 	sweep(o.Log)
-	if o.Scope && runtime.GOOS == "linux" {
+	if scope {
 		l := cgroupLimits(o.Limits)
 		cg, err := sandbox.NewCgroup(sandbox.CgroupRequest{SessionID: o.SessionID, Workdir: o.Workdir,
 			Limits: l, Reaper: o.Self, Log: o.Log})
 		if err != nil {
-			return nil, policy.NoCgroup(err.Error(), err)
+			reason := err.Error()
+			if joinErr != nil {
+				reason = "asking the systemd user manager for a transient scope: " + joinErr.Error() + "; in the inherited cgroup: " + reason
+			}
+			return nil, policy.NoCgroup(reason, err)
 		}
 		b.Cgroup = cg
-		o.Log.Info("cgroup scope created", "mechanism", cg.Mechanism(), "dirs", cg.Dirs())
-		o.bootstrap(fmt.Sprintf("cgroup scope: %s %s (memory %d bytes, pids %d, cpu %d%%, io %d bytes/s best effort)",
-			cg.Mechanism(), strings.Join(cg.Dirs(), " "), l.MemoryBytes, l.PidsMax, l.CPUPercent, l.IOBytesPerSec))
+		where := ""
+		if u := cg.Unit(); u != "" {
+			where = "; in the systemd user manager's transient scope " + u
+		} else if joinErr != nil {
+			o.Log.Info("no systemd transient scope; the session's scope is in the inherited cgroup", "reason", joinErr)
+		}
+		o.Log.Info("cgroup scope created", "mechanism", cg.Mechanism(), "unit", cg.Unit(), "dirs", cg.Dirs())
+		o.bootstrap(fmt.Sprintf("cgroup scope: %s %s (memory %d bytes, pids %d, cpu %d%%, io %d bytes/s best effort)%s",
+			cg.Mechanism(), strings.Join(cg.Dirs(), " "), l.MemoryBytes, l.PidsMax, l.CPUPercent, l.IOBytesPerSec, where))
 	}
 	b.Guard = &sandbox.WorkdirGuard{Dir: o.Workdir, Max: o.Limits.WorkdirMaxBytes,
 		OnLatch: func(br *sandbox.WorkdirBreach) {

@@ -15,6 +15,11 @@ import (
 const (
 	CgroupV2 = "cgroup2"
 	CgroupV1 = "cgroup1"
+	// CgroupSystemd is what ProbeCgroup reports when the systemd user
+	// manager answers on the session bus: the scope is built (v2, or v1
+	// where the manager delegates those hierarchies) in the transient
+	// scope it is asked for when a session starts (JoinSystemdScope).
+	CgroupSystemd = "systemd"
 )
 
 // ErrNoCgroup is wrapped by every failure to build a session scope.
@@ -32,10 +37,11 @@ type CgroupLimits struct {
 // CgroupSupport is what ProbeCgroup found: the mechanism a scope would be
 // built with, or why none can be.
 type CgroupSupport struct {
-	// Mechanism is CgroupV2, CgroupV1 or "" (none).
+	// Mechanism is CgroupSystemd, CgroupV2, CgroupV1 or "" (none).
 	Mechanism string
 	// Reason says why there is no mechanism; Note what a v1 fallback
-	// gives up (both empty on a delegated v2 host).
+	// gives up, or where a CgroupSystemd scope falls back to (both empty
+	// on a delegated v2 host).
 	Reason, Note string
 }
 
@@ -75,8 +81,11 @@ func (c CgroupCounters) Attribution(before CgroupCounters) string {
 type Cgroup struct {
 	mechanism string
 	note      string
-	leaves    []string
-	procs     []*os.File
+	// unit is the systemd user manager's transient scope the leaves are
+	// built in ("" in an inherited cgroup).
+	unit   string
+	leaves []string
+	procs  []*os.File
 	// locks are the leaves' directories, flock'ed shared; the reaper
 	// holds them too.
 	locks  []*os.File
@@ -106,6 +115,10 @@ func (c *Cgroup) Mechanism() string { return c.mechanism }
 
 // Note says what a v1 scope gives up against v2 ("" on v2).
 func (c *Cgroup) Note() string { return c.note }
+
+// Unit is the systemd transient scope the leaves are in (JoinSystemdScope),
+// "" when they are in the inherited cgroup.
+func (c *Cgroup) Unit() string { return c.unit }
 
 // Dirs are the scope's leaf directories.
 func (c *Cgroup) Dirs() []string { return append([]string{}, c.leaves...) }

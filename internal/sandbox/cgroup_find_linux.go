@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -159,16 +160,32 @@ func (p cgroupPlaces) v1Usable() string {
 }
 
 // ProbeCgroup finds how a session scope would be built on this host,
-// without creating anything: a delegated cgroup v2 subtree with the
-// memory, pids and cpu controllers, else writable cgroup v1 memory, pids
-// and cpu hierarchies, else none and why. No systemd transient scope is
-// asked for: that needs a D-Bus client mur-go does not carry.
-func ProbeCgroup() CgroupSupport {
+// without creating anything (security.md §12.2's order): in a transient
+// scope the systemd user manager delegates, asked for when a session
+// needs its scope (CgroupSystemd, when the manager answers on the
+// session bus), else in the inherited cgroup: a delegated cgroup v2
+// subtree with the memory, pids and cpu controllers, else writable
+// cgroup v1 memory, pids and cpu hierarchies, else none and why. A
+// process already in a scope of its own is judged where it is.
+func ProbeCgroup(ctx context.Context) CgroupSupport {
 	p, err := findCgroups()
 	if err != nil {
 		return CgroupSupport{Reason: fmt.Sprintf("reading this process's cgroups: %v", err)}
 	}
-	return p.support()
+	s := p.support()
+	if ownUnit() != "" {
+		return s
+	}
+	why := systemdUserManager(ctx)
+	switch {
+	case why == nil && s.Mechanism != "":
+		return CgroupSupport{Mechanism: CgroupSystemd, Note: "should the systemd user manager give no scope, it is built in the inherited cgroup (" + s.Mechanism + ")"}
+	case why == nil:
+		return CgroupSupport{Mechanism: CgroupSystemd, Note: "should the systemd user manager give no scope, none can be built (" + s.Reason + ")"}
+	case s.Mechanism == "":
+		s.Reason = why.Error() + "; " + s.Reason
+	}
+	return s
 }
 
 func (p cgroupPlaces) support() CgroupSupport {

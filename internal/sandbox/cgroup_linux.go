@@ -18,8 +18,9 @@ import (
 // leave the scope before giving up on removing it.
 const cgroupDrainTimeout = 5 * time.Second
 
-// NewCgroup creates the session's scope with the mechanism ProbeCgroup
-// finds, then locks and marks its leaves and starts its reaper (see
+// NewCgroup creates the session's scope in the cgroup this process sits
+// in (the transient scope JoinSystemdScope moved it into, else the one it
+// inherited) with the mechanism that cgroup offers, then locks and marks its leaves and starts its reaper (see
 // Cgroup): on v2, the runtime steps aside into the supervisor leaf when
 // it sits in the base itself, enables +memory +pids +cpu (+io best
 // effort) for the base's children and creates the session leaf with
@@ -46,7 +47,7 @@ func NewCgroup(r CgroupRequest) (*Cgroup, error) {
 	if err != nil {
 		return nil, noCgroup(err.Error())
 	}
-	c.note = s.Note
+	c.note, c.unit = s.Note, ownUnit()
 	if err := c.claim(); err != nil {
 		c.Close()
 		return nil, noCgroup(err.Error())

@@ -3,13 +3,20 @@
 package sandbox
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 )
 
 // ProbeCgroup finds nothing: cgroups are Linux's.
-func ProbeCgroup() CgroupSupport {
+func ProbeCgroup(context.Context) CgroupSupport {
 	return CgroupSupport{Reason: "this platform has no cgroups"}
+}
+
+// JoinSystemdScope refuses: there is no systemd scope off Linux.
+func JoinSystemdScope(context.Context) (string, error) {
+	return "", errors.New("this platform has no systemd")
 }
 
 // NewCgroup refuses: there is no cgroup to create here.

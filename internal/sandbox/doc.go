@@ -38,7 +38,10 @@
 // into user, network and mount namespaces and mounting there; Egress
 // serves a namespace's allowed connections and DNS from the host side
 // (§3.4: the child routes every address to lo and hands its listeners
-// over a lifeline socket). Cgroup is the session's scope (§12.2): cgroup
+// over a lifeline socket). Cgroup is the session's scope (§12.2), built
+// in the cgroup the process sits in: the transient scope
+// JoinSystemdScope asked the systemd user manager for over the session
+// bus (Delegate=yes), else the inherited one; cgroup
 // v2 where a delegated subtree has the memory, pids and cpu controllers,
 // else a leaf in each of the cgroup v1 memory, pids and cpu hierarchies
 // (mur-go's fallback for hybrid hosts, see SECURITY.md), else none and

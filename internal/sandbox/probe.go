@@ -29,15 +29,15 @@ func NewProber(self string) *Prober { return &Prober{Self: self} }
 // Prober, or one without Self, reports nothing probed.
 func (p *Prober) Probe(ctx context.Context) policy.HostSupport {
 	if p == nil || p.Self == "" {
-		return withCgroup(policy.HostSupport{Linux: isLinux})
+		return withCgroup(ctx, policy.HostSupport{Linux: isLinux})
 	}
-	p.once.Do(func() { p.res = withCgroup(probe(ctx, p.Self)) })
+	p.once.Do(func() { p.res = withCgroup(ctx, probe(ctx, p.Self)) })
 	return p.res
 }
 
 // withCgroup adds how a session's cgroup scope would be built (§12.2).
-func withCgroup(s policy.HostSupport) policy.HostSupport {
-	c := ProbeCgroup()
+func withCgroup(ctx context.Context, s policy.HostSupport) policy.HostSupport {
+	c := ProbeCgroup(ctx)
 	s.Cgroup, s.CgroupErr, s.CgroupNote = c.Mechanism, c.Reason, c.Note
 	return s
 }

@@ -22,7 +22,7 @@ import (
 // session, removed (and checked gone) at the end.
 func sessionCgroup(t *testing.T, l CgroupLimits) *Cgroup {
 	t.Helper()
-	if s := ProbeCgroup(); s.Mechanism == "" {
+	if s := ProbeCgroup(t.Context()); s.Mechanism == "" {
 		t.Skipf("no cgroup scope can be built on this host: %s", s.Reason)
 	}
 	cg, err := NewCgroup(CgroupRequest{SessionID: "ses_" + strings.ReplaceAll(t.Name(), "/", "_"), Limits: l, Workdir: t.TempDir(),
@@ -170,7 +170,7 @@ func escapeCPUSpin(t *testing.T, j jail) {
 // Close removes the scope even when the session left a process running
 // in it.
 func TestCgroupCloseKillsLeftovers(t *testing.T) {
-	if s := ProbeCgroup(); s.Mechanism == "" {
+	if s := ProbeCgroup(t.Context()); s.Mechanism == "" {
 		t.Skipf("no cgroup scope can be built on this host: %s", s.Reason)
 	}
 	cg, err := NewCgroup(CgroupRequest{SessionID: "ses_leftover", Limits: CgroupLimits{MemoryBytes: 1 << 30, PidsMax: 16, CPUPercent: 100},

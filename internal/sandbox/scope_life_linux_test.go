@@ -26,7 +26,7 @@ const lifeBound = 20 * time.Second
 // code under test left (its own loop, not the code's).
 func newScope(t *testing.T, session string, pidsMax uint64) *Cgroup {
 	t.Helper()
-	if s := ProbeCgroup(); s.Mechanism == "" {
+	if s := ProbeCgroup(t.Context()); s.Mechanism == "" {
 		t.Skipf("no cgroup scope can be built on this host: %s", s.Reason)
 	}
 	cg, err := NewCgroup(CgroupRequest{SessionID: session, Limits: CgroupLimits{MemoryBytes: 1 << 30, PidsMax: pidsMax, CPUPercent: 100},

@@ -12,7 +12,8 @@ import (
 
 // SweepStaleScopes removes the session scopes a runtime that is gone left
 // behind where this process would build its own (its cgroup in each
-// hierarchy, or the parent of the v2 supervisor leaf): every murmur-
+// hierarchy, or the parent of the v2 supervisor leaf, and the murs'
+// systemd transient scopes beside it when it is in one): every murmur-
 // leaf there that carries a scope record and whose locks nobody holds,
 // which means both its runtime and its reaper have ended (the kernel
 // drops a flock with the last descriptor of its holder, however that
@@ -48,15 +49,34 @@ func SweepStaleScopes() ([]StaleScope, error) {
 	return out, nil
 }
 
-// scopeBases are the directories this process builds leaves in.
+// scopeBases are the directories this process builds leaves in and,
+// when one is a systemd transient scope of mur's, the other such scopes
+// beside it: a mur killed with its reaper leaves its session's leaf in
+// its own unit, which systemd keeps while the leaf's processes live.
 func (p cgroupPlaces) scopeBases() []string {
-	var out []string
+	var own []string
 	if p.v2 != "" {
-		out = append(out, p.v2Base())
+		own = append(own, p.v2Base())
 	}
 	for _, ctl := range []string{"memory", "pids", "cpu", "blkio"} {
-		if d, ok := p.v1[ctl]; ok && !slices.Contains(out, d) {
-			out = append(out, d)
+		if d, ok := p.v1[ctl]; ok && !slices.Contains(own, d) {
+			own = append(own, d)
+		}
+	}
+	out := slices.Clone(own)
+	for _, d := range own {
+		if !isUnitName(filepath.Base(d)) {
+			continue
+		}
+		entries, err := os.ReadDir(filepath.Dir(d))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			sib := filepath.Join(filepath.Dir(d), e.Name())
+			if e.IsDir() && isUnitName(e.Name()) && !slices.Contains(out, sib) {
+				out = append(out, sib)
+			}
 		}
 	}
 	return out

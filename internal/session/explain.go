@@ -23,7 +23,7 @@ func ExplainScope(ctx context.Context, opts Options) (stage.EffectiveGrants, err
 	if prober == nil {
 		prober = sandbox.NewProber(o.Trampoline)
 	}
-	g, err := stage.Explain(f.Capsule, o.Containment, prober.Probe(ctx))
+	g, err := stage.Explain(f.Capsule, o.Containment, o.host(ctx, prober))
 	if err != nil {
 		return stage.EffectiveGrants{}, err
 	}

@@ -43,6 +43,14 @@ type Options struct {
 	// Trampoline for this run, and with no Trampoline either nothing is
 	// assumed enforced.
 	Prober *sandbox.Prober
+	// NoCgroup is the operator's downgrade (mur run --no-cgroup,
+	// MUR_NO_CGROUP=1, capsule.Options.NoCgroup; never a manifest field):
+	// a capsule that can spawn native subprocesses runs them without the
+	// session's cgroup scope (per-process rlimits and the containment
+	// still apply) instead of being refused E-RUN-012 where none can be
+	// built, and W-SEC-010 says so on stderr, in bootstrap.log and in the
+	// trace.
+	NoCgroup bool
 	// RuntimeVersion is the running mur's version, recorded by staging and
 	// compared with the manifest's mur_version.
 	RuntimeVersion string

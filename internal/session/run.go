@@ -116,7 +116,7 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Stage
 	sess, err := stage.Stage(ctx, stage.Options{Manifest: f, Workdir: o.Workdir, Task: o.Task, TaskLiteral: o.TaskLiteral, Getenv: o.Getenv,
 		Lock: lock, Compiler: engine, CapsuleWasm: wasm, ComponentPath: compPath, CacheDir: o.CacheDir,
 		RuntimeVersion: o.RuntimeVersion, Containment: o.Containment,
-		Host: prober.Probe(ctx), Secrets: secrets,
+		Host: o.host(ctx, prober), Secrets: secrets,
 		OnStage: hooks.OnStage(hooks.Options{GuestIO: guests})})
 	if err != nil {
 		return nil, StepStage, err
@@ -138,7 +138,7 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Stage
 	o.OnStaged(sess)
 
 	res, err := resources.Start(ctx, resources.Options{SessionID: sess.ID, Workdir: sess.AccessibleDir,
-		Limits: sess.Ceiling.Resources, Scope: sess.StartsSubprocesses(), Bootstrap: sess.AppendBootstrap,
+		Limits: sess.Ceiling.Resources, Scope: sess.StartsSubprocesses(), NoCgroup: o.NoCgroup, Bootstrap: sess.AppendBootstrap,
 		Self: o.Trampoline, Stderr: o.Stderr, Log: o.Log})
 	if err != nil {
 		return sess, StepRun, err
@@ -163,6 +163,15 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Stage
 		err = launch.Script(ctx, lo)
 	}
 	return sess, StepRun, err
+}
+
+// host is what the prober found, as the operator's NoCgroup leaves it.
+func (o Options) host(ctx context.Context, prober *sandbox.Prober) policy.HostSupport {
+	s := prober.Probe(ctx)
+	if o.NoCgroup {
+		s = s.WithoutCgroup()
+	}
+	return s
 }
 
 // load parses the capsule manifest, .env layered under the environment.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mur-go/mur/engine/component"
 	"github.com/mur-go/mur/internal/format/manifest"
+	"github.com/mur-go/mur/internal/policy"
 )
 
 // The views of a staged capsule: each part of the runtime reads what it
@@ -28,12 +29,21 @@ type LoopView struct {
 	ShellTools []ShellTool
 	// Workdir is where the loop reads tasks and writes its files.
 	Workdir
+	// SecurityWarnings are the launch W-SEC warnings bootstrap.log
+	// records, for the trace's session_start.
+	SecurityWarnings []manifest.Warning
 }
 
 // Loop is the agent loop's view.
 func (s *Staged) Loop() LoopView {
+	var launch []manifest.Warning
+	for _, w := range s.SecurityWarnings {
+		if policy.InBootstrapLog(w) {
+			launch = append(launch, w)
+		}
+	}
 	return LoopView{ID: s.ID, Capsule: s.Capsule, ProjectDir: s.ProjectDir, Containment: s.Containment,
-		Artifacts: s.Artifacts, ShellTools: slices.Clone(s.shellTools), Workdir: s.Workdir}
+		Artifacts: s.Artifacts, ShellTools: slices.Clone(s.shellTools), Workdir: s.Workdir, SecurityWarnings: launch}
 }
 
 // HookView is what the lifecycle hooks' runtime reads of a staged

@@ -45,6 +45,17 @@ type SessionStart struct {
 	SystemPromptSource  string          `json:"system_prompt_source"`
 	SystemPromptSHA256  *string         `json:"system_prompt_sha256"`
 	SystemPrompt        *string         `json:"system_prompt,omitempty"`
+	// SecurityWarnings are the launch W-SEC warnings logs/bootstrap.log
+	// records (security.md §13), beside the grants they qualify: a
+	// session run without an aggregate bound on its subprocesses
+	// (W-SEC-010) says so in its trace. mur-go's; omitted when none.
+	SecurityWarnings []Warning `json:"security_warnings,omitempty"`
+}
+
+// Warning is one W-SEC warning in session_start.
+type Warning struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
 }
 
 // EffectiveGrants is session_start's effective_grants object.
