@@ -64,7 +64,9 @@ func report(stderr io.Writer, err error) int {
 	}
 	var cancelled *cancelError
 	if errors.As(err, &cancelled) {
-		fmt.Fprintf(stderr, "mur: %s\n", diag.Render(err))
+		if !cancelled.quiet {
+			fmt.Fprintf(stderr, "mur: %s\n", diag.Render(err))
+		}
 		return cancelled.exitStatus()
 	}
 	var exit *guestExitError
