@@ -82,14 +82,15 @@ type loop struct {
 	// session_end gets the fallback one. open is set while an attempt's
 	// session_start has no session_end yet.
 	ended, attempted, open bool
-	// stopRecorded is set when the task the run's own cancellation
-	// interrupted recorded it (task_end and session_end cancelled).
-	stopRecorded bool
-	totals       counts
-	prompt       prompt
-	inv          []any
-	invJSON      string
-	invLog       []byte
+	// taskCancelEnd is set when the current task wrote a session_end
+	// cancelled; stopRecorded when the task the run's own cancellation
+	// interrupted did, so the run's end need not record the stop again.
+	taskCancelEnd, stopRecorded bool
+	totals                      counts
+	prompt                      prompt
+	inv                         []any
+	invJSON                     string
+	invLog                      []byte
 	// reqHead and reqTail are the request JSON around the messages,
 	// the same every turn (see payloads).
 	reqHead, reqTail string
@@ -245,7 +246,7 @@ func (l *loop) run(ctx context.Context) (Result, error) {
 		last = r.Err
 		l.o.Tasks.Done(ctx, t, r)
 		if ctx.Err() != nil {
-			l.stopRecorded = r.ExitStatus == ExitCancelled
+			l.stopRecorded = l.taskCancelEnd
 			return res, last
 		}
 	}
@@ -273,6 +274,7 @@ func (l *loop) writeSessionEnd(status string) error {
 	l.flushFaults()
 	t := l.totals
 	l.ended, l.open, l.lastEnd = true, false, status
+	l.taskCancelEnd = l.taskCancelEnd || status == ExitCancelled
 	return l.tr.Write(trace.TypeSessionEnd, &trace.SessionEnd{TotalTurns: t.turns, TotalInputTokens: t.in,
 		TotalOutputTokens: t.out, TotalToolCalls: t.toolCalls, TotalShellCalls: t.shellCalls,
 		DurationMS: l.sinceOpen(), ExitStatus: status})

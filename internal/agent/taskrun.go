@@ -46,6 +46,7 @@ func (l *loop) runTask(ctx context.Context, t Task) TaskResult {
 		events = NoEvents{}
 	}
 	tr := &taskRun{t: t, started: l.sinceOpen()}
+	l.taskCancelEnd = false
 	tr.out = newRedactedTask(l.s.Secrets(), events, t.IO)
 	tr.events, tr.t.IO = &tr.out, tr.out.taskIO()
 	// What a guest streamed last goes out before the source hears the
