@@ -91,6 +91,7 @@ func (l *loop) attempt(ctx context.Context, tr *taskRun) (attemptEnd, error) {
 	if err := l.tr.Write(trace.TypeSessionStart, l.sessionStart(remaining)); err != nil {
 		return attemptEnd{}, traceFailed(err)
 	}
+	l.open = true
 	for turn := range remaining {
 		end, done, err := l.turn(ctx, a, turn)
 		if err != nil || done {

@@ -74,6 +74,8 @@ type outcome struct {
 	isError bool
 	meta    []tools.Pair
 	shell   *tools.ShellOutcome
+	// exit is how a native tool's process ended (nil for other tools).
+	exit *tools.Exit
 }
 
 // run dispatches one call and takes the session's secrets out of what
@@ -135,7 +137,7 @@ func (d *dispatcher) invoke(ctx context.Context, h handler, c toolCall) (outcome
 	case r.Summary != nil:
 		text = *r.Summary
 	}
-	return outcome{text: text, isError: r.Status != tools.StatusPassed, meta: r.Metadata}, nil
+	return outcome{text: text, isError: r.Status != tools.StatusPassed, meta: r.Metadata, exit: r.Exit}, nil
 }
 
 // callTool is one tool call in session.md §2.4's order: dispatch, the
@@ -148,7 +150,7 @@ func (l *loop) callTool(ctx context.Context, a *attemptRun, turn uint32, c toolC
 	o, fatal := l.d.run(tools.WithTaskIO(ctx, a.t.IO), h, c)
 	dur := durMS(l.now().Sub(start))
 	if cerr := cancelled(ctx); cerr != nil {
-		return nil, cerr
+		return nil, l.interrupted(a, turn, c, h, o, dur, cerr)
 	}
 	status := "ok"
 	if o.isError {
@@ -178,6 +180,24 @@ func (l *loop) callTool(ctx context.Context, a *attemptRun, turn uint32, c toolC
 	}
 	a.events.Artifact(c.Name, o.text)
 	return toolMessage(c.ID, o.isError, o.text), nil
+}
+
+// interrupted records a call the cancellation of its task or run cut
+// short: its tool_call marked cancelled, status error (a skill, which
+// cannot block, has nothing to record). No hook hears of it: they are
+// stopping too. It returns the cancellation, which ends the attempt.
+func (l *loop) interrupted(a *attemptRun, turn uint32, c toolCall, h handler, o outcome, dur uint64, cerr error) error {
+	if h.skill {
+		return cerr
+	}
+	rec := l.toolRecord(turn, c, o, dur, "error")
+	rec.Cancelled = true
+	if err := l.tr.Write(trace.TypeToolCall, rec); err != nil {
+		l.log.Warn("recording the interrupted tool call", "tool", c.Name, "err", err)
+		return cerr
+	}
+	l.count(a, counts{toolCalls: 1})
+	return cerr
 }
 
 // recordShell is a shell command that ran: the on-shell hook, its shell
@@ -211,6 +231,12 @@ func (l *loop) toolRecord(turn uint32, c toolCall, o outcome, dur uint64, status
 	}
 	if v := metadata(o.meta, "resource_id"); v != "" {
 		rec.ResourceID = &v
+	}
+	if e := o.exit; e != nil {
+		rec.ExitCode = &e.Code
+		if e.Signal != "" {
+			rec.Signal = &e.Signal
+		}
 	}
 	return rec
 }

@@ -62,7 +62,8 @@ type TaskStartEvent struct {
 	InputBytes                uint64
 }
 
-// TaskEndEvent is task-end-event; ExitStatus is ok or failed.
+// TaskEndEvent is task-end-event; ExitStatus is ok or failed, or
+// cancelled (beyond Murmur 0.2.0) for a task a cancellation interrupted.
 type TaskEndEvent struct {
 	TaskID, ExitStatus string
 }
@@ -102,7 +103,8 @@ type CompactionEvent struct {
 	Model, SystemPrompt *string
 }
 
-// SessionEndEvent is session-end-event.
+// SessionEndEvent is session-end-event; ExitStatus is the last
+// attempt's, or cancelled for a run stopped from outside.
 type SessionEndEvent struct {
 	TotalTurns                          uint32
 	TotalInputTokens, TotalOutputTokens uint64

@@ -52,6 +52,7 @@ func (l *loop) processAttempt(ctx context.Context, tr *taskRun) (attemptEnd, err
 	if err := l.tr.Write(trace.TypeSessionStart, l.sessionStart(remaining)); err != nil {
 		return attemptEnd{}, traceFailed(err)
 	}
+	l.open = true
 	p := &processRun{l: l, a: &attemptRun{taskRun: tr}}
 	po := l.o.Process
 	res, err := process.Run(ctx, process.Options{Workdir: l.s.Workdir, Command: inf.Command, Model: inf.Model,

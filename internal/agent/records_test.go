@@ -112,7 +112,8 @@ func (b blocking) Invoke(ctx context.Context, _ tools.ToolInput) (tools.ToolResu
 }
 
 // Cancelling mid-turn ends the task cancelled, never ok; the trace keeps
-// the finished records and gains the fallback session_end.
+// the finished records and closes the attempt and the task cancelled
+// (stopping is not failing), once.
 func TestCancelledMidTurn(t *testing.T) {
 	s := testStaged(t, nil)
 	ctx, cancel := context.WithCancelCause(context.Background())
@@ -120,10 +121,10 @@ func TestCancelledMidTurn(t *testing.T) {
 	go func() { <-b.started; cancel(errors.New("interrupted")) }()
 	res, err := Run(ctx, Options{Staged: s, Driver: b, Tools: tools.NewToolSet()})
 	var e *diag.Error
-	if !errors.As(err, &e) || KindOf(err) != KindCancelled || res.Last.ExitStatus != exitFailed {
-		t.Fatalf("err = %v, result %+v; want a cancelled, failed task", err, res.Last)
+	if !errors.As(err, &e) || KindOf(err) != KindCancelled || res.Last.ExitStatus != ExitCancelled {
+		t.Fatalf("err = %v, result %+v; want a cancelled task", err, res.Last)
 	}
-	want := []string{"task_start", "session_start", "task_end:failed", "session_end:failed"}
+	want := []string{"task_start", "session_start", "session_end:cancelled", "task_end:cancelled"}
 	if got := types(readTrace(t, s)); !slices.Equal(got, want) {
 		t.Errorf("trace %v, want %v", got, want)
 	}

@@ -79,13 +79,18 @@ type loop struct {
 	lastEnd string
 	// ended is set by the first session_end written; attempted by the
 	// first attempt. Only a run that made an attempt and wrote no
-	// session_end gets the fallback one.
-	ended, attempted bool
-	totals           counts
-	prompt           prompt
-	inv              []any
-	invJSON          string
-	invLog           []byte
+	// session_end gets the fallback one. open is set while an attempt's
+	// session_start has no session_end yet.
+	ended, attempted, open bool
+	// taskCancelEnd is set when the current task wrote a session_end
+	// cancelled; stopRecorded when the task the run's own cancellation
+	// interrupted did, so the run's end need not record the stop again.
+	taskCancelEnd, stopRecorded bool
+	totals                      counts
+	prompt                      prompt
+	inv                         []any
+	invJSON                     string
+	invLog                      []byte
 	// reqHead and reqTail are the request JSON around the messages,
 	// the same every turn (see payloads).
 	reqHead, reqTail string
@@ -129,12 +134,25 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if status == "" && l.attempted {
 		status = endFailed
 	}
+	// A run stopped from outside (mur stop, a signal) ends cancelled,
+	// whatever its last attempt did, and its trace says so once: the
+	// interrupted task did, else a session_end cancelled at the end
+	// (even for a run that was waiting for its first task).
+	stopped := ctx.Err() != nil
+	if stopped {
+		status = ExitCancelled
+	}
 	l.hooks.SessionEnd(cleanup, l.sessionEndEvent(cmp.Or(status, endOK)))
 	if err := l.hooks.Close(cleanup); err != nil {
 		l.log.Warn("closing the hooks", "err", err)
 	}
 	l.flushFaults()
-	if l.attempted && !l.ended {
+	switch {
+	case stopped && !l.stopRecorded:
+		if err := l.writeSessionEnd(ExitCancelled); err != nil {
+			l.log.Warn("recording the stopped run's session_end", "err", err)
+		}
+	case l.attempted && !l.ended:
 		if err := l.writeSessionEnd("failed"); err != nil {
 			l.log.Warn("writing the fallback session_end", "err", err)
 		}
@@ -228,6 +246,7 @@ func (l *loop) run(ctx context.Context) (Result, error) {
 		last = r.Err
 		l.o.Tasks.Done(ctx, t, r)
 		if ctx.Err() != nil {
+			l.stopRecorded = l.taskCancelEnd
 			return res, last
 		}
 	}
@@ -254,7 +273,8 @@ func durMS(d time.Duration) uint64 { return uint64(max(d, 0).Milliseconds()) }
 func (l *loop) writeSessionEnd(status string) error {
 	l.flushFaults()
 	t := l.totals
-	l.ended, l.lastEnd = true, status
+	l.ended, l.open, l.lastEnd = true, false, status
+	l.taskCancelEnd = l.taskCancelEnd || status == ExitCancelled
 	return l.tr.Write(trace.TypeSessionEnd, &trace.SessionEnd{TotalTurns: t.turns, TotalInputTokens: t.in,
 		TotalOutputTokens: t.out, TotalToolCalls: t.toolCalls, TotalShellCalls: t.shellCalls,
 		DurationMS: l.sinceOpen(), ExitStatus: status})

@@ -16,6 +16,11 @@ const (
 	exitExhausted = "reopen_budget_exhausted"
 )
 
+// ExitCancelled is the exit status (task_end's, session_end's and a
+// TaskResult's, beyond Murmur 0.2.0) of a task or attempt a cancellation
+// interrupted, and of a run stopped from outside: stopping is not failing.
+const ExitCancelled = "cancelled"
+
 // taskRun is one task across its attempts.
 type taskRun struct {
 	// t is the task with its IO, and events its Events, as the task's
@@ -41,6 +46,7 @@ func (l *loop) runTask(ctx context.Context, t Task) TaskResult {
 		events = NoEvents{}
 	}
 	tr := &taskRun{t: t, started: l.sinceOpen()}
+	l.taskCancelEnd = false
 	tr.out = newRedactedTask(l.s.Secrets(), events, t.IO)
 	tr.events, tr.t.IO = &tr.out, tr.out.taskIO()
 	// What a guest streamed last goes out before the source hears the
@@ -63,6 +69,10 @@ func (l *loop) runTask(ctx context.Context, t Task) TaskResult {
 		status := exitOK
 		if err != nil {
 			status = exitFailed
+			if KindOf(err) == KindCancelled {
+				status = ExitCancelled
+				l.endOpenAttempt()
+			}
 			e := asFailure(err)
 			// Murmur leaves out/result.txt alone here; mur-go records the
 			// reason, so a failed run never leaves a stale success behind.
@@ -93,6 +103,18 @@ func (l *loop) runTask(ctx context.Context, t Task) TaskResult {
 		if err := l.rewriteTask(tr); err != nil {
 			l.log.Warn("rewriting task.md with the reopen feedback", "err", err)
 		}
+	}
+}
+
+// endOpenAttempt closes an attempt a cancellation interrupted after its
+// session_start with a session_end cancelled, so every attempt in the
+// trace is whole (Murmur writes none for an attempt that returned Err).
+func (l *loop) endOpenAttempt() {
+	if !l.open {
+		return
+	}
+	if err := l.writeSessionEnd(ExitCancelled); err != nil {
+		l.log.Warn("writing the interrupted attempt's session_end", "err", err)
 	}
 }
 

@@ -28,7 +28,8 @@ type Task struct {
 
 // TaskResult is how a task ended, for its source.
 type TaskResult struct {
-	// ExitStatus is task_end's: ok, failed or reopen_budget_exhausted.
+	// ExitStatus is task_end's: ok, failed, reopen_budget_exhausted or
+	// ExitCancelled.
 	ExitStatus string
 	// Text is the final out/result.txt text (failures as "error: …").
 	Text string

@@ -64,7 +64,9 @@ func report(stderr io.Writer, err error) int {
 	}
 	var cancelled *cancelError
 	if errors.As(err, &cancelled) {
-		fmt.Fprintf(stderr, "mur: %s\n", diag.Render(err))
+		if !cancelled.quiet {
+			fmt.Fprintf(stderr, "mur: %s\n", diag.Render(err))
+		}
 		return cancelled.exitStatus()
 	}
 	var exit *guestExitError
@@ -116,11 +118,13 @@ What it does today:
                    shows what is installed.
   sessions         "mur sessions list|prune" shows and removes the session
                    directories runs keep under <manifest dir>/workdir/.
-  talk to agents   "mur send URL TEXT" sends a message to an A2A agent and
-                   streams its answer; "mur watch URL" follows a served
-                   capsule's turns, tool calls and answers; "mur ps" lists
-                   the capsules being served, "mur stop" and "mur cancel"
-                   stop one or cancel one of its tasks.
+  talk to agents   "mur send TARGET TEXT" sends a message to an A2A agent
+                   and streams its answer; "mur watch TARGET" follows a
+                   served capsule's turns, tool calls and answers; "mur ps"
+                   lists the capsules being served and their tasks, "mur
+                   stop" and "mur cancel" stop one or cancel one of its
+                   tasks. TARGET is a URL, @N (the N-th newest capsule), a
+                   session id or its last characters, or a capsule name.
   components       "mur wasm inspect|call|run" work on one component:
                    show its WIT, call an export with JSON arguments, or run
                    a WASI command like "wasmtime run".

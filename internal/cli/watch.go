@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,9 +13,10 @@ import (
 
 const watchLong = `Follow a served capsule's stream: each turn's status, tool calls and
 their results, streamed text and the final answer, as they happen, for
-every task. URL is the capsule's address (localhost:PORT, as "mur run"
-prints it). The stream replays what the capsule still holds, then follows
+every task. The stream replays what the capsule still holds, then follows
 live; a final status does not end it: mur exits when the capsule closes.
+
+` + targetHelp + `
 
 Environment:
   MURMUR_A2A_TOKEN  bearer token to send when --token is not given`
@@ -24,17 +24,18 @@ Environment:
 func newWatchCommand(a *app) *cobra.Command {
 	var token, from string
 	cmd := &cobra.Command{
-		Use:   "watch URL",
+		Use:   "watch TARGET",
 		Short: "Follow a served capsule's turns, tool calls and answers",
 		Long:  watchLong,
-		Args:  exactArgs("URL"),
+		Args:  exactArgs("TARGET"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if token == "" {
-				token = os.Getenv("MURMUR_A2A_TOKEN")
+			t, err := resolveTarget(cmd, args[0])
+			if err != nil {
+				return err
 			}
 			r := &watchRenderer{out: a.stdout, errw: a.stderr, colour: isTerminal(a.stdout), mode: "stateless",
 				turns: map[string]int{}, contexts: map[string]string{}}
-			return a2a.Watch(cmd.Context(), nil, args[0], token, from, r.render)
+			return a2a.Watch(cmd.Context(), nil, t.url, t.token(token), from, r.render)
 		},
 	}
 	tokenFlag(cmd, &token)

@@ -217,8 +217,10 @@ func TestAgentSystemPromptSources(t *testing.T) {
 	}
 }
 
-// SIGINT while a tool call runs ends the task cancelled (exit 130), and
-// kill -9 at the same point leaves every finished record whole.
+// SIGINT while a tool call runs ends the task cancelled (exit 130, no
+// error line), its trace recording the interrupted call and the attempt,
+// task and run cancelled; kill -9 at the same point leaves every finished
+// record whole.
 func TestAgentInterruptedMidTurn(t *testing.T) {
 	turns := `[{"tool_calls": [{"id": "s", "name": "spin"}]}]`
 	cases := []struct {
@@ -227,7 +229,8 @@ func TestAgentInterruptedMidTurn(t *testing.T) {
 		code  int
 		shape []string
 	}{
-		{"SIGINT", syscall.SIGINT, 130, []string{"task_start", "session_start", "inference:tool_call", "task_end:failed", "session_end:failed"}},
+		{"SIGINT", syscall.SIGINT, 130, []string{"task_start", "session_start", "inference:tool_call", "tool_call:spin:error",
+			"session_end:cancelled", "task_end:cancelled"}},
 		{"kill -9", syscall.SIGKILL, -1, []string{"task_start", "session_start", "inference:tool_call"}},
 	}
 	for _, c := range cases {
@@ -237,11 +240,15 @@ func TestAgentInterruptedMidTurn(t *testing.T) {
 			if code != c.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, stdout, stderr)
 			}
-			if c.sig == syscall.SIGINT && !strings.HasSuffix(stdout, "status:  cancelled\n") {
-				t.Errorf("stdout does not end cancelled:\n%s", stdout)
+			if c.sig == syscall.SIGINT && (!strings.HasSuffix(stdout, "status:  cancelled\n") || errorLine(stderr) != "") {
+				t.Errorf("stdout does not end cancelled, or stderr reports an error:\n%s\nstderr:\n%s", stdout, stderr)
 			}
-			if got := shape(t, p.sessionTrace()); !slices.Equal(got, c.shape) {
+			lines := p.sessionTrace()
+			if got := shape(t, lines); !slices.Equal(got, c.shape) {
 				t.Errorf("trace\n got  %v\n want %v", got, c.shape)
+			}
+			if c.sig == syscall.SIGINT && (len(lines) < 4 || lines[3].Fields["cancelled"] != true) {
+				t.Errorf("the interrupted call is not marked cancelled: %v", lines)
 			}
 		})
 	}

@@ -95,8 +95,11 @@ lifecycle:
 type served struct {
 	base, sessionID string
 	pid             int
-	stderr          *strings.Builder
-	stop            func()
+	// stderr is mur's; read it once the process has exited.
+	stderr *strings.Builder
+	// stop sends SIGTERM and waits for the process; wait only waits.
+	// Both return its exit code.
+	stop, wait func() int
 }
 
 // serveCapsule writes yaml as p's manifest, installs the named test
@@ -122,9 +125,17 @@ func serveCapsuleWith(t *testing.T, p *project, yaml string, environ, args []str
 	for _, name := range installs {
 		p.mur(0, "install", filepath.Join(pkgs, name+"-0.1.0.mur.zip"))
 	}
+	return startServing(t, p.dir, environ, args...)
+}
+
+// startServing starts `mur run --json` of the capsule already set up in
+// dir (its HOME dir/.home, as runMur's) and returns once the launch line
+// names the URL.
+func startServing(t *testing.T, dir string, environ []string, args ...string) served {
+	t.Helper()
 	cmd := exec.Command(env.mur, append([]string{"run", "--json"}, args...)...)
-	cmd.Dir = p.dir
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(p.dir, ".home"), "MUR_CACHE_DIR=" + env.cache}, environ...)
+	cmd.Dir = dir
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(dir, ".home"), "MUR_CACHE_DIR=" + env.cache}, environ...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -134,13 +145,18 @@ func serveCapsuleWith(t *testing.T, p *project, yaml string, environ, args []str
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	stop := sync.OnceFunc(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
+	wait := sync.OnceValue(func() int {
 		_ = cmd.Wait()
+		return cmd.ProcessState.ExitCode()
 	})
-	t.Cleanup(stop)
+	stop := func() int {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		return wait()
+	}
+	t.Cleanup(func() { stop() })
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil {
+		stop()
 		t.Fatalf("no launch line: %v\n%s", err, stderr.String())
 	}
 	var launch struct {
@@ -153,7 +169,7 @@ func serveCapsuleWith(t *testing.T, p *project, yaml string, environ, args []str
 	if !strings.HasPrefix(launch.URL, "localhost:") {
 		t.Fatalf("launch line %q has no URL", line)
 	}
-	return served{base: "http://" + launch.URL, sessionID: launch.SessionID, pid: cmd.Process.Pid, stderr: stderr, stop: stop}
+	return served{base: "http://" + launch.URL, sessionID: launch.SessionID, pid: cmd.Process.Pid, stderr: stderr, stop: stop, wait: wait}
 }
 
 // sdkClient connects the official Go SDK client to the capsule's card

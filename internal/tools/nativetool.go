@@ -116,10 +116,37 @@ func (t *NativeTool) Invoke(ctx context.Context, in ToolInput) (ToolResult, erro
 	case runErr != nil && !errors.As(runErr, &exit) && !errors.Is(runErr, exec.ErrWaitDelay):
 		return ToolResult{}, errFailed(name, fmt.Sprintf("native tool '%s' failed to complete: %v", name, runErr), runErr)
 	}
+	out := strings.ToValidUTF8(stdout.String(), "\uFFFD")
 	r := parseNativeOutput(name, cmd.ProcessState.String(), cmd.ProcessState.Success(),
-		strings.ToValidUTF8(stdout.String(), "\uFFFD"), strings.ToValidUTF8(stderr.String(), "\uFFFD"))
+		out, strings.ToValidUTF8(stderr.String(), "\uFFFD"))
 	r.Truncated = r.Truncated || stdout.truncated || stderr.truncated
+	ended := exitOf(cmd.ProcessState)
+	r.Exit = &ended
+	if ended.Signal != "" {
+		r = killed(name, r, ended, strings.TrimSpace(out) != "")
+	}
 	return r, nil
+}
+
+// killed is the result of a native tool a signal killed: an error
+// whatever it printed (it did not finish), its summary saying so, and the
+// data the model reads starting with it, then what the tool left (its
+// data or own summary, or its stderr). Murmur reports only what the tool
+// printed, which hides the kill when it printed anything.
+func killed(name string, r ToolResult, e Exit, printed bool) ToolResult {
+	note := fmt.Sprintf("native tool '%s' was killed by %s (exit status %d) before it finished", name, e.Signal, e.Code)
+	left := ""
+	switch {
+	case r.Data != nil:
+		left = *r.Data
+	case printed && r.Summary != nil:
+		left = *r.Summary
+	}
+	r.Status, r.Summary, r.Data = StatusError, Str(note), Str(note)
+	if strings.TrimSpace(left) != "" {
+		r.Data = Str(note + "; what it wrote before:\n" + left)
+	}
+	return r
 }
 
 // parseNativeOutput reads a native tool's answer: a JSON object with

@@ -209,3 +209,29 @@ func TestNativeOutputCap(t *testing.T) {
 		t.Fatalf("%q %v", b.String(), b.truncated)
 	}
 }
+
+// A tool a signal killed did not finish: whatever it printed, the result
+// is an error whose summary and data say so, the data keeping what it
+// left after that.
+func TestKilledNativeTool(t *testing.T) {
+	const note = "native tool 'nt' was killed by SIGSEGV (exit status 139) before it finished"
+	exit := Exit{Code: 139, Signal: "SIGSEGV"}
+	for _, tc := range []struct {
+		name, stdout, stderr string
+		data                 string
+	}{
+		{"silent", "", "", note},
+		{"stderr", "", "core dumped?\n", note + "; what it wrote before:\ncore dumped?\n"},
+		{"text on stdout", "half a line", "", note + "; what it wrote before:\nhalf a line"},
+		{"a passed result", `{"status":"passed","summary":"all good"}`, "", note + "; what it wrote before:\nall good"},
+		{"a result with data", `{"status":"passed","summary":"s","data":"d"}`, "", note + "; what it wrote before:\nd"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := parseNativeOutput("nt", "signal: segmentation fault", false, tc.stdout, tc.stderr)
+			r = killed("nt", r, exit, strings.TrimSpace(tc.stdout) != "")
+			if want := (ToolResult{Status: StatusError, Summary: Str(note), Data: Str(tc.data)}); !sameResult(r, want) {
+				t.Errorf("result %+v %q, want data %q", r, *r.Data, tc.data)
+			}
+		})
+	}
+}

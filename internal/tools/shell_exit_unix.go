@@ -6,6 +6,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // exitCode is the process's exit status, 128+N when signal N killed it,
@@ -21,6 +23,19 @@ func exitCode(ps *os.ProcessState) int32 {
 		return 128 + int32(ws.Signal())
 	}
 	return -1
+}
+
+// exitOf is how the process ended: its exitCode and, when a signal
+// killed it, the signal's name.
+func exitOf(ps *os.ProcessState) Exit {
+	e := Exit{Code: exitCode(ps)}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		e.Signal = unix.SignalName(ws.Signal())
+		if e.Signal == "" {
+			e.Signal = ws.Signal().String()
+		}
+	}
+	return e
 }
 
 // resourceLimit names the capabilities.resources limit that killed the

@@ -69,6 +69,18 @@ type ToolResult struct {
 	Truncated   bool
 	Metadata    []Pair
 	Attachments []Attachment
+	// Exit is how a native tool's process ended (nil for every other
+	// tool). It is the runtime's own observation, never part of the WIT
+	// value, so no tool can forge what the trace records from it.
+	Exit *Exit
+}
+
+// Exit is how a subprocess ended: its exit code as a shell reports it
+// (128+N when signal N killed it) and, when a signal did, its name
+// (SIGKILL, SIGSEGV).
+type Exit struct {
+	Code   int32
+	Signal string
 }
 
 // Str returns a pointer to s, for the option<string> fields.

@@ -66,7 +66,8 @@ type ToolCallRecord struct {
 // writer adds earlier attempts' for its cumulative totals).
 type SessionEndRecord struct {
 	Turns, ToolCalls uint32
-	// ExitStatus is ok or failed.
+	// ExitStatus is ok, failed, or cancelled when the caller's context
+	// ended the run.
 	ExitStatus string
 }
 

@@ -46,7 +46,11 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	rec := newRecorder(o.Trace, o.MaxTurns, time.Now)
 	text, err := run(ctx, o, rec)
 	if err != nil {
-		return Result{}, finish(o, rec, "error: "+errMsg(err), "failed", err)
+		status := "failed"
+		if KindOf(err) == KindCancelled {
+			status = "cancelled" // stopping is not failing (agent.ExitCancelled)
+		}
+		return Result{}, finish(o, rec, "error: "+errMsg(err), status, err)
 	}
 	if err := finish(o, rec, text, "ok", nil); err != nil {
 		return Result{}, err

@@ -120,6 +120,13 @@ type ToolCall struct {
 	Status      string  `json:"status"`
 	StateEffect *string `json:"state_effect,omitempty"`
 	ResourceID  *string `json:"resource_id,omitempty"`
+	// Beyond Murmur 0.2.0, after its fields: a native tool's exit code
+	// (128+N for signal N, as a shell reports it) and the signal that
+	// killed it; Cancelled marks a call the run's or its task's
+	// cancellation interrupted (its status is error).
+	ExitCode  *int32  `json:"exit_code,omitempty"`
+	Signal    *string `json:"signal,omitempty"`
+	Cancelled bool    `json:"cancelled,omitempty"`
 }
 
 // SkillCall is one call of a skill (not counted as a tool call).
@@ -162,7 +169,10 @@ type HookDispatchError struct {
 }
 
 // SessionEnd closes an attempt (or, once, the whole run); totals are
-// the run's.
+// the run's. ExitStatus is Murmur's ok, failed or max_turns_reached, or
+// (beyond Murmur 0.2.0) cancelled: an attempt a cancellation interrupted,
+// or a run stopped (mur stop, a signal) after its attempts, recorded once
+// at its end.
 type SessionEnd struct {
 	Common
 	TotalTurns        uint32 `json:"total_turns"`
@@ -184,6 +194,8 @@ type TaskStart struct {
 }
 
 // TaskEnd closes a task; counts are the task's, across its attempts.
+// ExitStatus is Murmur's ok, failed or reopen_budget_exhausted, or
+// (beyond Murmur 0.2.0) cancelled: A2A CancelTask, or the run stopped.
 type TaskEnd struct {
 	Common
 	TaskID       string `json:"task_id"`

@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	neturl "net/url"
+	"slices"
 	"strings"
+	"time"
 
 	sdk "github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
@@ -77,4 +79,103 @@ func CancelTask(ctx context.Context, tr http.RoundTripper, url, token, task stri
 		return "", err
 	}
 	return stateName(t.Status.State), nil
+}
+
+// TaskInfo is one task as a peer lists it.
+type TaskInfo struct {
+	ID, ContextID string
+	// State is lower-case without TASK_STATE_ (working, completed, …).
+	State string
+	// Updated is when the task's status last changed; zero if unknown.
+	Updated time.Time
+}
+
+// Terminal reports whether the task has ended (it can no longer be
+// cancelled or answered).
+func (t TaskInfo) Terminal() bool {
+	switch t.State {
+	case "completed", "failed", "canceled", "rejected":
+		return true
+	}
+	return false
+}
+
+// maxListPage is the largest page ListTasks asks for (the protocol's).
+const maxListPage = 100
+
+// ListTasks lists the tasks of the agent at url, the most recently
+// updated first: those in
+// one of states (all when none), at most limit of them, and how many
+// matched in all. tr nil is http.DefaultTransport.
+func ListTasks(ctx context.Context, tr http.RoundTripper, url, token string, limit int, states ...string) ([]TaskInfo, int, error) {
+	base := httpBase(url)
+	hc := userClient(tr, base, token)
+	eps, err := discover(ctx, hc, base, nil)
+	if err != nil {
+		return nil, 0, connectError(url, err)
+	}
+	filters := states
+	if len(filters) == 0 {
+		filters = []string{""}
+	}
+	var out []TaskInfo
+	total := 0
+	for _, s := range filters {
+		req := &sdk.ListTasksRequest{Status: stateOf(s), PageSize: min(max(limit, 1), maxListPage)}
+		resp, _, err := each(eps, func(e *endpoint) (*sdk.ListTasksResponse, error) {
+			return withSDK(ctx, hc, e, func(c *a2aclient.Client) (*sdk.ListTasksResponse, error) { return c.ListTasks(ctx, req) })
+		})
+		if err != nil {
+			return nil, 0, err
+		}
+		total += resp.TotalSize
+		for _, t := range resp.Tasks {
+			out = append(out, taskInfo(t))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b TaskInfo) int { return b.Updated.Compare(a.Updated) })
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, total, nil
+}
+
+// GetTask asks the agent at url for one task; an unknown task is an error
+// matching ErrTaskNotFound. tr nil is http.DefaultTransport.
+func GetTask(ctx context.Context, tr http.RoundTripper, url, token, task string) (TaskInfo, error) {
+	base := httpBase(url)
+	hc := userClient(tr, base, token)
+	eps, err := discover(ctx, hc, base, nil)
+	if err != nil {
+		return TaskInfo{}, connectError(url, err)
+	}
+	t, _, err := each(eps, func(e *endpoint) (*sdk.Task, error) {
+		return withSDK(ctx, hc, e, func(c *a2aclient.Client) (*sdk.Task, error) {
+			return c.GetTask(ctx, &sdk.GetTaskRequest{ID: sdk.TaskID(task)})
+		})
+	})
+	if err != nil {
+		return TaskInfo{}, err
+	}
+	return taskInfo(t), nil
+}
+
+func taskInfo(t *sdk.Task) TaskInfo {
+	info := TaskInfo{ID: string(t.ID), ContextID: t.ContextID, State: stateName(t.Status.State)}
+	if t.Status.Timestamp != nil {
+		info.Updated = *t.Status.Timestamp
+	}
+	return info
+}
+
+// ErrTaskNotFound is the protocol's task-not-found error.
+var ErrTaskNotFound = sdk.ErrTaskNotFound
+
+// stateOf is a state as stateName spells it, back in the protocol's
+// form; "" is none.
+func stateOf(s string) sdk.TaskState {
+	if s == "" {
+		return ""
+	}
+	return sdk.TaskState("TASK_STATE_" + strings.ToUpper(strings.ReplaceAll(s, "-", "_")))
 }

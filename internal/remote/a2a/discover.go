@@ -17,7 +17,7 @@ import (
 )
 
 // How a client picks what to speak to a peer (every client here: the
-// capsule's message/send, mur send, mur cancel):
+// capsule's message/send, mur send, mur cancel, mur ps):
 //
 //  1. It fetches the agent card from the peer's origin
 //     (/.well-known/agent-card.json), through the same checks as any

@@ -20,13 +20,17 @@ type OneShot struct {
 	// Token, if set, is sent as Authorization: Bearer, to the agent's own
 	// origin only.
 	Token string
-	// TaskID answers a task that asked for input.
-	TaskID string
+	// TaskID answers a task that asked for input; ContextID, if set, puts
+	// a new task in that conversation.
+	TaskID, ContextID string
 	// Trace is sent as traceparent with every request (TraceFromEnv for a
 	// send of its own); a trace ctx carries (WithTrace) wins.
 	Trace TraceContext
 	// OnText receives streamed text as it arrives.
 	OnText func(string)
+	// OnTask, if set, is told the task's id and context id once, as soon
+	// as the agent names them.
+	OnTask func(taskID, contextID string)
 }
 
 // Reply is how the task ended.
@@ -90,8 +94,15 @@ func (e *startedError) Unwrap() error { return e.err }
 func (o OneShot) stream(ctx context.Context, c *a2aclient.Client, text string) (Reply, error) {
 	msg := sdk.NewMessage(sdk.MessageRoleUser, sdk.NewTextPart(text))
 	msg.TaskID = sdk.TaskID(o.TaskID)
+	msg.ContextID = o.ContextID
 	var r Reply
-	started := false
+	started, named := false, false
+	name := func() {
+		if !named && r.TaskID != "" && o.OnTask != nil {
+			named = true
+			o.OnTask(r.TaskID, r.ContextID)
+		}
+	}
 	for ev, err := range c.SendStreamingMessage(ctx, &sdk.SendMessageRequest{Message: msg}) {
 		if err != nil {
 			if started {
@@ -103,9 +114,11 @@ func (o OneShot) stream(ctx context.Context, c *a2aclient.Client, text string) (
 		switch e := ev.(type) {
 		case *sdk.Task:
 			r.TaskID, r.ContextID = string(e.ID), e.ContextID
+			name()
 			r.setStatus(e.Status)
 		case *sdk.TaskStatusUpdateEvent:
 			r.TaskID, r.ContextID = string(e.TaskID), e.ContextID
+			name()
 			r.setStatus(e.Status)
 		case *sdk.TaskArtifactUpdateEvent:
 			if e.Append && e.Artifact.ID == "response" && o.OnText != nil {

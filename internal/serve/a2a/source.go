@@ -211,7 +211,7 @@ func (s *Source) finishA2A(t agent.Task, r agent.TaskResult) {
 	switch {
 	case ended: // the loop's completed status (or a cancel of a queued task) ended it
 		s.g.finish(rec, nil, nil)
-	case cancelled:
+	case cancelled || r.ExitStatus == agent.ExitCancelled: // CancelTask, or the capsule stopping
 		s.g.finish(rec, rec.statusEvent(a2a.TaskStateCanceled, "canceled"), nil)
 	case failure != "" || r.Err != nil || r.ExitStatus != "ok":
 		msg := r.Text
