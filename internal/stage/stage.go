@@ -28,9 +28,10 @@ import (
 // write: capability ceiling, containment floor (E-CAP-003) and unenforceable
 // resources, --workdir, murmur.lock entries and versions,
 // store lookup (E-RUN-008), per artifact integrity, extraction, grants and
-// compilation, what the workdir would hand a guest or subprocess of what
-// the runtime trusts (E-CAP-002, checkTrusted); then the workdir, tools/,
-// MURMUR.md, the --workdir manifest copy and task.md.
+// compilation, the driver's reach to inference.endpoint (E-CAP-001,
+// checkEndpoint), what the workdir would hand a guest or subprocess of
+// what the runtime trusts (E-CAP-002, checkTrusted); then the workdir,
+// tools/, MURMUR.md, the --workdir manifest copy and task.md.
 func Stage(ctx context.Context, opts Options) (*Staged, error) {
 	if opts.Manifest == nil || opts.Manifest.Capsule == nil {
 		return nil, errors.New("stage: Options.Manifest must be a parsed capsule manifest")
@@ -72,6 +73,9 @@ func Stage(ctx context.Context, opts Options) (*Staged, error) {
 	}
 	arts, err := prepare(ctx, s, &opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkEndpoint(c, opts.Manifest.Path, arts); err != nil {
 		return nil, err
 	}
 	s.securityWarnings(ctx, opts.Getenv("PATH"))
