@@ -93,14 +93,13 @@ func Stage(ctx context.Context, opts Options) (*Staged, error) {
 		return nil, err
 	}
 
-	var made created
-	if err := s.write(&made, arts, d, &opts); err != nil {
-		made.undo()
+	if err := s.write(&s.made, arts, d, &opts); err != nil {
+		s.Discard()
 		return nil, err
 	}
 	if opts.OnStage != nil {
 		if err := opts.OnStage(ctx, s.onStageView()); err != nil {
-			made.undo()
+			s.Discard()
 			return nil, err
 		}
 	}
@@ -230,9 +229,9 @@ func (s *Staged) write(made *created, arts []*staged, d dirs, opts *Options) err
 		}
 	}
 	if s.UserWorkdir {
-		s.copyManifest(acc)
+		s.copyManifest(made, acc)
 	}
-	return s.writeTask(made, acc, opts.Task, opts.Cwd, opts.TaskLiteral)
+	return s.writeTask(made, acc, opts.Task)
 }
 
 // makeSessionDir creates the session dir: by path beside murmur.yaml, or
