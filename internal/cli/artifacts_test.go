@@ -355,3 +355,21 @@ func TestNativeArtifactPlatforms(t *testing.T) {
 		t.Error("native artifact not pinned")
 	}
 }
+
+// -o names a directory that does not exist yet when it ends in a
+// separator or its last element has no extension: it is created and the
+// package written inside; a name with another extension is refused.
+func TestBuildOutputDirectoryToBe(t *testing.T) {
+	src := examplePath(t, "canned-tool")
+	for _, out := range []string{"dist", filepath.Join("out", "pkgs"), "slash" + string(filepath.Separator)} {
+		dir := t.TempDir()
+		t.Chdir(dir)
+		want := filepath.Join(dir, strings.TrimSuffix(out, string(filepath.Separator)), "canned-tool-0.1.0.mur.zip")
+		mur(t, "build", src, "-o", out).want(t, 0, "Built artifact: "+want, "")
+		if fi, err := os.Stat(want); err != nil || !fi.Mode().IsRegular() {
+			t.Errorf("-o %s: %v", out, err)
+		}
+	}
+	t.Chdir(t.TempDir())
+	mur(t, "build", src, "-o", "pkg.zip").want(t, 1, "", "error[E-IO-003]: output path must end with .mur.zip")
+}
