@@ -37,8 +37,10 @@ type InstallOptions struct {
 // its murmur.lock, as `mur install` does: every package is checked
 // against the registry's sha256 before anything is written, and one that
 // murmur.lock pins to other bytes is refused (E-REG-005). A failed
-// artifact does not stop the others; the error joins every failure, each
-// naming its artifact.
+// artifact does not stop the others from being installed, but then
+// murmur.lock is left as it was: it pins the capsule's artifacts all
+// together or not at all. The error joins every failure, each naming its
+// artifact.
 func Install(ctx context.Context, opts InstallOptions) error {
 	path, err := filepath.Abs(manifestPath(opts.Manifest))
 	if err != nil {

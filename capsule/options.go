@@ -23,6 +23,9 @@ type Options struct {
 	// Task is the task, written to task.md in the workdir as it is (never
 	// read as a file name, so it may come from anyone); "" writes none.
 	Task string
+	// MaxTaskBytes is the longest Task Run takes; 0 is 1 MiB. A longer
+	// one is refused (an *Error) before anything is staged.
+	MaxTaskBytes int64
 	// SystemPrompt, when set, replaces an agent capsule's system prompt
 	// for this run (the manifest's system_prompt, system_prompt_file and
 	// system_prompt_artifact); an empty string means no prompt at all.

@@ -8,12 +8,11 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 
-	"github.com/mur-go/mur/internal/base/confined"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/session"
+	"github.com/mur-go/mur/internal/stage"
 )
 
 // Status is how a run ended.
@@ -87,7 +86,7 @@ func run(ctx context.Context, o Options, serve session.ServeOptions) (Result, er
 		NoEnvFile:         o.NoEnvFile,
 		Workdir:           o.Workdir,
 		Task:              o.Task,
-		TaskLiteral:       true,
+		MaxTaskBytes:      o.MaxTaskBytes,
 		SystemPrompt:      o.SystemPrompt,
 		Containment:       o.Containment,
 		NoCgroup:          o.NoCgroup,
@@ -107,7 +106,7 @@ func run(ctx context.Context, o Options, serve session.ServeOptions) (Result, er
 	out := Result{Status: Status(res.Status)}
 	if s := res.Session; s != nil {
 		out.SessionID, out.SessionDir, out.Workdir = s.ID, s.SessionDir, s.AccessibleDir
-		out.Text = s.Secrets().String(readResult(s.SessionDir, log))
+		out.Text = s.Secrets().String(readResult(s.Workdir, log))
 	}
 	return out, coded(err)
 }
@@ -121,18 +120,11 @@ func manifestPath(path string) string {
 }
 
 // readResult is out/result.txt in the session directory, read as the
-// runtime reads every file a guest or a tool could have written: the
-// last element never followed if it is a link, nothing but a regular
-// file read (a planted FIFO is refused, not waited on), at most MaxText
-// bytes. A result that is not there is "", one refused is "" and logged.
-func readResult(sessionDir string, log *slog.Logger) string {
-	root, err := os.OpenRoot(sessionDir)
-	if err != nil {
-		log.Warn("reading out/result.txt", "err", err)
-		return ""
-	}
-	defer root.Close()
-	f, err := confined.OpenFile(root, filepath.Join("out", "result.txt"), os.O_RDONLY, 0)
+// runtime reads every file a guest or a tool could have written
+// (stage.Workdir.OpenResult), at most MaxText bytes. A result that is not
+// there is "", one refused is "" and logged.
+func readResult(w stage.Workdir, log *slog.Logger) string {
+	f, err := w.OpenResult()
 	if errors.Is(err, fs.ErrNotExist) {
 		return ""
 	}

@@ -197,8 +197,14 @@ func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
 	return compiled(e, p, host), nil
 }
 
-// World describes the component's imports and exports as WIT.
-func (c *Component) World() *wit.World { return c.plan.World() }
+// World describes the component's imports and exports as WIT; a
+// Component that Compile did not make has neither.
+func (c *Component) World() *wit.World {
+	if c.plan == nil {
+		return &wit.World{}
+	}
+	return c.plan.World()
+}
 
 func isCoreModule(b []byte) bool {
 	return len(b) >= 8 && string(b[:4]) == "\x00asm" && b[4] == 1 && b[5] == 0 && b[6] == 0 && b[7] == 0

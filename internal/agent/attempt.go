@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/mur-go/mur/internal/agent/trace"
 	"github.com/mur-go/mur/internal/base/diag"
@@ -65,7 +66,19 @@ func (l *loop) beginAttempt(ctx context.Context, tr *taskRun) (remaining uint32,
 	if err != nil {
 		return 0, "", &diag.Error{Code: CodeRun, Err: diag.Mark(err, KindTask), Msg: fmt.Sprintf("reading the task: %v", err)}
 	}
+	if strings.TrimSpace(task) == "" {
+		return 0, "", noTask()
+	}
 	return remaining, task, nil
+}
+
+// noTask ends an attempt that has nothing to ask, where Murmur calls the
+// model with an empty task: it answers something all the same, and
+// spends tokens on it.
+func noTask() error {
+	return &diag.Error{Code: CodeRun, Err: KindTask,
+		Msg:  "no task to run: task.md and input.txt in the workdir are missing or empty, so the model was not called",
+		Hint: "give the capsule a task: mur run --task FILE|TEXT, or mur send URL TEXT while it waits for one"}
 }
 
 // attempt is run_agent_loop: session_start, the turns, session_end

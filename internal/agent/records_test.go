@@ -75,6 +75,10 @@ func TestCLITasks(t *testing.T) {
 		{"single with input.txt only: one untracked attempt", "single", map[string]string{"input.txt": "do it"}, 0,
 			[]string{"session_start", "inference:end_turn", "session_end:ok"}},
 		{"single with nothing: a task error", "single", nil, KindTask, nil},
+		{"an empty task.md: the task fails, the model is not called", "single", map[string]string{"task.md": " \n\t"}, KindTask,
+			[]string{"task_start", "task_end:failed", "session_end:failed"}},
+		{"an empty input.txt: the untracked attempt fails, the model is not called", "single", map[string]string{"input.txt": "\n"}, KindTask,
+			[]string{"session_end:failed"}},
 		{"queue runs task.md then deletes it", "queue", map[string]string{"task.md": "do it"}, 0,
 			[]string{"task_start", "session_start", "inference:end_turn", "session_end:ok", "task_end:ok"}},
 	}
@@ -87,10 +91,14 @@ func TestCLITasks(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			err := run(t, s, &driver{answers: []tools.ToolResult{passed(endText)}}, nil, nil)
+			d := &driver{answers: []tools.ToolResult{passed(endText)}}
+			err := run(t, s, d, nil, nil)
 			var e *diag.Error
 			if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || KindOf(err) != c.kind) {
 				t.Fatalf("err = %v, want kind %d", err, c.kind)
+			}
+			if c.kind != 0 && len(d.requests) != 0 {
+				t.Errorf("a failed task called the model %d times", len(d.requests))
 			}
 			if got := types(readTrace(t, s)); !slices.Equal(got, c.trace) {
 				t.Errorf("trace\n got  %v\n want %v", got, c.trace)

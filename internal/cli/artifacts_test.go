@@ -166,15 +166,22 @@ func TestLocalRegistryWorkflow(t *testing.T) {
 	mur(t, "list", "-g").want(t, 0, "canned-tool  0.1.0    tool     —", "")
 	mur(t, "list").want(t, 0, "No artifacts found.\n", "")
 
-	// One failure does not stop the others from being installed and pinned.
+	// One failure does not stop the others from being installed, but
+	// murmur.lock pins all of them or none: it is left as it was.
+	lockPath := filepath.Join(capsule, lockfile.FileName)
+	const lockBefore = "lock_version: 1\nartifacts: []\n"
+	if err := os.WriteFile(lockPath, []byte(lockBefore), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	o = mur(t, "install")
 	o.want(t, 1, "Installed canned-tool@0.1.0 → ", "")
 	o.want(t, 1, "1 of 2 artifacts failed to install:\n  missing@1.0.0:\n    error[E-REG-001]: artifact missing@1.0.0 not found in registry\n      hint: searched the global store", "")
+	o.want(t, 1, "installed 1 artifact into "+filepath.Join(capsule, ".murmur", "artifacts")+"; "+lockPath+" left as it was", "")
 	if o.stderr != "" {
 		t.Errorf("the batch report belongs on stdout; stderr has:\n%s", o.stderr)
 	}
-	if _, ok := readLock(t, capsule).Find("canned-tool"); !ok {
-		t.Error("the successful artifact was not pinned")
+	if b, err := os.ReadFile(lockPath); err != nil || string(b) != lockBefore {
+		t.Errorf("a failed install changed murmur.lock: %q, %v", b, err)
 	}
 	mur(t, "list", "--all").want(t, 0, "SCOPE    NAME         VERSION  RUNTIME  PLATFORMS\nproject  canned-tool  0.1.0    tool     —\nglobal   canned-tool  0.1.0    tool     —\n", "")
 	mur(t, "list", "--json").want(t, 0, `"packaging": "wasm"`, "")
@@ -347,4 +354,22 @@ func TestNativeArtifactPlatforms(t *testing.T) {
 	if _, ok := readLock(t, capsule).Find("lister"); !ok {
 		t.Error("native artifact not pinned")
 	}
+}
+
+// -o names a directory that does not exist yet when it ends in a
+// separator or its last element has no extension: it is created and the
+// package written inside; a name with another extension is refused.
+func TestBuildOutputDirectoryToBe(t *testing.T) {
+	src := examplePath(t, "canned-tool")
+	for _, out := range []string{"dist", filepath.Join("out", "pkgs"), "slash" + string(filepath.Separator)} {
+		dir := t.TempDir()
+		t.Chdir(dir)
+		want := filepath.Join(dir, strings.TrimSuffix(out, string(filepath.Separator)), "canned-tool-0.1.0.mur.zip")
+		mur(t, "build", src, "-o", out).want(t, 0, "Built artifact: "+want, "")
+		if fi, err := os.Stat(want); err != nil || !fi.Mode().IsRegular() {
+			t.Errorf("-o %s: %v", out, err)
+		}
+	}
+	t.Chdir(t.TempDir())
+	mur(t, "build", src, "-o", "pkg.zip").want(t, 1, "", "error[E-IO-003]: output path must end with .mur.zip")
 }

@@ -61,7 +61,7 @@ func newBuildCommand(a *app) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&output, "output", "o", "", "output file or directory (default <SOURCE>/<name>-<version>.mur.zip)")
+	f.StringVarP(&output, "output", "o", "", "output file (ending .mur.zip) or directory, created if it ends in / or has no extension (default <SOURCE>/<name>-<version>.mur.zip)")
 	f.Var(&skill, "skill", "package a skill: `NAME` (optional) or a path to its directory or .zip")
 	f.Lookup("skill").NoOptDefVal = optionalNameUnset
 	f.StringVar(&skillVersion, "version", artifact.DefaultSkillVersion, "skill version (with --skill)")

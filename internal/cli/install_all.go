@@ -15,10 +15,10 @@ import (
 )
 
 // all installs every registry artifact of the project's manifest, in
-// parallel, then pins the successes in murmur.lock (also with -g: the lock
-// belongs to the project), through package provision. Failures are
-// reported together and do not stop the others from being installed and
-// pinned.
+// parallel, then pins them in murmur.lock (also with -g: the lock belongs
+// to the project), through package provision. Failures are reported
+// together and do not stop the others from being installed; murmur.lock
+// is written only when none failed.
 func (in *installer) all(ctx context.Context) error {
 	wd, err := cwd()
 	if err != nil {
@@ -40,18 +40,22 @@ func (in *installer) all(ctx context.Context) error {
 		fmt.Fprintln(in.stdout, "No artifacts in manifest.")
 		return nil
 	}
-	pinned := 0
+	installed := 0
 	for i, d := range rep.Declared {
 		if i < len(rep.Errs) && rep.Errs[i] == nil {
 			fmt.Fprintf(in.stdout, "Installed %s@%s → %s\n", d.Name, d.Version, rep.Installed[i].Path)
-			pinned++
+			installed++
 		}
 	}
 	if err != nil {
 		return err
 	}
-	if pinned > 0 {
-		fmt.Fprintf(in.stdout, "installed %d %s into %s; pinned in %s\n", pinned, plural(pinned, "artifact", "artifacts"), rep.Store, rep.LockPath)
+	switch {
+	case rep.Pinned:
+		fmt.Fprintf(in.stdout, "installed %d %s into %s; pinned in %s\n", installed, plural(installed, "artifact", "artifacts"), rep.Store, rep.LockPath)
+	case installed > 0:
+		fmt.Fprintf(in.stdout, "installed %d %s into %s; %s left as it was: it pins a capsule's artifacts all together, once every one installs\n",
+			installed, plural(installed, "artifact", "artifacts"), rep.Store, rep.LockPath)
 	}
 	var failed []string
 	for i, d := range rep.Declared {

@@ -13,7 +13,6 @@ import (
 	"github.com/mur-go/mur/internal/base/running"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/policy"
-	"github.com/mur-go/mur/internal/serve/a2a"
 	runsession "github.com/mur-go/mur/internal/session"
 	"github.com/mur-go/mur/internal/stage"
 )
@@ -85,7 +84,9 @@ one) and "murmur: url localhost:PORT" printed. Tasks come from task.md
 (--task writes it) and from A2A messages, as lifecycle.task_acceptance
 (none, single, queue) and after_task (exit, sleep) say, or
 --lifecycle-task-acceptance / --lifecycle-after-task; with single and no
-task.md, mur waits MURMUR_A2A_TIMEOUT_SECS (30) for a message. Each task
+task.md, mur waits MURMUR_A2A_TIMEOUT_SECS (30) for a message, saying at
+once on stderr where to send it ('mur send URL TEXT'); if none comes the
+run fails: a model is never called with an empty task. Each task
 runs through the driver, turn by turn, with the declared WASM, native and
 skill tools and the capabilities.shell.allow binaries (run in the workdir
 with a synthetic HOME, no host credentials, the limits and containment
@@ -112,11 +113,26 @@ connection that has waited longest on its client. A --bind beyond
 loopback (0.0.0.0, a LAN address) is refused without MURMUR_A2A_TOKEN
 unless --insecure-no-token says to serve it open.
 
+--task VALUE is the contents of the file VALUE names when it names a
+readable regular file; a VALUE that is one word with a / in it or a file
+extension at its end (notes/todo, plan.md) must name one, else the run is
+refused; any other VALUE ("fix src/main.go", "hello") is the task text.
+A task is at most 1 MiB (--max-task-bytes raises it), refused before
+anything runs; one that alone would take more than half of the model's
+context (context.max_tokens, else 128000 tokens) is warned about
+(W-RUN-001). A command line mur run cannot take (a flag's value, a
+--workdir that is no directory, --system-prompt for a script capsule)
+exits 2 before anything is written; a refusal found later (a taken
+internal_port, a driver that may not reach inference.endpoint) exits 1,
+and no session directory is left either way.
+
 Output: "session: ses_…" when the session starts, the capsule's own
-output, for an agent capsule "murmur: url …", "result:  <path>" (its
-out/result.txt) and "trace:   <path>" (its trace.jsonl, once written),
-then "status:  ok", "status:  failed", "status:  trapped" or
-"status:  cancelled". With --json, one line
+output, for an agent capsule "murmur: url …", with -v "result:  <path>"
+(its out/result.txt) and "trace:   <path>" (its trace.jsonl, once
+written), then "status:  ok", "status:  failed", "status:  trapped" or
+"status:  cancelled", and after "status:  ok" an agent capsule's final
+answer (out/result.txt), last, so 'mur run --task … > answer.md' keeps
+it after the status lines. With --json, one line
 {"name","pid","session_id","url","version","workdir"} (an agent capsule's
 when its URL is known, a script's after the run) and nothing else on
 stdout (the capsule's output goes to stderr). A failed run always exits 1.
@@ -149,6 +165,10 @@ type runOptions struct {
 	// noCgroup is --no-cgroup or MUR_NO_CGROUP=1: the operator's
 	// downgrade to no cgroup scope (session.Options.NoCgroup).
 	noCgroup bool
+	// maxTaskBytes is --max-task-bytes; taskText the task check read
+	// from --task.
+	maxTaskBytes int64
+	taskText     string
 }
 
 // noCgroupEnv turns the cgroup scope off as --no-cgroup does.
@@ -182,17 +202,18 @@ func newRunCommand(a *app) *cobra.Command {
 				return &usageError{cmd, err}
 			}
 			opts.noCgroup = opts.noCgroup || off
-			if err := a2a.CheckExposure(opts.bind, os.Getenv(a2a.TokenEnv), opts.insecureNoToken); err != nil {
+			if err := opts.check(cmd); err != nil {
 				return &usageError{cmd, err}
 			}
-			r := &runner{app: a, opts: opts}
+			r := &runner{app: a, opts: opts, cmd: cmd}
 			return r.run(cmd.Context())
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.manifest, "manifest", manifest.FileName, "the capsule manifest, relative to the current directory")
 	f.StringVar(&opts.workdir, "workdir", "", "an existing directory to use as the capsule's workdir (default: a new one under <manifest dir>/workdir)")
-	f.StringVar(&opts.task, "task", "", "task input written to task.md in the workdir: a file's contents if it names a file, else the text itself")
+	f.StringVar(&opts.task, "task", "", taskHelp)
+	f.Int64Var(&opts.maxTaskBytes, "max-task-bytes", runsession.DefaultMaxTaskBytes, "the longest task the run takes, in bytes; a longer --task is refused before anything runs")
 	f.BoolVar(&opts.json, "json", false, "print one JSON line describing the session instead of the human output (wins over -v)")
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "also print the workdir and the manifest's name and version")
 	f.BoolVar(&opts.noEnvFile, "no-env-file", false, "do not load .env from the manifest's directory or its ancestors")
@@ -211,6 +232,7 @@ func newRunCommand(a *app) *cobra.Command {
 type runner struct {
 	*app
 	opts runOptions
+	cmd  *cobra.Command
 	// staged is the session once staged; urlPrinted is set once an agent
 	// capsule's --json line went out at bind time.
 	staged     *stage.Staged
@@ -244,7 +266,8 @@ func (r *runner) run(ctx context.Context) error {
 		ManifestPath:   r.opts.manifest,
 		NoEnvFile:      r.opts.noEnvFile,
 		Workdir:        r.opts.workdir,
-		Task:           r.opts.task,
+		Task:           r.opts.taskText,
+		MaxTaskBytes:   r.opts.maxTaskBytes,
 		Containment:    r.opts.containment,
 		NoCgroup:       r.opts.noCgroup,
 		SystemPrompt:   r.systemPrompt(),
@@ -259,10 +282,12 @@ func (r *runner) run(ctx context.Context) error {
 			fmt.Fprintln(r.stderr, policy.LaunchLine(policy.StderrPrefix, w))
 		},
 		OnStaged: r.printSession,
-		Serve: runsession.ServeOptions{Bind: r.opts.bind, TaskAcceptance: r.opts.acceptance, AfterTask: r.opts.afterTask,
-			Token: os.Getenv(a2a.TokenEnv), InsecureNoToken: r.opts.insecureNoToken, RunningDir: runningDir(), OnURL: r.printURL},
+		Serve:    r.serveOptions(),
 	})
 	err = asCancelled(ctx, err)
+	if errors.Is(err, runsession.ErrOption) {
+		return &usageError{r.cmd, err}
+	}
 	if r.opts.json {
 		// A cancelled run still has a session to describe; the line says
 		// how it ended so it cannot pass for a finished one.
@@ -273,9 +298,22 @@ func (r *runner) run(ctx context.Context) error {
 		}
 		return err
 	}
-	printRecords(r.stdout, res.Session)
+	if r.opts.verbose {
+		printRecords(r.stdout, res.Session)
+	}
 	fmt.Fprintf(r.stdout, "status:  %s\n", res.Status)
+	if res.Status == runsession.StatusOK {
+		r.printAnswer(res.Session)
+	}
 	return err
+}
+
+// serveOptions are the run's A2A settings: the flags', the registry of
+// served sessions and the announcements.
+func (r *runner) serveOptions() runsession.ServeOptions {
+	o := r.opts.serve()
+	o.RunningDir, o.OnURL, o.OnWaiting = runningDir(), r.printURL, r.printWaiting
+	return o
 }
 
 // systemPrompt is --system-prompt's value, nil when it was not given.

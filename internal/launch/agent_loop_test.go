@@ -151,7 +151,7 @@ func TestAgentContinuation(t *testing.T) {
 	p := loopProject(t, "", `[{"tool_calls": [{"id": "c1", "name": "echo", "input": {"text": "hi"}}], "continuation_id": "k1"},
 		{"expect_continuation_id": "k1", "expect_messages": 2, "expect_results": [{"tool_call_id": "c1", "is_error": false, "text": "}\"ih\":\"txet\"{"}], "text": "done"}]`)
 	stdout, stderr := p.mur(0, "run", "--task", "go")
-	if !strings.HasSuffix(stdout, "status:  ok\n") {
+	if !strings.HasSuffix(stdout, "status:  ok\ndone\n") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	}
 }

@@ -111,7 +111,7 @@ func TestAgentShellTool(t *testing.T) {
 		expect("bad", true, "shell tool input must include a non-empty 'command' string") + `], "text": "shell ok"}]`
 	p := shellProject(t, turns, "")
 	stdout, stderr := p.mur(0, "run", "--task", "run things")
-	if !strings.HasSuffix(stdout, "status:  ok\n") {
+	if !strings.HasSuffix(stdout, "status:  ok\nshell ok\n") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	}
 	// A capsule with shell tools is told how its commands are contained on
@@ -223,7 +223,7 @@ func TestAgentShellRunsUnderTheRlimits(t *testing.T) {
 		expect("fsize", false, "$ exec head -c 100000 /dev/zero > big\nExit code: 153\nStdout:\n\nStderr:\n") + `], "text": "limited"}]`
 	p := shellProject(t, turns, "  resources:\n    cpu_seconds: 1\n    max_file_size_bytes: 4096\n")
 	stdout, stderr := p.mur(0, "run", "--task", "spin")
-	if !strings.HasSuffix(stdout, "status:  ok\n") {
+	if !strings.HasSuffix(stdout, "status:  ok\nlimited\n") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	}
 	if fi, err := os.Stat(filepath.Join(p.sessionDir(), "big")); err != nil || fi.Size() != 4096 {

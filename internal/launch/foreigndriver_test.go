@@ -68,8 +68,8 @@ artifacts:
 		p.mur(0, "install", filepath.Join(pkgs, name+"-0.1.0.mur.zip"))
 	}
 	stdout, stderr := p.mur(0, "run", "--task", "hello")
-	if !strings.HasSuffix(stdout, "status:  ok\n") {
-		t.Errorf("stdout does not end with status ok:\n%s\nstderr:\n%s", stdout, stderr)
+	if want := "status:  ok\necho answered: }\"olleh\":\"txet\"{\n"; !strings.HasSuffix(stdout, want) {
+		t.Errorf("stdout does not end with status ok and the answer:\n%s\nstderr:\n%s", stdout, stderr)
 	}
 	result := []byte(sessionResult(t, p.dir))
 	// Turn 1: the driver called echo with {"text": <task>}; echo (toolrun-go)

@@ -236,7 +236,7 @@ func TestSubprocessWorkdirHoldingTrustedFilesIsRefused(t *testing.T) {
 		trustProject(t, dir, attack, nil, "  shell:\n    allow: [sh]\n", true)
 		state := trustedState(t, dir)
 		stdout, stderr, code := runMur(work, []string{"HOME=" + filepath.Join(dir, ".home")}, "run", "--manifest", filepath.Join(dir, "murmur.yaml"), "--workdir", ".", "--task", "go")
-		if code != 0 || !strings.HasSuffix(stdout, "status:  ok\n") {
+		if code != 0 || !strings.HasSuffix(stdout, "status:  ok\ndone\n") {
 			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 		}
 		if got := trustedState(t, dir); got != state {
@@ -268,7 +268,7 @@ func TestWasmToolCannotReachTrustedFilesInWorkdir(t *testing.T) {
 			trustProject(t, dir, turns, []string{"fsattack"}, "", dotenv)
 			state := trustedState(t, dir)
 			stdout, stderr, code := runMur(dir, nil, "run", "-v", "--workdir", ".", "--task", "TRUSTED_TEST_SECRET=planted-by-a-guest")
-			if code != 0 || !strings.HasSuffix(stdout, "status:  ok\n") {
+			if code != 0 || !strings.HasSuffix(stdout, "status:  ok\ndone\n") {
 				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 			}
 			if strings.Contains(stdout, "sk-dotenv") {

@@ -33,7 +33,7 @@ func TestAgentShellRunsSealed(t *testing.T) {
 				{"expect_results": [` + expect("look", false, "$ "+sealedCommand+"\nExit code: 0\nStdout:\n\nStderr:\n") + `], "text": "sealed ok"}]`
 			p := shellProject(t, turns, tc.caps)
 			stdout, stderr := p.mur(0, append([]string{"run", "--task", "look"}, tc.flags...)...)
-			if !strings.HasSuffix(stdout, "status:  ok\n") || !strings.Contains(stderr, "warning[W-SEC-005]: capabilities.shell.allow is non-empty; subprocesses run sealed") {
+			if !strings.HasSuffix(stdout, "status:  ok\nsealed ok\n") || !strings.Contains(stderr, "warning[W-SEC-005]: capabilities.shell.allow is non-empty; subprocesses run sealed") {
 				t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
 			}
 			work := p.sessionDir()

@@ -46,7 +46,7 @@ func checkAgent(c *manifest.Capsule) error {
 // A2A server. A failed task is a failed run: its reason is in
 // out/result.txt and in the error, "agent task failed: <reason>" with the
 // task failure's code.
-func runAgent(ctx context.Context, sess *stage.Staged, lo launch.Options, o Options) error {
+func runAgent(ctx context.Context, sess *stage.Staged, l *listening, lo launch.Options, o Options) error {
 	ao, drv, err := sessionTools(lo)
 	if err != nil {
 		return err
@@ -65,7 +65,7 @@ func runAgent(ctx context.Context, sess *stage.Staged, lo launch.Options, o Opti
 	ao.Staged, ao.Hooks, ao.Tokens, ao.SystemPrompt, ao.Log = sess.Loop(), rt, tokens.New(), o.SystemPrompt, lo.Log
 	ao.Retry, ao.Meter = &policy, meter
 	ao.WorkdirBreach = lo.Resources.Breach
-	err = serve(ctx, sess, lo, o, func(ctx context.Context, src agent.TaskSource) error {
+	err = serve(ctx, sess, l, lo, o, func(ctx context.Context, src agent.TaskSource) error {
 		ao.Tasks = newIdleSource(src, lo.Engine, lo.Log)
 		_, err := agent.Run(ctx, ao)
 		return err
@@ -75,6 +75,9 @@ func runAgent(ctx context.Context, sess *stage.Staged, lo launch.Options, o Opti
 		return err
 	}
 	cause, hint := err, "out/result.txt and trace.jsonl in the session directory record what happened"
+	if task.Hint != "" {
+		hint = task.Hint
+	}
 	if errors.Is(err, agent.KindCancelled) {
 		cause, hint = diag.Mark(err, launch.ErrCancelled), "the session directory keeps what the agent did before it was stopped"
 	}

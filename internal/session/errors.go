@@ -1,5 +1,13 @@
 package session
 
+import "errors"
+
+// ErrOption marks a run refused for one of its caller's options (the
+// containment floor, the lifecycle overrides, the bind address, a system
+// prompt, the task) before anything was staged: `mur run` reports it as
+// a bad command line.
+var ErrOption = errors.New("a run option it cannot take")
+
 // Step is the part of the pipeline a run failed in (Result.Step).
 type Step string
 

@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/mur-go/mur/engine/component"
 	"github.com/mur-go/mur/internal/format/manifest"
@@ -22,12 +23,14 @@ type Options struct {
 	// Workdir is an existing directory to use as the capsule's workdir; ""
 	// makes a new one under <manifest dir>/workdir.
 	Workdir string
-	// Task is the task input written to task.md: a file's contents if it
-	// names a file, else the text itself ("" writes none).
+	// Task is the task's text, written to task.md ("" writes none). It
+	// is text whatever it looks like: `mur run --task FILE` reads the
+	// file itself.
 	Task string
-	// TaskLiteral writes Task as text even when it names a file (the
-	// public API's tasks, which may come from anyone).
-	TaskLiteral bool
+	// MaxTaskBytes is the largest Task the run takes (0:
+	// DefaultMaxTaskBytes); a longer one is refused before anything is
+	// read or staged.
+	MaxTaskBytes int64
 	// SystemPrompt is `mur run --system-prompt` for an agent capsule (nil:
 	// not given): trimmed, it replaces the manifest's prompt fields, and
 	// empty means no prompt at all.
@@ -140,4 +143,9 @@ type ServeOptions struct {
 	RunningDir string
 	// OnURL is called with the capsule URL (localhost:PORT) once bound.
 	OnURL func(url string)
+	// OnWaiting, if set, is called after OnURL when the session has no
+	// task.md and starts by waiting for an A2A task: wait is how long
+	// (MURMUR_A2A_TIMEOUT_SECS), negative for as long as it is served
+	// (queue+sleep). It is not called for a wait of 0.
+	OnWaiting func(url string, wait time.Duration)
 }

@@ -41,7 +41,11 @@ func TestRunAgentProcess(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(s.AccessibleDir, "task.md"), []byte(c.task), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			err := runAgent(context.Background(), s, launch.Options{Staged: s.Guests(), Trampoline: cli,
+			l, err := listen(t.Context(), s.Capsule, ServeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = runAgent(context.Background(), s, l, launch.Options{Staged: s.Guests(), Trampoline: cli,
 				GuestIO: launch.GuestIO{Getenv: func(k string) (string, bool) { return os.Getenv("PATH"), k == "PATH" }}}, Options{})
 			switch {
 			case c.status == "" && err != nil:

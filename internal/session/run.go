@@ -62,18 +62,29 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 // run is the pipeline; step is where it failed (StepRun when it did not,
 // for a cancellation that comes after).
 func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Staged, Step, error) {
+	if err := CheckTaskSize(int64(len(o.Task)), o.MaxTaskBytes); err != nil {
+		return nil, StepPrepare, diag.Mark(err, ErrOption)
+	}
+	if err := policy.ContainmentFlag(o.Containment); err != nil {
+		return nil, StepPrepare, diag.Mark(err, ErrOption)
+	}
 	f, err := load(o)
 	if err != nil {
 		return nil, StepLoad, err
 	}
-	if err := policy.ContainmentFlag(o.Containment); err != nil {
-		return nil, StepPrepare, err
+	agentCapsule := f.Capsule.IsAgent()
+	if o.SystemPrompt != nil && !agentCapsule {
+		return nil, StepPrepare, diag.Mark(diag.New(launch.CodeIO, "--system-prompt is for agent capsules: %s has no inference: block", f.Path).
+			WithHint("leave --system-prompt out for a script capsule"), ErrOption)
 	}
 	f = withSystemPrompt(f, o.SystemPrompt)
-	agentCapsule := f.Capsule.IsAgent()
 	if agentCapsule {
 		if err := checkAgent(f.Capsule); err != nil {
 			return nil, StepPrepare, err
+		}
+		if w, ok := taskContextWarning(f.Capsule, o.Task); ok {
+			w.File = f.Path
+			o.OnWarning(w)
 		}
 	}
 	lock, err := stage.ReadLock(filepath.Join(f.Dir, lockfile.FileName))
@@ -110,10 +121,19 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Stage
 	if prober == nil {
 		prober = sandbox.NewProber(o.Trampoline)
 	}
+	// An agent capsule's port is bound before anything is staged: one
+	// that is taken refuses the run with nothing made.
+	var served *listening
+	if agentCapsule {
+		if served, err = listen(ctx, f.Capsule, o.Serve); err != nil {
+			return nil, StepPrepare, err
+		}
+		defer served.close()
+	}
 	// The capsule's guests, its hooks among them, see the environment as
 	// the manifest did (.env under the run's LookupEnv).
 	guests := launch.GuestIO{Getenv: f.LookupEnv, Stdout: o.Stdout, Stderr: o.Stderr, Log: o.Log}
-	sess, err := stage.Stage(ctx, stage.Options{Manifest: f, Workdir: o.Workdir, Task: o.Task, TaskLiteral: o.TaskLiteral, Getenv: o.Getenv,
+	sess, err := stage.Stage(ctx, stage.Options{Manifest: f, Workdir: o.Workdir, Task: o.Task, Getenv: o.Getenv,
 		Lock: lock, Compiler: engine, CapsuleWasm: wasm, ComponentPath: compPath, CacheDir: o.CacheDir,
 		RuntimeVersion: o.RuntimeVersion, Containment: o.Containment,
 		Host: o.host(ctx, prober), Secrets: secrets,
@@ -130,24 +150,27 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Stage
 	for _, n := range sess.Notes {
 		o.Log.Warn(n)
 	}
-	if wrote, err := sess.WriteLockIfAbsent(); err != nil {
-		return sess, StepStage, fmt.Errorf("writing murmur.lock: %w", err)
-	} else if wrote {
-		o.Log.Info("wrote murmur.lock", "path", sess.LockPath, "artifacts", len(sess.Pins))
-	}
-	o.OnStaged(sess)
-
+	// Until the capsule starts, a failure is a refusal: the session is
+	// discarded, so it leaves no directory, and no murmur.lock either.
 	res, err := resources.Start(ctx, resources.Options{SessionID: sess.ID, Workdir: sess.AccessibleDir,
 		Limits: sess.Ceiling.Resources, Scope: sess.StartsSubprocesses(), NoCgroup: o.NoCgroup, Bootstrap: sess.AppendBootstrap,
 		Self: o.Trampoline, Stderr: o.Stderr, Log: o.Log})
 	if err != nil {
-		return sess, StepRun, err
+		sess.Discard()
+		return nil, StepStage, err
 	}
 	defer func() {
 		if err := res.Close(); err != nil {
 			o.Log.Warn("removing the session's cgroup scope", "err", err)
 		}
 	}()
+	if wrote, err := sess.WriteLockIfAbsent(); err != nil {
+		sess.Discard()
+		return nil, StepStage, fmt.Errorf("writing murmur.lock: %w", err)
+	} else if wrote {
+		o.Log.Info("wrote murmur.lock", "path", sess.LockPath, "artifacts", len(sess.Pins))
+	}
+	o.OnStaged(sess)
 	lo := launch.Options{
 		Staged:        sess.Guests(),
 		ComponentPath: compPath,
@@ -158,7 +181,7 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Stage
 		Resources:     res,
 	}
 	if agentCapsule {
-		err = runAgent(ctx, sess, lo, o)
+		err = runAgent(ctx, sess, served, lo, o)
 	} else {
 		err = launch.Script(ctx, lo)
 	}

@@ -85,6 +85,23 @@ func (w Workdir) WriteResult(text string) error {
 	return w.WriteSessionFile(filepath.Join(w.OutDir, ResultFile), []byte(text), os.O_CREATE|os.O_TRUNC)
 }
 
+// OpenResult opens out/result.txt to read, as the runtime reads every
+// file a guest or a tool could have written: inside the session dir, the
+// last element never followed if it is a link, and nothing but a regular
+// file opened (a planted FIFO is refused, not waited on).
+func (w Workdir) OpenResult() (*os.File, error) {
+	root, err := os.OpenRoot(w.SessionDir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	rel, err := filepath.Rel(w.SessionDir, filepath.Join(w.OutDir, ResultFile))
+	if err != nil {
+		return nil, err
+	}
+	return confined.OpenFile(root, rel, os.O_RDONLY, 0)
+}
+
 // AppendBootstrap appends line to logs/bootstrap.log, the session's
 // record of what the runtime set up and decided.
 func (w Workdir) AppendBootstrap(line string) error {

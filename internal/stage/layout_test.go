@@ -32,21 +32,18 @@ func TestLayout(t *testing.T) {
 		name     string
 		yaml     string
 		workdir  string // "" none, "abs" a temp dir, "rel" relative to cwd
-		task     string // "" none; "@file" a task file; else literal text
+		task     string // "" none; "@file" the name of a file in the project
 		wantTask string
 		agent    bool
-		// literal is TaskLiteral: a "@file" task is then its own name.
-		literal bool
 	}{
 		{name: "default script", yaml: scriptCapsule},
 		{name: "default agent", yaml: agentCapsule, agent: true},
 		{name: "workdir abs", yaml: scriptCapsule, workdir: "abs"},
 		{name: "workdir relative", yaml: agentCapsule, workdir: "rel", agent: true},
 		{name: "task literal", yaml: scriptCapsule, task: "count the words", wantTask: "count the words"},
-		{name: "task file", yaml: scriptCapsule, task: "@file", wantTask: "# task from a file\n"},
-		{name: "task file with workdir", yaml: agentCapsule, workdir: "abs", task: "@file", wantTask: "# task from a file\n", agent: true},
-		{name: "task names a missing file", yaml: scriptCapsule, task: "nope.md", wantTask: "nope.md"},
-		{name: "literal task names a file", yaml: scriptCapsule, task: "@file", wantTask: "the-task.md", literal: true},
+		{name: "task with workdir", yaml: agentCapsule, workdir: "abs", task: "count them", wantTask: "count them", agent: true},
+		// Staging never reads a file for the task: the CLI does.
+		{name: "task names a file", yaml: scriptCapsule, task: "@file", wantTask: "the-task.md"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,7 +62,7 @@ func TestLayout(t *testing.T) {
 				}
 				opts.Workdir = "run-here"
 			}
-			opts.Task, opts.TaskLiteral = tc.task, tc.literal
+			opts.Task = tc.task
 			if tc.task == "@file" {
 				if err := os.WriteFile(filepath.Join(f.project, "the-task.md"), []byte("# task from a file\n"), 0o644); err != nil {
 					t.Fatal(err)

@@ -39,14 +39,11 @@ type Options struct {
 	// Workdir is `mur run --workdir DIR` ("" = none). It must exist;
 	// relative means relative to Cwd.
 	Workdir string
-	// Task is `--task VALUE` ("" = none): copied when it names an existing
-	// file (relative to Cwd), else written as literal text, to
-	// <accessible>/task.md.
+	// Task is the task's text, written to <accessible>/task.md ("" =
+	// none). It is text whatever it looks like: a caller that reads a
+	// task from a file (mur run --task FILE) reads it itself, so no task
+	// from elsewhere can choose a host file for the model to read.
 	Task string
-	// TaskLiteral writes Task as text even when it names a file: a task an
-	// embedder passes on may come from someone who must not choose a host
-	// file for the model to read.
-	TaskLiteral bool
 
 	// Containment is `mur run --containment` ("" = not given): with
 	// capabilities.containment it makes the declared floor, which staging
@@ -96,7 +93,7 @@ type Options struct {
 	// Getenv reads the environment (HOME for the global store, the
 	// decompression ceiling override); nil = os.Getenv.
 	Getenv func(string) string
-	// Cwd resolves a relative Workdir and Task path; "" = os.Getwd.
+	// Cwd resolves a relative Workdir; "" = os.Getwd.
 	Cwd string
 	// RuntimeVersion goes into MURMUR.md's generator line ("" = "dev").
 	RuntimeVersion string

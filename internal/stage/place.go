@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mur-go/mur/internal/base/confined"
+	"github.com/mur-go/mur/internal/format/manifest"
 )
 
 // placeGrants turns scopes into directories now that the workdir exists:
@@ -89,34 +90,24 @@ func noLinks(root *os.Root, rel string) error {
 // file or a link) is left alone. The copy is for guests to read, so it
 // goes through the session's redactor: a literal inference.api_key in the
 // manifest must not reach them through it.
-func (s *Staged) copyManifest(acc *os.Root) {
+func (s *Staged) copyManifest(made *created, acc *os.Root) {
 	data, err := os.ReadFile(s.manifestPath)
 	if err == nil {
-		err = confined.WriteFile(acc, "murmur.yaml", s.secrets.Bytes(data), 0o644, os.O_CREATE|os.O_EXCL)
+		err = made.writeNew(acc, manifest.FileName, s.secrets.Bytes(data), 0o644)
 	}
 	if err != nil && !errors.Is(err, fs.ErrExist) {
 		s.Notes = append(s.Notes, "failed to copy murmur.yaml to the workdir: "+err.Error())
 	}
 }
 
-// writeTask writes --task to <accessible>/task.md: a copy when the value
-// names an existing file (relative to cwd) and is not literal, else the
-// value itself. A task.md that is a symbolic link (a reused --workdir) is
-// refused, never written through.
-func (s *Staged) writeTask(made *created, acc *os.Root, task, cwd string, literal bool) error {
+// writeTask writes the task text to <accessible>/task.md. A task.md
+// that is a symbolic link (a reused --workdir) is refused, never written
+// through.
+func (s *Staged) writeTask(made *created, acc *os.Root, task string) error {
 	if task == "" {
 		return nil
 	}
 	data := []byte(task)
-	src := task
-	if !filepath.IsAbs(src) {
-		src = filepath.Join(cwd, src)
-	}
-	if fi, err := os.Stat(src); err == nil && fi.Mode().IsRegular() && !literal {
-		if data, err = os.ReadFile(src); err != nil {
-			return ioError(fmt.Sprintf("failed to read task file %s: %v", src, err), err)
-		}
-	}
 	dst := filepath.Join(s.AccessibleDir, TaskFile)
 	_, statErr := acc.Lstat(TaskFile)
 	existed := statErr == nil

@@ -28,9 +28,10 @@ import (
 // write: capability ceiling, containment floor (E-CAP-003) and unenforceable
 // resources, --workdir, murmur.lock entries and versions,
 // store lookup (E-RUN-008), per artifact integrity, extraction, grants and
-// compilation, what the workdir would hand a guest or subprocess of what
-// the runtime trusts (E-CAP-002, checkTrusted); then the workdir, tools/,
-// MURMUR.md, the --workdir manifest copy and task.md.
+// compilation, the driver's reach to inference.endpoint (E-CAP-001,
+// checkEndpoint), what the workdir would hand a guest or subprocess of
+// what the runtime trusts (E-CAP-002, checkTrusted); then the workdir,
+// tools/, MURMUR.md, the --workdir manifest copy and task.md.
 func Stage(ctx context.Context, opts Options) (*Staged, error) {
 	if opts.Manifest == nil || opts.Manifest.Capsule == nil {
 		return nil, errors.New("stage: Options.Manifest must be a parsed capsule manifest")
@@ -74,6 +75,9 @@ func Stage(ctx context.Context, opts Options) (*Staged, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkEndpoint(c, opts.Manifest.Path, arts); err != nil {
+		return nil, err
+	}
 	s.securityWarnings(ctx, opts.Getenv("PATH"))
 	if !c.IsAgent() && opts.CapsuleWasm != nil {
 		if s.component, err = compile(ctx, opts.Compiler, "capsule "+c.Name, opts.CapsuleWasm); err != nil {
@@ -89,14 +93,13 @@ func Stage(ctx context.Context, opts Options) (*Staged, error) {
 		return nil, err
 	}
 
-	var made created
-	if err := s.write(&made, arts, d, &opts); err != nil {
-		made.undo()
+	if err := s.write(&s.made, arts, d, &opts); err != nil {
+		s.Discard()
 		return nil, err
 	}
 	if opts.OnStage != nil {
 		if err := opts.OnStage(ctx, s.onStageView()); err != nil {
-			made.undo()
+			s.Discard()
 			return nil, err
 		}
 	}
@@ -226,9 +229,9 @@ func (s *Staged) write(made *created, arts []*staged, d dirs, opts *Options) err
 		}
 	}
 	if s.UserWorkdir {
-		s.copyManifest(acc)
+		s.copyManifest(made, acc)
 	}
-	return s.writeTask(made, acc, opts.Task, opts.Cwd, opts.TaskLiteral)
+	return s.writeTask(made, acc, opts.Task)
 }
 
 // makeSessionDir creates the session dir: by path beside murmur.yaml, or

@@ -84,7 +84,16 @@ type Staged struct {
 	// runtimeVersion and clock feed MURMUR.md rewrites.
 	runtimeVersion string
 	clock          func() time.Time
+
+	// made is what staging created, for Discard.
+	made created
 }
+
+// Discard removes what staging created (the session directory, and in a
+// --workdir the task.md and manifest copy it wrote), for a session
+// refused before its capsule started: a refused run leaves nothing
+// behind. Nothing of the session may be used afterwards.
+func (s *Staged) Discard() { s.made.undo() }
 
 // Role is a capsule entry's role, the `runtime:` key of artifacts[].
 type Role string

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/mur-go/mur/internal/base/confined"
 	"github.com/mur-go/mur/internal/base/diag"
@@ -34,6 +35,14 @@ func userWorkdir(dir, cwd string) (string, error) {
 	return dir, nil
 }
 
+// CheckWorkdir refuses a --workdir that is not an existing directory
+// (relative to the process's working directory), as Stage does, for a
+// caller that checks its command line before anything else.
+func CheckWorkdir(dir string) error {
+	_, err := userWorkdir(dir, "")
+	return err
+}
+
 // layout places the session: <project>/workdir/<id> for both roles, or
 // the user's dir as the accessible workdir with the bookkeeping in
 // DIR/.murmur/<id>.
@@ -46,19 +55,22 @@ func layout(projectDir, userDir, id string) dirs {
 }
 
 // created records what Stage made so a failure part-way can take it all
-// back: a failed run leaves no half-staged session behind.
-type created struct{ paths []string }
+// back: a failed run leaves no half-staged session behind. paths are
+// what staging made and removes whole; parents the directories it made
+// above them (the <project>/workdir of a first run), removed only while
+// empty, so a session another run started in them meanwhile stays.
+type created struct{ paths, parents []string }
 
-// mkdirAll is os.MkdirAll that remembers the topmost directory it made.
+// mkdirAll is os.MkdirAll that remembers dir and the parents it made.
 func (c *created) mkdirAll(dir string) error {
-	top := ""
+	var made []string
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(d); err == nil {
 			break
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		top = d
+		made = append(made, d)
 		if filepath.Dir(d) == d {
 			break
 		}
@@ -66,31 +78,37 @@ func (c *created) mkdirAll(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if top != "" {
-		c.paths = append(c.paths, top)
-	}
+	c.record(made)
 	return nil
 }
 
 // mkdirIn creates the directory rel (and its parents) inside root and
-// remembers the topmost one it made.
+// remembers what it made.
 func (c *created) mkdirIn(root *os.Root, rel string) error {
-	top := ""
+	var made []string
 	for d := rel; d != "." && d != string(filepath.Separator); d = filepath.Dir(d) {
 		if _, err := root.Lstat(d); err == nil {
 			break
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		top = d
+		made = append(made, filepath.Join(root.Name(), d))
 	}
 	if err := root.MkdirAll(rel, 0o755); err != nil {
 		return err
 	}
-	if top != "" {
-		c.paths = append(c.paths, filepath.Join(root.Name(), top))
-	}
+	c.record(made)
 	return nil
+}
+
+// record takes the directories a mkdir made, deepest first: the deepest
+// is staging's own, the rest parents.
+func (c *created) record(made []string) {
+	if len(made) == 0 {
+		return
+	}
+	c.paths = append(c.paths, made[0])
+	c.parents = append(c.parents, made[1:]...)
 }
 
 // writeNew writes a file under root that must not exist yet (a planted
@@ -104,9 +122,16 @@ func (c *created) writeNew(root *os.Root, rel string, data []byte, perm fs.FileM
 	return nil
 }
 
-// undo removes everything recorded, newest first.
+// undo removes everything recorded, newest first, then the parents that
+// are left empty.
 func (c *created) undo() {
 	for i := len(c.paths) - 1; i >= 0; i-- {
 		_ = os.RemoveAll(c.paths[i])
 	}
+	// Deepest first, so a parent is empty by the time its turn comes.
+	slices.SortFunc(c.parents, func(a, b string) int { return len(b) - len(a) })
+	for _, p := range c.parents {
+		_ = os.Remove(p)
+	}
+	c.paths, c.parents = nil, nil
 }

@@ -7,6 +7,7 @@ package tokens
 import (
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer/codec"
 )
@@ -54,26 +55,56 @@ func (c *Counter) Count(s string) uint64 {
 		if i < 0 {
 			break
 		}
-		m, err := c.enc().Count(s[:i])
+		m, err := c.prefix.count(s[:i], c.piece)
 		if err != nil {
 			return Fallback(s)
 		}
-		n += uint64(m) + 1
+		n += m + 1
 		s = s[i+len(tok):]
 	}
-	m, err := c.enc().Count(s)
+	m, err := c.prefix.count(s, c.piece)
 	if err != nil {
 		return Fallback(s)
 	}
-	return n + uint64(m)
+	return n + m
 }
+
+// maxPiece bounds the bytes BPE merges at once. Merging is quadratic in
+// a piece's length, and a piece is as long as the longest run of letters
+// (or spaces, or punctuation) in its text, which a task, a tool's output
+// or a model's answer can make a megabyte long: a 128 KiB run took 17 s,
+// a 1 MiB one would take minutes. A longer piece is counted in runs of at
+// most maxPiece bytes cut at rune boundaries, which adds at most a token
+// per cut to an estimate whose every token is at least a byte.
+const maxPiece = 1 << 10
 
 // piece counts one pre-tokenizer piece. The codec splits it again, which
 // gives the piece itself: every alternative of the pattern that matched it
-// in its text matches it alone.
+// in its text matches it alone, and so does each run of a long one.
 func (c *Counter) piece(p string) (uint64, error) {
-	n, err := c.enc().Count(p)
-	return uint64(n), err
+	var n uint64
+	for len(p) > maxPiece {
+		cut := runEnd(p)
+		m, err := c.enc().Count(p[:cut])
+		if err != nil {
+			return 0, err
+		}
+		n, p = n+uint64(m), p[cut:]
+	}
+	m, err := c.enc().Count(p)
+	return n + uint64(m), err
+}
+
+// runEnd is where the first run of a piece longer than maxPiece ends:
+// at most maxPiece bytes in, at the start of a rune (or at maxPiece when
+// the bytes there are no UTF-8).
+func runEnd(p string) int {
+	for cut := maxPiece; cut > maxPiece-utf8.UTFMax; cut-- {
+		if utf8.RuneStart(p[cut]) {
+			return cut
+		}
+	}
+	return maxPiece
 }
 
 // nextSpecial finds the earliest special token in s.

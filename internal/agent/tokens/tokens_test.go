@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer/codec"
 )
@@ -137,5 +138,46 @@ func BenchmarkCountServed(b *testing.B) {
 	for i := range b.N {
 		c.Count(head + "task " + strconv.Itoa(i) + tail)
 		c.Count(answer)
+	}
+}
+
+// A long run of one kind of character (a task, a tool's output or an
+// answer of a megabyte with no space in it) is one pre-tokenizer piece,
+// which BPE merges in time quadratic in its length: it is counted in runs
+// of at most maxPiece bytes, each cut at a rune boundary, with the count
+// the codec gives a run short enough to count whole.
+func TestLongPieceIsCountedInRuns(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		piece string
+	}{
+		{"ascii", strings.Repeat("x", 3*maxPiece+7)},
+		{"two-byte runes", strings.Repeat("é", 2*maxPiece)},
+		{"three-byte runes", strings.Repeat("語", maxPiece)},
+		{"not UTF-8", strings.Repeat("\x80", 2*maxPiece+1)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var cuts []string
+			for p := tc.piece; len(p) > maxPiece; {
+				end := runEnd(p)
+				if end <= maxPiece-4 || end > maxPiece || utf8.ValidString(tc.piece) && !utf8.ValidString(p[:end]) {
+					t.Fatalf("run ends at %d of %d: not the last rune start within %d bytes", end, len(p), maxPiece)
+				}
+				cuts = append(cuts, p[:end])
+				p = p[end:]
+			}
+			if len(cuts) == 0 {
+				t.Fatal("a piece longer than maxPiece was not cut")
+			}
+		})
+	}
+	c := New()
+	run := strings.Repeat("x", maxPiece)
+	whole, err := c.enc().Count(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Count(strings.Repeat(run, 1024)); got != uint64(1024*whole) {
+		t.Errorf("a 1 MiB run counts %d tokens, want %d", got, 1024*whole)
 	}
 }

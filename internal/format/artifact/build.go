@@ -17,9 +17,10 @@ type BuildOptions struct {
 	// Source is the artifact directory holding murmur.yaml; "" means ".".
 	Source string
 	// Output is where to write: "" means <source>/<name>-<version>.mur.zip,
-	// an existing directory (or a path ending in a separator, created if
-	// needed) means that file name inside it, anything else is the path
-	// itself (which must end in .mur.zip).
+	// a directory means that file name inside it (an existing one, or one
+	// created for a path ending in a separator or whose last element has
+	// no extension), anything else is the path itself (which must end in
+	// .mur.zip).
 	Output string
 	// OnWarning receives lints and secret-scan findings as they are found;
 	// the build goes on. Nil discards them.
@@ -171,11 +172,23 @@ func outputPath(source, output string, m *Manifest) (string, error) {
 	if err != nil {
 		return "", newError(CodeIO, "", err, err.Error())
 	}
-	// A trailing separator names a directory even before it exists.
-	if info, err := os.Stat(abs); err == nil && info.IsDir() || strings.HasSuffix(output, "/") || strings.HasSuffix(output, string(filepath.Separator)) {
+	if isOutputDir(output, abs) {
 		return filepath.Join(abs, def), nil
 	}
 	return abs, nil
+}
+
+// isOutputDir reports whether -o output names a directory: one that
+// exists, or, before it exists, a path ending in a separator or whose
+// last element has no extension ("dist", "out/pkgs"): no file name
+// could be meant there, as a package's must end in .mur.zip.
+func isOutputDir(output, abs string) bool {
+	info, err := os.Stat(abs)
+	if err == nil {
+		return info.IsDir()
+	}
+	return strings.HasSuffix(output, "/") || strings.HasSuffix(output, string(filepath.Separator)) ||
+		errors.Is(err, fs.ErrNotExist) && !strings.Contains(filepath.Base(abs), ".")
 }
 
 func isExecutable(path string) bool {

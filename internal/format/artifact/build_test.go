@@ -78,6 +78,9 @@ func TestBuildOutputForms(t *testing.T) {
 	for _, tc := range []struct{ output, want string }{
 		{outDir, filepath.Join(outDir, "my-tool-0.1.0.mur.zip")},
 		{filepath.Join(outDir, "new") + "/", filepath.Join(outDir, "new", "my-tool-0.1.0.mur.zip")},
+		// A path that does not exist and has no extension is a directory.
+		{filepath.Join(outDir, "dist"), filepath.Join(outDir, "dist", "my-tool-0.1.0.mur.zip")},
+		{filepath.Join(outDir, "out", "pkgs"), filepath.Join(outDir, "out", "pkgs", "my-tool-0.1.0.mur.zip")},
 		{filepath.Join(outDir, "sub", "custom.mur.zip"), filepath.Join(outDir, "sub", "custom.mur.zip")},
 	} {
 		res, err := Build(context.Background(), BuildOptions{Source: dir, Output: tc.output})

@@ -57,6 +57,10 @@ type ServerOptions struct {
 	Bind string
 	// Port is network.internal_port; 0 lets the OS choose.
 	Port uint16
+	// Listener, if set, is the port Listen bound for Bind and Port
+	// before the session was staged; Serve serves it and closes it,
+	// whatever it returns.
+	Listener net.Listener
 	// Token, if set, is the bearer token every request but the public card
 	// must carry (the caller reads TokenEnv).
 	Token string
@@ -88,7 +92,18 @@ type ServerOptions struct {
 }
 
 func (o *ServerOptions) validate() error {
-	lc := o.Lifecycle
+	if err := CheckLifecycle(o.Lifecycle); err != nil {
+		return err
+	}
+	if o.SessionID == "" || o.Workdir == "" || o.Run == nil {
+		return errors.New("a2a server: SessionID, Workdir and Run are required")
+	}
+	return nil
+}
+
+// CheckLifecycle refuses a lifecycle block Serve cannot follow; a caller
+// with overrides to apply checks the result before it stages anything.
+func CheckLifecycle(lc manifest.Lifecycle) error {
 	switch lc.TaskAcceptance {
 	case AcceptNone, AcceptSingle, AcceptQueue:
 	default:
@@ -102,10 +117,23 @@ func (o *ServerOptions) validate() error {
 	if lc.TaskAcceptance == AcceptQueue && lc.QueueDepth < 1 {
 		return lifecycleError("lifecycle.queue_depth must be at least 1 in queue mode", "use 1 or more, or task_acceptance: single")
 	}
-	if o.SessionID == "" || o.Workdir == "" || o.Run == nil {
-		return errors.New("a2a server: SessionID, Workdir and Run are required")
-	}
 	return nil
+}
+
+// Listen binds the server's port: bind ("" is 127.0.0.1) and port (0:
+// any free one). A port in use is E-RUN-010. A caller binds first so
+// that a taken port is refused before anything is staged.
+func Listen(ctx context.Context, bind string, port uint16) (net.Listener, error) {
+	if bind == "" {
+		bind = defaultBind
+	}
+	addr := net.JoinHostPort(bind, strconv.Itoa(int(port)))
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return nil, bindError(addr, port, err)
+	}
+	return ln, nil
 }
 
 // Serve binds the A2A server, runs the session loop against its task
@@ -113,6 +141,9 @@ func (o *ServerOptions) validate() error {
 // it returns the loop's error.
 func Serve(ctx context.Context, o ServerOptions) error {
 	if err := o.validate(); err != nil {
+		if o.Listener != nil {
+			o.Listener.Close()
+		}
 		return err
 	}
 	log := o.Log
@@ -127,7 +158,11 @@ func Serve(ctx context.Context, o ServerOptions) error {
 	if bind == "" {
 		bind = defaultBind
 	}
+	ln := o.Listener
 	if err := CheckExposure(bind, o.Token, o.InsecureNoToken); err != nil {
+		if ln != nil {
+			ln.Close()
+		}
 		return err
 	}
 	limits := o.Limits
@@ -135,11 +170,11 @@ func Serve(ctx context.Context, o ServerOptions) error {
 		limits.BodyTimeout = bodyTimeout(getenv, log)
 	}
 	bounds := httpbound.New(limits, log)
-	addr := net.JoinHostPort(bind, strconv.Itoa(int(o.Port)))
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", addr)
-	if err != nil {
-		return bindError(addr, o.Port, err)
+	if ln == nil {
+		var err error
+		if ln, err = Listen(ctx, bind, o.Port); err != nil {
+			return err
+		}
 	}
 	if !httpbound.Loopback(bind) {
 		msg := "the A2A server is reachable from other machines"

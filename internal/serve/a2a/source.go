@@ -79,7 +79,7 @@ func (s *Source) Next(ctx context.Context) (agent.Task, bool, error) {
 	for {
 		wait := time.Duration(-1)
 		if !s.sleeps() {
-			wait = idleTimeout(s.getenv)
+			wait = IdleTimeout(s.getenv)
 		}
 		rec, ok, err := s.g.next(ctx, wait, s.removeStale)
 		if err != nil {
@@ -87,7 +87,7 @@ func (s *Source) Next(ctx context.Context) (agent.Task, bool, error) {
 			return agent.Task{}, false, err
 		}
 		if !ok {
-			s.log.Warn("no A2A task arrived; running once with no task, then exiting",
+			s.log.Warn("no A2A task arrived; running input.txt if the workdir has one, else ending",
 				"waited", wait.String(), "hint", "set "+TimeoutEnv+" to wait longer, or use lifecycle queue+sleep")
 			s.g.close()
 			s.idle = true
@@ -229,9 +229,10 @@ func (s *Source) finishA2A(t agent.Task, r agent.TaskResult) {
 	}
 }
 
-// idleTimeout reads MURMUR_A2A_TIMEOUT_SECS at each wait: unset or
-// unparsable is 30 s, 0 is no wait.
-func idleTimeout(getenv func(string) string) time.Duration {
+// IdleTimeout is how long a session without a task waits for one over
+// A2A, read from MURMUR_A2A_TIMEOUT_SECS at each wait: unset or
+// unparsable is 30 s, 0 is no wait. (queue+sleep waits for ever.)
+func IdleTimeout(getenv func(string) string) time.Duration {
 	v := strings.TrimSpace(getenv(TimeoutEnv))
 	n, err := strconv.ParseUint(v, 10, 32)
 	if err != nil {

@@ -50,14 +50,20 @@ type Report struct {
 	// went to, LockPath the murmur.lock that pins them.
 	Target          registry.Target
 	Store, LockPath string
+	// Pinned reports that murmur.lock was written: every artifact was
+	// installed.
+	Pinned bool
 }
 
 // Capsule installs every registry artifact the capsule manifest declares,
-// in parallel, then pins the successes in murmur.lock. A failed artifact
-// does not stop the others from being installed and pinned: it is in
-// Report.Errs. The error is what stopped the whole install (the manifest,
-// the lock, the store or the registry could not be opened) or the pin
-// that could not be written; the Report is filled as far as it got.
+// in parallel, then pins them in murmur.lock, all or none: a lock
+// pinning some of what the manifest declares would hold a later run to
+// a part of the capsule. A failed artifact does not stop the others from
+// being installed into the store (a later install finds them there); it
+// is in Report.Errs, and murmur.lock is then left as it was. The error is
+// what stopped the whole install (the manifest, the lock, the store or
+// the registry could not be opened) or the pins that could not be
+// written; the Report is filled as far as it got.
 func Capsule(ctx context.Context, o Options) (Report, error) {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
@@ -93,16 +99,16 @@ func Capsule(ctx context.Context, o Options) (Report, error) {
 	}
 	f := &install.Fetcher{Sources: Sources(install.Source{Name: rep.Target.String(), Resolver: src}), Lock: lock, Mode: install.Guard, Getenv: o.Getenv}
 	rep.Installed, rep.Errs = fetchAll(ctx, f, dst, want, o.OnDone)
-	var pins []lockfile.Entry
+	pins := make([]lockfile.Entry, 0, len(rep.Installed))
 	for i, r := range rep.Installed {
-		if rep.Errs[i] == nil {
-			pins = append(pins, r.Pin)
+		if rep.Errs[i] != nil {
+			return rep, nil
 		}
+		pins = append(pins, r.Pin)
 	}
-	if len(pins) == 0 {
-		return rep, nil
-	}
-	return rep, install.Pin(rep.LockPath, lock, pins...)
+	err = install.Pin(rep.LockPath, lock, pins...)
+	rep.Pinned = err == nil
+	return rep, err
 }
 
 // Store is where packages are installed: the global store when global,

@@ -17,8 +17,9 @@ import (
 
 // Capsule installs what a manifest declares from the registry with the
 // built-in artifacts behind it: a failure is reported beside the
-// successes, which are stored and pinned all the same.
-func TestCapsuleInstallsAndPinsWhatItCan(t *testing.T) {
+// successes, which are stored all the same, but murmur.lock pins all of
+// them or none.
+func TestCapsuleInstallsWhatItCanAndPinsAllOrNothing(t *testing.T) {
 	dir := t.TempDir()
 	manifest := filepath.Join(dir, "murmur.yaml")
 	yaml := "name: c\nversion: \"0.1.0\"\nartifacts:\n" +
@@ -68,11 +69,33 @@ func TestCapsuleInstallsAndPinsWhatItCan(t *testing.T) {
 	if !strings.HasPrefix(rep.Installed[0].Path, rep.Store) {
 		t.Errorf("scripted stored at %s, outside %s", rep.Installed[0].Path, rep.Store)
 	}
+	if _, err := os.Stat(rep.LockPath); !errors.Is(err, os.ErrNotExist) || rep.Pinned {
+		t.Errorf("one artifact of two failed, yet murmur.lock was written (Pinned %v, %v)", rep.Pinned, err)
+	}
+
+	// Once every artifact installs, all are pinned together.
+	yaml = "name: c\nversion: \"0.1.0\"\nartifacts:\n" +
+		"  - name: scripted\n    version: \"0.1.0\"\n    runtime: driver\n" +
+		"  - name: anthropic\n    version: \"0.1.0\"\n    runtime: driver\n"
+	if err := os.WriteFile(manifest, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = provision.Capsule(t.Context(), provision.Options{Manifest: manifest, Registry: "local",
+		Getenv: func(k string) string {
+			if k == "HOME" {
+				return home
+			}
+			return ""
+		},
+		Log: slog.New(slog.DiscardHandler)})
+	if err != nil || !rep.Pinned {
+		t.Fatalf("Pinned %v, %v", rep.Pinned, err)
+	}
 	lock, err := lockfile.Read(rep.LockPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lock.Artifacts) != 1 || lock.Artifacts[0] != rep.Installed[0].Pin {
-		t.Errorf("murmur.lock pins %+v; want scripted's pin alone", lock.Artifacts)
+	if len(lock.Artifacts) != 2 || lock.Artifacts[0] != rep.Installed[0].Pin && lock.Artifacts[1] != rep.Installed[0].Pin {
+		t.Errorf("murmur.lock pins %+v; want both drivers", lock.Artifacts)
 	}
 }
