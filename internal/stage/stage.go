@@ -108,10 +108,11 @@ func Stage(ctx context.Context, opts Options) (*Staged, error) {
 func prepare(ctx context.Context, s *Staged, opts *Options) ([]*staged, error) {
 	c := s.Capsule
 	fetcher := &install.Fetcher{Sources: opts.Stores, Lock: opts.Lock, Mode: install.Frozen, Getenv: opts.Getenv}
-	ws, err := applyLock(c, fetcher)
+	ws, notes, err := applyLock(c, fetcher)
 	if err != nil {
 		return nil, err
 	}
+	s.Notes = append(s.Notes, notes...)
 	got, err := resolveAll(ctx, fetcher, ws, opts.Platform)
 	if err != nil {
 		return nil, err
