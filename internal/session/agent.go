@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/mur-go/mur/internal/agent"
 	"github.com/mur-go/mur/internal/agent/hooks"
@@ -16,10 +15,11 @@ import (
 	"github.com/mur-go/mur/internal/tools"
 )
 
-// checkAgent refuses, before anything is staged, an agent capsule mur-go
-// cannot run. transport: process needs nothing more (manifest refuses a
-// driver, endpoint, api_key and max_tokens beside it); transport: http
-// needs its driver to be a declared runtime: driver artifact.
+// checkAgent refuses, before anything is staged, an agent capsule whose
+// transport mur-go cannot run. transport: process needs nothing more
+// (manifest refuses a driver, endpoint, api_key and max_tokens beside
+// it); transport: http needs a driver, which staging checks is declared
+// once every artifact was looked for (Murmur's order).
 func checkAgent(c *manifest.Capsule) error {
 	inf := c.Inference
 	switch {
@@ -31,11 +31,6 @@ func checkAgent(c *manifest.Capsule) error {
 	case inf.Driver == nil:
 		return diag.New(launch.CodeRun, "inference.driver is missing: under transport: http the model is reached through a WASM driver").
 			WithHint("set inference.driver.artifact to an artifacts entry with runtime: driver, or use transport: process with an agent CLI")
-	}
-	name := inf.Driver.Artifact
-	if ref, ok := c.Artifact(name); !ok || ref.Runtime != manifest.RuntimeDriver {
-		return diag.New(launch.CodeRun, "inference driver '%s' is not declared: inference.driver.artifact must name an artifacts entry with runtime: driver", name).
-			WithHint(fmt.Sprintf("add `- name: %s` with its version and `runtime: driver` to artifacts in murmur.yaml, then mur install", name))
 	}
 	return nil
 }

@@ -26,9 +26,10 @@ import (
 // Stage stages a session. The order is Murmur's (a2a-cli.md §6.3,
 // artifacts.md §9.5, security.md §10.2), with every refusal before any
 // write: capability ceiling, containment floor (E-CAP-003) and unenforceable
-// resources, --workdir, murmur.lock entries and versions,
-// store lookup (E-RUN-008), per artifact integrity, extraction, grants and
-// compilation, what the workdir would hand a guest or subprocess of what
+// resources, --workdir, murmur.lock entries (the pinned versions asked
+// for), store lookup (E-RUN-008), per artifact integrity, extraction,
+// grants and compilation, the agent's driver declared (E-RUN-006), what
+// the workdir would hand a guest or subprocess of what
 // the runtime trusts (E-CAP-002, checkTrusted); then the workdir, tools/,
 // MURMUR.md, the --workdir manifest copy and task.md.
 func Stage(ctx context.Context, opts Options) (*Staged, error) {
@@ -72,6 +73,9 @@ func Stage(ctx context.Context, opts Options) (*Staged, error) {
 	}
 	arts, err := prepare(ctx, s, &opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkDriver(c); err != nil {
 		return nil, err
 	}
 	s.securityWarnings(ctx, opts.Getenv("PATH"))
