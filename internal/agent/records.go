@@ -21,7 +21,7 @@ func (l *loop) sessionStart(maxTurns uint32) *trace.SessionStart {
 		ContainmentDeclared: g.DeclaredContainment, ContainmentAchieved: g.AchievedContainment,
 		WorkdirExec: g.WorkdirExec, EffectiveGrants: g,
 		SystemPromptSource: l.prompt.source, SystemPromptSHA256: l.prompt.sha256()}
-	if c.IncludeToolOutput && l.prompt.source != sourceNone {
+	if c.IncludeToolOutput && l.prompt.resolved() {
 		rec.SystemPrompt = &l.prompt.text
 	}
 	return rec

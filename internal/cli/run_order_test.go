@@ -55,3 +55,22 @@ func TestRunRefusalOrderIsMurmurs(t *testing.T) {
 		})
 	}
 }
+
+// A script capsule has no prompt for --system-prompt to replace: the flag
+// is refused (E-IO-003) before the component is looked for (this capsule
+// has none, E-RUN-004 otherwise), and nothing is created. --explain-scope
+// reports grants, which a prompt does not change, so there it is no
+// error.
+func TestRunSystemPromptNeedsAnAgentCapsule(t *testing.T) {
+	dir := capsuleDir(t, scriptYAML, nil)
+	stdout, stderr, code := runIn(t, dir, "--system-prompt", "CLI prompt")
+	expectFailure(t, stdout, stderr, code, "failed", "error[E-IO-003]: --system-prompt", "inference:")
+	if _, err := os.Stat(filepath.Join(dir, "workdir")); err == nil {
+		t.Error("a refused run created a workdir")
+	}
+	plain, _, code := runIn(t, dir, "--explain-scope", "--json")
+	withFlag, _, code2 := runIn(t, dir, "--explain-scope", "--json", "--system-prompt", "CLI prompt")
+	if code != 0 || code2 != 0 || plain != withFlag {
+		t.Errorf("--explain-scope with --system-prompt: exit %d/%d\n%s\nwithout:\n%s", code2, code, withFlag, plain)
+	}
+}

@@ -107,14 +107,20 @@ func sessionTools(lo launch.Options) (agent.Options, hookDriver, error) {
 // withSystemPrompt is the capsule as `mur run --system-prompt` makes it:
 // the manifest's three prompt fields cleared (session.md §3.3), so
 // staging writes MURMUR.md and the loop lists tools without a bound skill.
-// The parsed manifest itself is left alone.
-func withSystemPrompt(f *manifest.File, prompt *string) *manifest.File {
-	if prompt == nil || f.Capsule == nil || f.Capsule.Inference == nil {
-		return f
+// The parsed manifest itself is left alone. A script capsule has no
+// prompt to replace: the flag is refused (E-IO-003), before the component
+// is looked for, as Murmur does.
+func withSystemPrompt(f *manifest.File, prompt *string) (*manifest.File, error) {
+	if prompt == nil {
+		return f, nil
+	}
+	if !f.Capsule.IsAgent() {
+		return nil, diag.New(launch.CodeIO, "--system-prompt is for agent capsules, and this manifest has no inference: block").
+			WithHint("leave out --system-prompt, or give the capsule an inference: block in murmur.yaml")
 	}
 	c, inf, g := *f.Capsule, *f.Capsule.Inference, *f
 	inf.SystemPrompt, inf.SystemPromptFile, inf.SystemPromptArtifact = "", "", ""
 	c.Inference = &inf
 	g.Capsule = &c
-	return &g
+	return &g, nil
 }

@@ -69,7 +69,9 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Stage
 	if err := policy.ContainmentFlag(o.Containment); err != nil {
 		return nil, StepPrepare, err
 	}
-	f = withSystemPrompt(f, o.SystemPrompt)
+	if f, err = withSystemPrompt(f, o.SystemPrompt); err != nil {
+		return nil, StepPrepare, err
+	}
 	agentCapsule := f.Capsule.IsAgent()
 	if agentCapsule {
 		if err := checkAgent(f.Capsule); err != nil {
