@@ -8,11 +8,12 @@ import (
 )
 
 // CodeDriver is Murmur's E-RUN-006 for a driver that is not installed: an
-// inference.driver.artifact no runtime: driver entry of artifacts names.
+// inference.driver.artifact no entry of artifacts names.
 const CodeDriver diag.Code = "E-RUN-006"
 
 // checkDriver refuses an agent capsule under transport: http whose
-// inference.driver.artifact is not one of its declared drivers. Murmur
+// inference.driver.artifact names none of its artifacts (one that is not
+// a WASM driver is the launcher's to refuse, as in Murmur). Murmur
 // finds this at launch, after every artifact was looked for (E-RUN-003,
 // E-RUN-008) and the local skill sources read, so it comes after those
 // here too; but before the workdir exists, so the refusal leaves nothing
@@ -23,7 +24,7 @@ func checkDriver(c *manifest.Capsule) error {
 		return nil
 	}
 	name := inf.Driver.Artifact
-	if ref, ok := c.Artifact(name); ok && ref.Runtime == manifest.RuntimeDriver {
+	if _, ok := c.Artifact(name); ok {
 		return nil
 	}
 	return diag.New(CodeDriver, "inference driver '%s' is not declared: inference.driver.artifact must name an artifacts entry with runtime: driver", name).
