@@ -42,6 +42,17 @@ func checkAgent(c *manifest.Capsule) error {
 // out/result.txt and in the error, "agent task failed: <reason>" with the
 // task failure's code.
 func runAgent(ctx context.Context, sess *stage.Staged, lo launch.Options, o Options) error {
+	ln, url, err := listen(ctx, sess, lo, o)
+	if err != nil {
+		return err
+	}
+	served := false
+	defer func() {
+		if !served {
+			ln.Close()
+		}
+	}()
+	lo.CapsuleURL = url
 	ao, drv, err := sessionTools(lo)
 	if err != nil {
 		return err
@@ -60,7 +71,8 @@ func runAgent(ctx context.Context, sess *stage.Staged, lo launch.Options, o Opti
 	ao.Staged, ao.Hooks, ao.Tokens, ao.SystemPrompt, ao.Log = sess.Loop(), rt, tokens.New(), o.SystemPrompt, lo.Log
 	ao.Retry, ao.Meter = &policy, meter
 	ao.WorkdirBreach = lo.Resources.Breach
-	err = serve(ctx, sess, lo, o, func(ctx context.Context, src agent.TaskSource) error {
+	served = true
+	err = serve(ctx, sess, lo, o, ln, func(ctx context.Context, src agent.TaskSource) error {
 		ao.Tasks = newIdleSource(src, lo.Engine, lo.Log)
 		_, err := agent.Run(ctx, ao)
 		return err

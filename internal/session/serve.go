@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"net"
 
 	"github.com/mur-go/mur/internal/agent"
 	"github.com/mur-go/mur/internal/launch"
@@ -9,12 +10,40 @@ import (
 	"github.com/mur-go/mur/internal/stage"
 )
 
+// listen binds the agent capsule's A2A port before its guests are built,
+// so they are told the capsule URL (MURMUR_CAPSULE_URL), as in Murmur.
+func listen(ctx context.Context, s *stage.Staged, lo launch.Options, o Options) (net.Listener, string, error) {
+	return a2a.Listen(ctx, serverOptions(s, lo, o))
+}
+
 // serve runs an agent capsule's session loop behind its A2A server
-// (session.md §3.1): the port is bound, MURMUR.md rewritten with the
-// capsule URL, and the loop takes its tasks from the server's source,
-// which hands over task.md first and then A2A messages as the lifecycle
-// allows.
-func serve(ctx context.Context, s *stage.Staged, lo launch.Options, o Options, run func(context.Context, agent.TaskSource) error) error {
+// (session.md §3.1) on ln, the port listen bound: MURMUR.md is rewritten
+// with the capsule URL, and the loop takes its tasks from the server's
+// source, which hands over task.md first and then A2A messages as the
+// lifecycle allows. The server closes ln.
+func serve(ctx context.Context, s *stage.Staged, lo launch.Options, o Options, ln net.Listener, run func(context.Context, agent.TaskSource) error) error {
+	so := serverOptions(s, lo, o)
+	so.Listener = ln
+	so.OnListen = func(url string) {
+		if err := s.WriteMurmurMD(url); err != nil {
+			lo.Log.Warn("rewriting MURMUR.md with the capsule URL", "err", err)
+		}
+		// Staging and compiling left tens of MB of garbage the runtime
+		// would hand back to the OS only slowly, and mapped most of the
+		// binary; a capsule that now waits for tasks should not sit on
+		// either. Before the URL is announced, so whoever waits for it
+		// sees the capsule as it idles.
+		releaseMemory(lo.Engine, lo.Log)
+		if o.Serve.OnURL != nil {
+			o.Serve.OnURL(url)
+		}
+	}
+	so.Run = run
+	return a2a.Serve(ctx, so)
+}
+
+// serverOptions are the A2A server's options for the staged capsule.
+func serverOptions(s *stage.Staged, lo launch.Options, o Options) a2a.ServerOptions {
 	c := s.Capsule
 	lc := c.Lifecycle
 	if v := o.Serve.TaskAcceptance; v != "" {
@@ -27,7 +56,7 @@ func serve(ctx context.Context, s *stage.Staged, lo launch.Options, o Options, r
 	if c.InternalPort != nil {
 		port = *c.InternalPort
 	}
-	return a2a.Serve(ctx, a2a.ServerOptions{
+	return a2a.ServerOptions{
 		SessionID:       s.ID,
 		Workdir:         s.AccessibleDir,
 		Lifecycle:       lc,
@@ -39,22 +68,7 @@ func serve(ctx context.Context, s *stage.Staged, lo launch.Options, o Options, r
 		Getenv:          o.Getenv,
 		Log:             lo.Log,
 		RunningDir:      o.Serve.RunningDir,
-		OnListen: func(url string) {
-			if err := s.WriteMurmurMD(url); err != nil {
-				lo.Log.Warn("rewriting MURMUR.md with the capsule URL", "err", err)
-			}
-			// Staging and compiling left tens of MB of garbage the runtime
-			// would hand back to the OS only slowly, and mapped most of the
-			// binary; a capsule that now waits for tasks should not sit on
-			// either. Before the URL is announced, so whoever waits for it
-			// sees the capsule as it idles.
-			releaseMemory(lo.Engine, lo.Log)
-			if o.Serve.OnURL != nil {
-				o.Serve.OnURL(url)
-			}
-		},
-		Run: run,
-	})
+	}
 }
 
 // cardInfo is what the agent cards say about the capsule.

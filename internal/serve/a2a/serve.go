@@ -80,6 +80,9 @@ type ServerOptions struct {
 	// RunningDir, if set, is the registry of served sessions
 	// (running.Dir(home)) this session is listed in while it serves.
 	RunningDir string
+	// Listener, if set, is the port Listen bound for these options, which
+	// Serve then serves (and closes); nil binds Bind and Port here.
+	Listener net.Listener
 	// OnListen is called with the capsule URL (localhost:PORT) once the
 	// port is bound and before the first task.
 	OnListen func(url string)
@@ -108,11 +111,37 @@ func (o *ServerOptions) validate() error {
 	return nil
 }
 
-// Serve binds the A2A server, runs the session loop against its task
-// source, and stops the server (closing every stream) when the loop ends;
-// it returns the loop's error.
+// Listen binds the port Serve would for o (Bind, Port; a wide Bind
+// without a token refused) and returns it with its capsule URL
+// (localhost:PORT), for a caller that must know the URL before Serve
+// runs: an agent capsule's guests are told it (MURMUR_CAPSULE_URL) when
+// they are built, as in Murmur, whose runtime binds first. Hand the
+// listener to Serve in ServerOptions.Listener, or close it.
+func Listen(ctx context.Context, o ServerOptions) (net.Listener, string, error) {
+	bind := o.Bind
+	if bind == "" {
+		bind = defaultBind
+	}
+	if err := CheckExposure(bind, o.Token, o.InsecureNoToken); err != nil {
+		return nil, "", err
+	}
+	addr := net.JoinHostPort(bind, strconv.Itoa(int(o.Port)))
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return nil, "", bindError(addr, o.Port, err)
+	}
+	return ln, "localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), nil
+}
+
+// Serve binds the A2A server (or takes o.Listener), runs the session loop
+// against its task source, and stops the server (closing every stream)
+// when the loop ends; it returns the loop's error.
 func Serve(ctx context.Context, o ServerOptions) error {
 	if err := o.validate(); err != nil {
+		if o.Listener != nil {
+			o.Listener.Close()
+		}
 		return err
 	}
 	log := o.Log
@@ -127,19 +156,19 @@ func Serve(ctx context.Context, o ServerOptions) error {
 	if bind == "" {
 		bind = defaultBind
 	}
-	if err := CheckExposure(bind, o.Token, o.InsecureNoToken); err != nil {
-		return err
-	}
 	limits := o.Limits
 	if limits.BodyTimeout <= 0 {
 		limits.BodyTimeout = bodyTimeout(getenv, log)
 	}
 	bounds := httpbound.New(limits, log)
-	addr := net.JoinHostPort(bind, strconv.Itoa(int(o.Port)))
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", addr)
-	if err != nil {
-		return bindError(addr, o.Port, err)
+	ln, url := o.Listener, ""
+	if ln == nil {
+		var err error
+		if ln, url, err = Listen(ctx, o); err != nil {
+			return err
+		}
+	} else {
+		url = "localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	}
 	if !httpbound.Loopback(bind) {
 		msg := "the A2A server is reachable from other machines"
@@ -148,8 +177,6 @@ func Serve(ctx context.Context, o ServerOptions) error {
 		}
 		log.Warn(msg, "bind", bind)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	url := "localhost:" + strconv.Itoa(port)
 
 	depth := int(o.Lifecycle.QueueDepth)
 	keep := o.KeepTasks
