@@ -15,7 +15,7 @@ import (
 // This host (Linux with Landlock, seccomp and user + mount namespaces,
 // as CI is) provides sealed; the reports must say so.
 func TestDoctorReportsTheHost(t *testing.T) {
-	t.Chdir(t.TempDir())
+	t.Chdir(capsuleDir(t, "name: c\nversion: '1'\n", nil))
 	o := mur(t, "doctor", "--json")
 	if o.code != 0 {
 		t.Fatalf("exit %d\n%s%s", o.code, o.stdout, o.stderr)
