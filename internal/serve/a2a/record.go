@@ -29,8 +29,8 @@ type record struct {
 	// streamed holds the text of artifacts built from appended chunks; a
 	// snapshot reads it, so a long stream costs linear time, not quadratic.
 	streamed map[a2a.ArtifactID]*strings.Builder
-	// open are the artifacts a turn is streaming into: its next chunk
-	// appends, the turn's end closes them (taskRun.Text).
+	// open are the artifacts a turn is streaming into, until the turn's
+	// end closes them (taskRun.Text).
 	open    []a2a.ArtifactID
 	history []*a2a.Message
 

@@ -102,8 +102,6 @@ func (t *taskRun) Artifact(toolName, content string) {
 // that streamed nothing: Murmur's final text frame (a2a-cli.md §2.9), here
 // the response artifact's update with lastChunk set. A streamed turn's
 // close appends an empty chunk; the whole text replaces the artifact.
-// Either way the turn's streams are closed, so the next turn's text
-// starts afresh.
 func (t *taskRun) Text(text string) {
 	g, rec := t.g, t.rec
 	g.mu.Lock()
@@ -121,7 +119,8 @@ func (t *taskRun) Text(text string) {
 }
 
 // EmitChunk streams a text or thinking chunk (Murmur's text and thinking
-// frames): the turn's first replaces the artifact, the rest append to it.
+// frames) as an appended part of its artifact, and marks the artifact as
+// streaming until the turn's end.
 func (t *taskRun) EmitChunk(_ context.Context, text string, thinking bool) {
 	g, rec := t.g, t.rec
 	id, event := a2a.ArtifactID(responseArtifact), "text"
@@ -130,10 +129,9 @@ func (t *taskRun) EmitChunk(_ context.Context, text string, thinking bool) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	appending := slices.Contains(rec.open, id)
-	if rec.apply(&a2a.TaskArtifactUpdateEvent{TaskID: rec.id, ContextID: rec.contextID, Append: appending,
+	if rec.apply(&a2a.TaskArtifactUpdateEvent{TaskID: rec.id, ContextID: rec.contextID, Append: true,
 		Artifact: &a2a.Artifact{ID: id, Name: string(id), Parts: a2a.ContentParts{a2a.NewTextPart(text)}}}) {
-		if !appending {
+		if !slices.Contains(rec.open, id) {
 			rec.open = append(rec.open, id)
 		}
 		g.watch.text(rec, event, text, false)

@@ -10,7 +10,7 @@ import (
 
 // Murmur's text frames on message/stream (a2a-cli.md §2.9), as A2A
 // artifact updates of the response artifact: a streamed turn is one
-// update per chunk and then its close (lastChunk, empty text) before the
+// appended update per chunk and then its close (lastChunk, empty text) before the
 // completed status; a turn that streamed nothing is one update with the
 // whole text and lastChunk. Nothing repeats the answer after that.
 func TestStreamCarriesMurmursTextFrames(t *testing.T) {
@@ -20,7 +20,7 @@ func TestStreamCarriesMurmursTextFrames(t *testing.T) {
 			task string
 			want []string // response updates as text/append/last, then the final state
 		}{
-			{"chunks:al,pha,bet", []string{"al//", "pha/append/", "bet/append/", "/append/last", "completed"}},
+			{"chunks:al,pha,bet", []string{"al/append/", "pha/append/", "bet/append/", "/append/last", "completed"}},
 			{"hello", []string{"echo: hello//last", "completed"}},
 		} {
 			t.Run(p.name+"/"+tc.task, func(t *testing.T) {
