@@ -135,6 +135,9 @@ func TestAgentExampleAnswersItsTask(t *testing.T) {
 			if code != c.code || !strings.HasSuffix(stdout, "status:  "+c.status+"\n") {
 				t.Fatalf("mur run: exit %d, want %d and status %s\nstdout:\n%s\nstderr:\n%s", code, c.code, c.status, stdout, stderr)
 			}
+			if c.code == 0 {
+				readmeSaysWhatARunPrints(t, stdout, stderr)
+			}
 			// mur run names the result file; it is in the workdir it printed.
 			workdir := lineValue(t, stdout, "workdir: ")
 			resultPath := lineValue(t, stdout, "result:  ")

@@ -6,6 +6,7 @@ package agentexample
 // driver, streaming, and the model's answer is the result.
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,6 +77,30 @@ func TestAgentExampleAgainstAProvider(t *testing.T) {
 	result, err := os.ReadFile(lineValue(t, stdout, "result:  "))
 	if err != nil || strings.TrimSpace(string(result)) != "Fact sheet: task.md, 35 words." {
 		t.Errorf("out/result.txt = %q, %v; want the model's answer", result, err)
+	}
+	// As the README says: each turn's inference record (mur's counts) has
+	// beside it the provider's usage (the mock reports 21 in, 9 out).
+	trace, err := os.ReadFile(lineValue(t, stdout, "trace:   "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inference, usage int
+	for line := range strings.SplitSeq(strings.TrimSpace(string(trace)), "\n") {
+		var raw map[string]any
+		if err := json.Unmarshal([]byte(line), &raw); err != nil {
+			t.Fatal(err)
+		}
+		switch raw["event_type"] {
+		case "inference":
+			inference++
+		case "inference_usage":
+			if raw["input_tokens"] == 21.0 && raw["output_tokens"] == 9.0 {
+				usage++
+			}
+		}
+	}
+	if inference != 2 || usage != 2 {
+		t.Errorf("trace.jsonl has %d inference records and %d inference_usage records with the provider's counts, want 2 of each:\n%s", inference, usage, trace)
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), `\"words\":35`) ||

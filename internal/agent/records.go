@@ -21,7 +21,7 @@ func (l *loop) sessionStart(maxTurns uint32) *trace.SessionStart {
 		ContainmentDeclared: g.DeclaredContainment, ContainmentAchieved: g.AchievedContainment,
 		WorkdirExec: g.WorkdirExec, EffectiveGrants: g,
 		SystemPromptSource: l.prompt.source, SystemPromptSHA256: l.prompt.sha256()}
-	if c.IncludeToolOutput && l.prompt.source != sourceNone {
+	if c.IncludeToolOutput && l.prompt.resolved() {
 		rec.SystemPrompt = &l.prompt.text
 	}
 	for _, w := range l.s.SecurityWarnings {
@@ -48,38 +48,12 @@ func capabilityNames(c *manifest.Capsule) []string {
 }
 
 // grants is effective_grants: staging's containment decision and the
-// capsule-wide grants as the policy reads them.
+// capsule-wide grants, the object --explain-scope --json prints.
 func (l *loop) grants() trace.EffectiveGrants {
-	caps := l.s.Capsule.Capabilities
-	ct := l.s.Containment
-	g := trace.EffectiveGrants{
-		DeclaredContainment: ct.Declared.String(), AchievedContainment: ct.Achieved.String(),
-		FloorMet: ct.Achieved >= ct.Declared, EnforcementTier: ct.Mechanism(),
-		WorkdirExec: caps.WorkdirExec(), NetworkAllow: orEmpty(caps.NetworkAllow()),
-		ShellAllow: orEmpty(caps.ShellAllow()), SpawnAllow: orEmpty(caps.SpawnAllow()), EnvAllow: orEmpty(caps.EnvAllow()),
-		InterpreterRuntimeGrants: []trace.InterpreterRuntime{}, StagedRuntimeGrants: []trace.StagedRuntime{},
-	}
+	g := l.s.Containment.EffectiveGrants(l.s.Capsule)
 	if !g.FloorMet {
 		reason := "the host's containment is weaker than the declared floor"
 		g.ShortfallReason = &reason
-	}
-	if s := caps.Scope(); s != "" {
-		g.FilesystemScope = &s
-	}
-	if caps != nil && caps.Network != nil {
-		g.UnixSockets = caps.Network.UnixSockets
-	}
-	if caps != nil && caps.Shell != nil {
-		for _, r := range caps.Shell.InterpreterRuntime {
-			ir := trace.InterpreterRuntime{Binary: r.Binary, Dirs: []trace.InterpreterDir{}}
-			for _, d := range r.Dirs {
-				ir.Dirs = append(ir.Dirs, trace.InterpreterDir{Path: d.Path, ListDir: d.ListDir})
-			}
-			g.InterpreterRuntimeGrants = append(g.InterpreterRuntimeGrants, ir)
-		}
-		for _, r := range caps.Shell.StagedRuntime {
-			g.StagedRuntimeGrants = append(g.StagedRuntimeGrants, trace.StagedRuntime{Binary: r.Binary, SourcePath: r.SourcePath, Pin: r.Pin})
-		}
 	}
 	return g
 }

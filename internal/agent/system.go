@@ -35,10 +35,16 @@ type prompt struct {
 	text, source string
 }
 
+// resolved reports whether there is a prompt: a --system-prompt of blanks
+// resolves to none, its source still cli.
+func (p prompt) resolved() bool {
+	return p.source != sourceNone && (p.source != sourceCLI || p.text != "")
+}
+
 // sha256 is the lowercase hex digest of the resolved prompt, nil without
 // one.
 func (p prompt) sha256() *string {
-	if p.source == sourceNone {
+	if !p.resolved() {
 		return nil
 	}
 	sum := sha256.Sum256([]byte(p.text))
@@ -46,14 +52,14 @@ func (p prompt) sha256() *string {
 	return &s
 }
 
-// resolveSystem resolves the prompt (session.md §3.3): cli (trimmed, ""
-// is none) over the manifest's inline text, file or bound skill.
+// resolveSystem resolves the prompt (session.md §3.3): cli (trimmed) over
+// the manifest's inline text, file or bound skill. A --system-prompt of
+// blanks is still the operator's choice, source cli: it clears the
+// manifest's prompt and sends none.
 func resolveSystem(s stage.LoopView, cli *string) (prompt, error) {
 	p := prompt{source: sourceNone}
 	if cli != nil {
-		if t := strings.TrimSpace(*cli); t != "" {
-			p.text, p.source = t, sourceCLI
-		}
+		p.text, p.source = strings.TrimSpace(*cli), sourceCLI
 	} else {
 		text, ok, err := resolvePrompt(s)
 		if err != nil {

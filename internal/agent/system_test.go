@@ -30,7 +30,7 @@ func TestSystemPrompt(t *testing.T) {
 		{"file beside murmur.yaml, trimmed", manifest.Inference{SystemPromptFile: "prompt.md"}, nil, head + "From the file.", ""},
 		{"skill artifact", manifest.Inference{SystemPromptArtifact: "persona"}, nil, head + "You are terse.", ""},
 		{"cli wins over the manifest, trimmed", manifest.Inference{SystemPrompt: "Be brief."}, strPtr("  From the flag. "), head + "From the flag.", ""},
-		{"empty cli is no prompt", manifest.Inference{SystemPromptArtifact: "nobody"}, strPtr(" "), head, ""},
+		{"blank cli is no prompt", manifest.Inference{SystemPromptArtifact: "nobody"}, strPtr(" "), head, ""},
 		{"missing file", manifest.Inference{SystemPromptFile: "gone.md"}, nil, "", CodePrompt},
 		{"unstaged artifact", manifest.Inference{SystemPromptArtifact: "nobody"}, nil, "", CodePrompt},
 	}

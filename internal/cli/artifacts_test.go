@@ -228,7 +228,9 @@ func TestArtifactCommandErrors(t *testing.T) {
 		{capsule, []string{"install", "github:o/r"}, 1, "invalid github artifact reference 'github:o/r' (expected github:<owner>/<repo>@<tag>)"},
 		{capsule, []string{"install", "github:o/r@v1"}, 1, "error[E-REG-001]: installing 'github:o/r@v1' from release sources is not implemented in mur-go yet"},
 		{capsule, []string{"install", "a@1", "--registry", "http://127.0.0.1:1"}, 1, "error[E-IO-003]: NEXUS_API_KEY is required for remote registry mode. Set it or use local mode."},
-		{capsule, []string{"install", "--all-platforms"}, 2, "--all-platforms needs an ARTIFACT of the form name@version"},
+		// Murmur's --all-platforms fetches from release sources, which
+		// mur-go lacks: no flag rather than one that does nothing.
+		{capsule, []string{"install", "--all-platforms", "a@1"}, 2, "unknown flag: --all-platforms"},
 		{capsule, []string{"install"}, 0, ""},
 		{capsule, []string{"list", "-g", "--all"}, 2, "-g and --all cannot be used together"},
 		{capsule, []string{"build", "--version", "2"}, 2, "--version and --summary only apply with --skill"},

@@ -15,7 +15,7 @@ import (
 // This host (Linux with Landlock, seccomp and user + mount namespaces,
 // as CI is) provides sealed; the reports must say so.
 func TestDoctorReportsTheHost(t *testing.T) {
-	t.Chdir(t.TempDir())
+	t.Chdir(capsuleDir(t, "name: c\nversion: '1'\n", nil))
 	o := mur(t, "doctor", "--json")
 	if o.code != 0 {
 		t.Fatalf("exit %d\n%s%s", o.code, o.stdout, o.stderr)
@@ -77,7 +77,11 @@ func TestExplainScope(t *testing.T) {
 				t.Fatalf("%v\n%s", err, o.stdout)
 			}
 			// The mechanism is the host's whatever the applied tier (§9.1).
-			if g.FloorMet != tc.floorMet || !strings.HasPrefix(g.ShortfallReason, tc.shortfall) || g.EnforcementTier != "mountns+pivot_root+landlock+seccomp" ||
+			shortfall := ""
+			if g.ShortfallReason != nil {
+				shortfall = *g.ShortfallReason
+			}
+			if g.FloorMet != tc.floorMet || !strings.HasPrefix(shortfall, tc.shortfall) || g.EnforcementTier != "mountns+pivot_root+landlock+seccomp" ||
 				g.AchievedContainment != tc.achieved || g.Tier != tc.tier || g.FilesystemScope == nil || *g.FilesystemScope != "data" ||
 				!g.UnixSockets || len(g.ShellAllow) != 1 || !g.Subprocess.NetworkNamespace {
 				t.Errorf("report: %+v", g)

@@ -44,8 +44,8 @@ func printGrants(w io.Writer, g stage.EffectiveGrants) {
 		return strings.Join(s, ", ")
 	}
 	met := "met"
-	if !g.FloorMet {
-		met = "NOT met: " + g.ShortfallReason
+	if !g.FloorMet && g.ShortfallReason != nil {
+		met = "NOT met: " + *g.ShortfallReason
 	}
 	fmt.Fprintf(w, "containment: declared %s, achieved %s (floor %s)\n", g.DeclaredContainment, g.AchievedContainment, met)
 	// The tier applied to this capsule, and the host's mechanism (§9.1:

@@ -37,8 +37,10 @@ entry from murmur.lock to upgrade on purpose.
 
 The registry is chosen as for 'mur publish': --registry, then
 registry.remote_url / registry.default in ./murmur.yaml, else the global
-store. Installing from GitHub release sources (bare names, github: refs,
---all-platforms) is not implemented in mur-go yet.`
+store. Installing from GitHub release sources (bare names, github: refs)
+is not implemented in mur-go yet, and so neither is Murmur's
+--all-platforms, which fetches every platform variant from them: mur-go
+has no such flag.`
 
 const installExample = `  # every artifact of the capsule in this directory, pinned in murmur.lock
   mur install
@@ -51,7 +53,7 @@ const installExample = `  # every artifact of the capsule in this directory, pin
 
 func newInstallCommand(a *app) *cobra.Command {
 	var reg string
-	var global, allPlatforms bool
+	var global bool
 	cmd := &cobra.Command{
 		Use:     "install [ARTIFACT]",
 		Short:   "Install artifacts into the project (or global) store and pin them",
@@ -61,18 +63,14 @@ func newInstallCommand(a *app) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in := &installer{app: a, reg: reg, global: global}
 			if len(args) == 0 {
-				if allPlatforms {
-					return usagef(cmd, "--all-platforms needs an ARTIFACT of the form name@version")
-				}
 				return in.all(cmd.Context())
 			}
-			return in.one(cmd, strings.TrimSpace(args[0]), allPlatforms)
+			return in.one(cmd, strings.TrimSpace(args[0]))
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&reg, "registry", "", "registry URL, or \"local\" for the global store")
 	f.BoolVarP(&global, "global", "g", false, "install into the global store ~/.murmur/artifacts (no lock for a single ARTIFACT)")
-	f.BoolVar(&allPlatforms, "all-platforms", false, "install every platform variant from release sources (not implemented)")
 	return cmd
 }
 
@@ -84,13 +82,10 @@ type installer struct {
 }
 
 // one installs a single reference.
-func (in *installer) one(cmd *cobra.Command, ref string, allPlatforms bool) error {
+func (in *installer) one(cmd *cobra.Command, ref string) error {
 	ctx := cmd.Context()
 	switch {
 	case isLocalPackageRef(ref):
-		if allPlatforms {
-			return usagef(cmd, "--all-platforms needs an ARTIFACT of the form name@version")
-		}
 		return in.file(ctx, ref)
 	case strings.Contains(ref, ":") || !strings.Contains(ref, "@"):
 		if err := checkSourceRef(ref); err != nil {
@@ -102,9 +97,6 @@ func (in *installer) one(cmd *cobra.Command, ref string, allPlatforms bool) erro
 	if !ok || name == "" || version == "" || strings.Contains(version, "@") {
 		return &diag.Error{Code: artifact.CodeIO, Msg: "artifact reference must be in the format <name@version>",
 			Hint: "for example: mur install hello-tool@0.1.0"}
-	}
-	if allPlatforms {
-		return notImplementedSources("--all-platforms installs from release sources, which mur-go does not support yet")
 	}
 	wd, err := cwd()
 	if err != nil {

@@ -108,8 +108,9 @@ What it does today:
   run capsules     "mur run" runs a script capsule (its own component,
                    calling the tools its murmur.yaml declares) in a fresh
                    session under the manifest's grants and limits; an
-                   agent capsule (inference:) runs its driver turn by turn
-                   with its tools (a first slice: see "mur run --help").
+                   agent capsule (inference:) is served over A2A and runs
+                   its model turn by turn (a WASM driver, or a claude or
+                   codex CLI) with its tools, shell commands and hooks.
   package          "mur build" packs an artifact directory into a .mur.zip,
                    "mur publish" puts it in the local (~/.murmur/artifacts)
                    or a remote registry, "mur registry serve" hosts one.

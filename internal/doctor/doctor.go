@@ -1,10 +1,11 @@
 // Package doctor says what this host can enforce on a capsule's
 // subprocesses and whether mur's own state is usable: the containment
 // tiers with the reason for each one missing, the cgroup scope, the cache
-// and stores, the toolchain, and, inside a project, the capsule's grants
-// and the refusals `mur run` would make. It also removes the session
-// scopes a mur that is gone left behind, killing what still ran in them.
-// `mur doctor` renders it; a server can call it the same way.
+// and stores, the toolchain; and for the project, the capsule's grants,
+// the refusals `mur run` would make and Murmur's checklist of its
+// declared artifacts against the stores and murmur.lock. It also removes
+// the session scopes a mur that is gone left behind, killing what still
+// ran in them. `mur doctor` renders it; a server can call it the same way.
 package doctor
 
 import (
@@ -31,7 +32,7 @@ type Options struct {
 	// Prober probes the host (through the mur binary).
 	Prober *sandbox.Prober
 	// Dir is where to look for murmur.yaml, walking up; "" skips the
-	// capsule checks.
+	// project (none found there is Report.ProjectErr, E-IO-001).
 	Dir string
 	// CacheDir is the compile cache (MUR_CACHE_DIR; "" = the user cache).
 	CacheDir string
@@ -52,6 +53,12 @@ type Report struct {
 	Missing []Gap    `json:"missing"`
 	Checks  []Check  `json:"checks"`
 	Capsule *Capsule `json:"capsule,omitempty"`
+	// Project is the project's checklist (Options.Dir inside a project);
+	// ProjectErr what stopped it (no project, a manifest or murmur.lock
+	// that does not read), ProjectError that error as the CLI prints it.
+	Project      *Project `json:"project,omitempty"`
+	ProjectErr   error    `json:"-"`
+	ProjectError string   `json:"project_error,omitempty"`
 }
 
 // Gap is one class this host does not provide, and why.
@@ -77,18 +84,26 @@ type Capsule struct {
 	Warnings []string              `json:"warnings"`
 }
 
-// OK reports whether nothing failed: every non-info check passed and the
-// capsule, if any, would not be refused.
+// OK reports whether nothing failed: every non-info check passed, the
+// project (if asked for) was found and every declared artifact passed,
+// and the capsule would not be refused.
 func (r Report) OK() bool {
-	for _, c := range r.Checks {
-		if !c.OK && !c.Info {
-			return false
-		}
-	}
-	return r.Capsule == nil || r.Capsule.Grants.FloorMet
+	return r.HostProblems() == 0 && r.ProjectErr == nil && (r.Project == nil || r.Project.Failed == 0) &&
+		(r.Capsule == nil || r.Capsule.Grants.FloorMet)
 }
 
-// Run diagnoses the host and, when Dir is inside a project, its capsule.
+// HostProblems counts the failed host checks (info items never fail).
+func (r Report) HostProblems() int {
+	n := 0
+	for _, c := range r.Checks {
+		if !c.OK && !c.Info {
+			n++
+		}
+	}
+	return n
+}
+
+// Run diagnoses the host and, with a Dir, the project there.
 // The one thing it changes is what no live mur owns: the session scopes
 // of a mur that is gone (killed, crashed), whose processes it kills and
 // whose cgroups it removes (sandbox.SweepStaleScopes). It creates
@@ -110,7 +125,15 @@ func Run(ctx context.Context, o Options) Report {
 	}
 	r.Checks = append(r.Checks, netnsCheck(s), sealedCheck(s), cgroupCheck(s), staleScopeCheck(), cacheCheck(o.CacheDir), storeCheck(getenv), toolchainCheck())
 	if o.Dir != "" {
-		r.Capsule, r.Checks = capsule(o.Dir, s, r.Checks)
+		f, warns, p, err := project(ctx, o.Dir, getenv)
+		if err == nil {
+			r.Capsule, err = capsule(f, warns, s)
+		}
+		if err != nil {
+			r.ProjectErr, r.ProjectError = err, diag.Render(err)
+		} else {
+			r.Project = p
+		}
 	}
 	return r
 }
@@ -248,32 +271,19 @@ func toolchainCheck() Check {
 	return c
 }
 
-// capsule finds murmur.yaml from dir upwards and reports it.
-func capsule(dir string, s policy.HostSupport, checks []Check) (*Capsule, []Check) {
-	path := ""
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, manifest.FileName)); err == nil {
-			path = filepath.Join(d, manifest.FileName)
-			break
-		}
-		if d == filepath.Dir(d) {
-			return nil, checks
-		}
-	}
-	f, warns, err := manifest.LoadWith(path, manifest.LoadOptions{Role: manifest.RoleCapsule})
-	if err != nil {
-		return nil, append(checks, Check{Name: "capsule manifest", Detail: diag.Render(err)})
-	}
+// capsule is the project's capsule as `mur run` would decide on it: its
+// grants under this host's containment, and its warnings.
+func capsule(f *manifest.File, warns []manifest.Warning, s policy.HostSupport) (*Capsule, error) {
 	g, err := stage.Explain(f.Capsule, "", s)
 	if err != nil {
-		return nil, append(checks, Check{Name: "capsule manifest", Detail: diag.Render(err)})
+		return nil, err
 	}
-	c := &Capsule{Manifest: path, Grants: g, Warnings: []string{}}
+	c := &Capsule{Manifest: f.Path, Grants: g, Warnings: []string{}}
 	for _, w := range warns {
 		c.Warnings = append(c.Warnings, w.String())
 	}
 	for _, w := range policy.SecurityWarnings(f.Capsule, policy.NewHost(s, policy.Advisory, nil)) {
 		c.Warnings = append(c.Warnings, policy.LaunchLine(policy.StderrPrefix, w))
 	}
-	return c, append(checks, Check{Name: "capsule manifest", OK: true, Detail: path})
+	return c, nil
 }

@@ -177,7 +177,11 @@ func TestAgentSystemPromptSources(t *testing.T) {
 		{"manifest inline", "  system_prompt: Answer briefly.\n", nil, "\\n\\nAnswer briefly.", 0, "manifest", digest("Answer briefly."), false, false},
 		{"manifest file", "  system_prompt_file: prompt.md\n", nil, "\\n\\nFrom the file.", 0, "manifest", digest("From the file."), false, false},
 		{"cli wins, trimmed", "  system_prompt: Answer briefly.\n", []string{"--system-prompt", "  Be terse. "}, "\\n\\nBe terse.", 0, "cli", digest("Be terse."), false, false},
-		{"empty cli is none", "  system_prompt_file: gone.md\n", []string{"--system-prompt", ""}, "(in your workdir)", 0, "none", nil, false, false},
+		// A blank flag is the operator's choice all the same (Murmur:
+		// source cli): the manifest's prompt is cleared (its missing
+		// file is never read) and none is sent.
+		{"blank cli clears the prompt", "  system_prompt_file: gone.md\n", []string{"--system-prompt", "   "}, "(in your workdir)", 0, "cli", nil, false, false},
+		{"empty cli clears the prompt", "  system_prompt: Answer briefly.\n", []string{"--system-prompt", ""}, "(in your workdir)", 0, "cli", nil, false, false},
 		{"missing file is E-RUN-009", "  system_prompt_file: gone.md\n", nil, "", 1, "", nil, false, false},
 		{"skill artifact", "  system_prompt_artifact: persona\n", nil, "\\n\\nYou are terse.", 0, "manifest", digest("You are terse."), true, true},
 		{"cli clears the skill binding", "  system_prompt_artifact: persona\n", []string{"--system-prompt", "Be kind."}, "\\n\\nBe kind.", 0, "cli", digest("Be kind."), true, false},

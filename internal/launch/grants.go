@@ -14,17 +14,22 @@ const (
 	configVar = "MURMUR_INFERENCE_DRIVER_CONFIG"
 )
 
-// identity is the runtime's MURMUR_* pairs a capsule's WASM guests see
-// (session.md §1.5). No A2A port is bound, so MURMUR_CAPSULE_URL is absent
-// rather than empty. An agent capsule's driver and WASM tools also get the
+// identity is the runtime's MURMUR_* pairs a capsule's guests and shell
+// commands see (session.md §1.5). MURMUR_CAPSULE_URL is the served
+// capsule's URL, absent rather than empty where no port is bound (a
+// script capsule). An agent capsule's driver and WASM tools also get the
 // inference vars; a script capsule has none.
-func identity(s stage.GuestView) [][2]string {
-	out := inferenceEnv(s.Capsule.Inference)
-	return append(out,
+func identity(o *Options) [][2]string {
+	s := o.Staged
+	out := append(inferenceEnv(s.Capsule.Inference),
 		[2]string{"MURMUR_CAPSULE_NAME", s.Capsule.Name},
 		[2]string{"MURMUR_CAPSULE_VERSION", s.Capsule.Version},
 		[2]string{"MURMUR_SESSION_ID", s.ID},
 	)
+	if o.CapsuleURL != "" {
+		out = append(out, [2]string{"MURMUR_CAPSULE_URL", o.CapsuleURL})
+	}
+	return out
 }
 
 // inferenceEnv is the MURMUR_INFERENCE_* set, in §1.5's order; the key and
@@ -92,7 +97,7 @@ func capsuleGrants(o *Options) wasip2.Grants {
 	s := o.Staged
 	return wasip2.Grants{
 		Dirs:   []wasip2.DirGrant{preopen(s.Workdir, s.AccessibleDir)},
-		Env:    guestEnv(o.Getenv, s.Ceiling, identity(s)),
+		Env:    guestEnv(o.Getenv, s.Ceiling, identity(o)),
 		Args:   []string{s.Capsule.Name},
 		Stdout: wasip2.Output{W: o.Stdout},
 		Stderr: wasip2.Output{W: o.Stderr},
@@ -111,7 +116,7 @@ func toolGrants(o *Options, g stage.Grants, name string) wasip2.Grants {
 	}
 	return wasip2.Grants{
 		Dirs:   dirs,
-		Env:    guestEnv(o.Getenv, g, identity(o.Staged)),
+		Env:    guestEnv(o.Getenv, g, identity(o)),
 		Args:   []string{name},
 		Stdout: wasip2.Output{W: o.Stdout},
 		Stderr: wasip2.Output{W: o.Stderr},

@@ -39,6 +39,10 @@ type Options struct {
 	// (resources.Start), which every shell command and native tool is
 	// started under; nil starts them under neither.
 	Resources *resources.Bounds
+	// CapsuleURL is the served agent capsule's URL (localhost:PORT), its
+	// guests' MURMUR_CAPSULE_URL; "" (a script capsule, which serves
+	// nothing) leaves the variable out.
+	CapsuleURL string
 }
 
 // GuestIO is what a session's guests read of the host and where their

@@ -11,8 +11,8 @@ import (
 // binaries, nil when there are none. Commands start like native tools:
 // through the rlimit trampoline (refused without one), in the accessible
 // workdir, with the subprocess environment plus the runtime's MURMUR_*
-// pairs (security.md §7 step 3; MURMUR_CAPSULE_URL is absent while no
-// port is bound, as for WASM guests).
+// pairs (security.md §7 step 3), MURMUR_CAPSULE_URL among them once the
+// agent capsule's port is bound.
 func newShell(o *Options) (tools.ShellRunner, error) {
 	s := o.Staged
 	if len(s.ShellTools) == 0 {
@@ -30,7 +30,7 @@ func newShell(o *Options) (tools.ShellRunner, error) {
 		Binaries: bins,
 		Workdir:  s.AccessibleDir,
 		Env: tools.SubprocessEnv{Getenv: o.Getenv, BaselineEnv: g.ShellBaselineEnv, StripEnv: g.ShellStripEnv,
-			Overrides: identity(s)},
+			Overrides: identity(o)},
 		Sandbox: o.trampoline(sandbox.RlimitsFor(g.Resources), s.Subprocesses.Scope(pathEnv(o), nil).Plan(sandbox.HostNetNS()),
 			s.Subprocesses.Egress(o.Log)),
 		MaxLogBytes: g.Resources.MaxFileSizeBytes,

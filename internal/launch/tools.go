@@ -106,7 +106,7 @@ func newTool(o *Options, linker *component.Linker, t toolSpec) (tools.Tool, erro
 		return &tools.NativeTool{Name: t.name, Path: t.binary, SHA256: t.binarySHA256, Dir: o.Staged.AccessibleDir,
 			Env: env, Deadline: limits.Deadline,
 			Sandbox: o.trampoline(sandbox.RlimitsFor(t.grants.Resources),
-				o.Staged.Subprocesses.Scope(pathEnv(o), []string{t.binary}, tools.NativeBinaryFD).Plan(sandbox.HostNetNS()),
+				o.Staged.Subprocesses.ToolScope(pathEnv(o), t.binary, tools.NativeBinaryFD).Plan(sandbox.HostNetNS()),
 				o.Staged.Subprocesses.Egress(o.Log))}, nil
 	case stage.KindSkill:
 		return &tools.SkillTool{Name: t.name, Text: t.skill}, nil

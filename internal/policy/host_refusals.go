@@ -41,6 +41,13 @@ func CheckNetNS(c *manifest.Capabilities, s HostSupport) error {
 	if !s.Linux || s.NetNS || (len(c.ShellAllow()) == 0 && len(c.SpawnAllow()) == 0) {
 		return nil
 	}
+	return &diag.Error{Code: CodeNoNetNS, Err: ErrNoNetNS,
+		Msg:  "this host cannot give the capsule's subprocess tree its own network namespace, so capabilities.network.allow cannot be enforced for it: " + s.noNetNSWhy(),
+		Hint: "allow unprivileged user namespaces (sysctl user.max_user_namespaces, kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile for mur), or remove capabilities.shell.allow and capabilities.spawn.allow"}
+}
+
+// noNetNSWhy is why the probe could not make a network namespace.
+func (s HostSupport) noNetNSWhy() string {
 	reason := s.NetNSErr
 	if reason == "" {
 		reason = "the host was not probed"
@@ -48,7 +55,5 @@ func CheckNetNS(c *manifest.Capabilities, s HostSupport) error {
 	if s.NetNSReason != "" {
 		reason = s.NetNSReason + ": " + reason
 	}
-	return &diag.Error{Code: CodeNoNetNS, Err: ErrNoNetNS,
-		Msg:  "this host cannot give the capsule's subprocess tree its own network namespace, so capabilities.network.allow cannot be enforced for it: " + reason,
-		Hint: "allow unprivileged user namespaces (sysctl user.max_user_namespaces, kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile for mur), or remove capabilities.shell.allow and capabilities.spawn.allow"}
+	return reason
 }

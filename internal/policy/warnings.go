@@ -46,6 +46,15 @@ type Host struct {
 	Support HostSupport
 }
 
+// netns is text, said only when host can give subprocesses a network
+// namespace: W-SEC-005 never claims one the host does not make.
+func netns(host Host, text string) string {
+	if host.Support.NetNS {
+		return text
+	}
+	return ""
+}
+
 // CompilerHelper is one W-SEC-012 finding.
 type CompilerHelper struct {
 	Driver, Helper, Path string
@@ -75,9 +84,16 @@ func SecurityWarnings(c *manifest.Capsule, host Host) []manifest.Warning {
 		case TierSeccompOnly:
 			add(manifest.WarnShellSeccompOnly, "capabilities.shell.allow", "capabilities.shell.allow is non-empty and this kernel has no Landlock (Linux < 5.13): subprocess file access outside the workdir is not restricted, only seccomp filters apply")
 		case TierKernelFull:
-			add(manifest.WarnShellKernel, "capabilities.shell.allow", "capabilities.shell.allow is non-empty; subprocesses run under Landlock and seccomp in a network namespace of their own: files outside the workdir are denied except the allowed binaries, their libraries and a fixed device set, unix sockets are refused unless declared, and only capabilities.network.allow hosts and ports are reachable")
+			add(manifest.WarnShellKernel, "capabilities.shell.allow", "capabilities.shell.allow is non-empty; subprocesses run under Landlock and seccomp"+
+				netns(host, " in a network namespace of their own")+": files outside the workdir are denied except the allowed binaries, their libraries and a fixed device set, unix sockets are refused unless declared"+
+				netns(host, ", and only capabilities.network.allow hosts and ports are reachable"))
 		case TierKernelSealed:
-			add(manifest.WarnShellKernel, "capabilities.shell.allow", "capabilities.shell.allow is non-empty; subprocesses run sealed: a composed root in a private mount namespace (system directories read-only, the workdir the only writable path, /tmp inside it, a private /dev, a synthetic /etc/passwd), under Landlock and seccomp, in a network namespace of their own; the host /proc is bound in when no private procfs can be mounted, and Landlock denies reading it")
+			add(manifest.WarnShellKernel, "capabilities.shell.allow", "capabilities.shell.allow is non-empty; subprocesses run sealed: a composed root in a private mount namespace (system directories read-only, the workdir the only writable path, /tmp inside it, a private /dev, a synthetic /etc/passwd), under Landlock and seccomp"+
+				netns(host, ", in a network namespace of their own")+"; the host /proc is bound in when no private procfs can be mounted, and Landlock denies reading it")
+		}
+		if !host.Support.NetNS && host.Tier >= TierKernelFull {
+			w := &out[len(out)-1]
+			w.Msg += "; this host cannot give them a network namespace of their own (" + host.Support.noNetNSWhy() + "), so nothing would limit their network connections: mur run refuses such a capsule here (E-CAP-005)"
 		}
 	}
 	for i := range c.Artifacts {

@@ -37,6 +37,20 @@ artifacts:
 	if got := codes(Host{Tier: TierKernelFull, Linux: true, CgroupScope: true, NativeTools: []string{"n"}}); got != "W-SEC-005,W-SEC-006,W-SEC-008,W-SEC-008,W-SEC-009,W-SEC-011" {
 		t.Errorf("full: %s", got)
 	}
+	// W-SEC-005 claims a network namespace only where the host makes one.
+	for _, tier := range []Tier{TierKernelFull, TierKernelSealed} {
+		for _, ns := range []bool{true, false} {
+			s := HostSupport{Linux: true, NetNS: ns}
+			if !ns {
+				s.NetNSReason, s.NetNSErr = NetNSGrantMissing, "operation not permitted"
+			}
+			w := SecurityWarnings(c, Host{Tier: tier, Linux: true, CgroupScope: true, Support: s})[0]
+			claims := strings.Contains(w.Msg, "network namespace of their own") && !strings.Contains(w.Msg, "cannot give them a network namespace")
+			if w.Code != manifest.WarnShellKernel || claims != ns || (!ns && !strings.Contains(w.Msg, "E-CAP-005")) {
+				t.Errorf("%v, netns %v: %s", tier, ns, w.Msg)
+			}
+		}
+	}
 	h := Host{Tier: TierKernelSealed, Linux: true, DeclaredFloor: "sealed", UncoveredHelpers: []CompilerHelper{{"gcc", "cc1", "/usr/libexec/gcc/cc1"}}}
 	ws := SecurityWarnings(c, h)
 	last := ws[len(ws)-1]

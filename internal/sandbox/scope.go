@@ -42,6 +42,11 @@ type Scope struct {
 	// are granted Execute, but not the object itself (a native tool's
 	// staged binary, which runs from its sealed copy).
 	Libraries []string
+	// SystemExec grants Execute and ReadFile on the system directories
+	// (SystemDirs): a native tool under an advisory floor may run the
+	// host's programs, as Murmur's native tools may, while its files and
+	// network stay contained like every subprocess's.
+	SystemExec bool
 	// RuntimeDirs are capabilities.shell.interpreter_runtime directories;
 	// StagedRuntime the staged_runtime source paths.
 	RuntimeDirs   []RuntimeDir
@@ -114,6 +119,13 @@ func (s Scope) Plan(hostNetNS string) *Plan {
 		if closure := ExecClosure(l, s.PathEnv); len(closure) > 1 {
 			for _, f := range closure[1:] {
 				grant(f)
+			}
+		}
+	}
+	if s.SystemExec {
+		for _, d := range SystemDirs() {
+			if real, err := filepath.EvalSymlinks(d); err == nil {
+				add(real, Execute|ReadFile)
 			}
 		}
 	}

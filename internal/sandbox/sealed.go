@@ -34,8 +34,10 @@ type SealedRoot struct {
 // rootBases are where the root's tmpfs may go, in order.
 func rootBases() []string { return []string{"/tmp", "/run", "/var/tmp", "/mnt", "/media"} }
 
-// systemDirs are bound read-only (or recreated as the links they are).
-func systemDirs() []string {
+// SystemDirs are the host's system directories: bound read-only into a
+// sealed root (or recreated as the links they are), and where a native
+// tool under an advisory floor may run programs from (Scope.SystemExec).
+func SystemDirs() []string {
 	return []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
 }
 
@@ -132,7 +134,7 @@ func outside(paths []string, workdir string) []string {
 			p = real
 		}
 		p = filepath.Clean(p)
-		if !filepath.IsAbs(p) || p == "/" || under(p, workdir) || slices.ContainsFunc(systemDirs(), func(d string) bool { return under(p, d) }) {
+		if !filepath.IsAbs(p) || p == "/" || under(p, workdir) || slices.ContainsFunc(SystemDirs(), func(d string) bool { return under(p, d) }) {
 			continue
 		}
 		out = append(out, p)
@@ -152,7 +154,7 @@ func outside(paths []string, workdir string) []string {
 // synthetic passwd and group files, the sealed device set.
 func sealedRules(workdirAccess Access) []PathRule {
 	var out []PathRule
-	for _, d := range systemDirs() {
+	for _, d := range SystemDirs() {
 		out = append(out, PathRule{d, ReadFile | ReadDir})
 	}
 	for _, f := range append(etcFiles(), "passwd", "group") {

@@ -104,7 +104,7 @@ func rootSteps(r *SealedRoot) ([]step, error) {
 		steps = append(steps, s)
 		return nil
 	}
-	for _, d := range systemDirs() {
+	for _, d := range SystemDirs() {
 		if link, err := os.Readlink(d); err == nil {
 			steps = append(steps, step{target: d, link: link}) // usrmerge: /bin -> usr/bin
 			continue

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/mur-go/mur/internal/agent"
 	"github.com/mur-go/mur/internal/agent/hooks"
@@ -12,14 +11,16 @@ import (
 	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/launch"
+	"github.com/mur-go/mur/internal/serve/a2a"
 	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/tools"
 )
 
-// checkAgent refuses, before anything is staged, an agent capsule mur-go
-// cannot run. transport: process needs nothing more (manifest refuses a
-// driver, endpoint, api_key and max_tokens beside it); transport: http
-// needs its driver to be a declared runtime: driver artifact.
+// checkAgent refuses, before anything is staged, an agent capsule whose
+// transport mur-go cannot run. transport: process needs nothing more
+// (manifest refuses a driver, endpoint, api_key and max_tokens beside
+// it); transport: http needs a driver, which staging checks is declared
+// once every artifact was looked for (Murmur's order).
 func checkAgent(c *manifest.Capsule) error {
 	inf := c.Inference
 	switch {
@@ -32,11 +33,6 @@ func checkAgent(c *manifest.Capsule) error {
 		return diag.New(launch.CodeRun, "inference.driver is missing: under transport: http the model is reached through a WASM driver").
 			WithHint("set inference.driver.artifact to an artifacts entry with runtime: driver, or use transport: process with an agent CLI")
 	}
-	name := inf.Driver.Artifact
-	if ref, ok := c.Artifact(name); !ok || ref.Runtime != manifest.RuntimeDriver {
-		return diag.New(launch.CodeRun, "inference driver '%s' is not declared: inference.driver.artifact must name an artifacts entry with runtime: driver", name).
-			WithHint(fmt.Sprintf("add `- name: %s` with its version and `runtime: driver` to artifacts in murmur.yaml, then mur install", name))
-	}
 	return nil
 }
 
@@ -47,6 +43,9 @@ func checkAgent(c *manifest.Capsule) error {
 // out/result.txt and in the error, "agent task failed: <reason>" with the
 // task failure's code.
 func runAgent(ctx context.Context, sess *stage.Staged, l *listening, lo launch.Options, o Options) error {
+	// Guests are built knowing the capsule URL, as in Murmur, whose
+	// runtime binds before it builds them.
+	lo.CapsuleURL = a2a.CapsuleURL(l.ln)
 	ao, drv, err := sessionTools(lo)
 	if err != nil {
 		return err
@@ -115,9 +114,11 @@ func sessionTools(lo launch.Options) (agent.Options, hookDriver, error) {
 // withSystemPrompt is the capsule as `mur run --system-prompt` makes it:
 // the manifest's three prompt fields cleared (session.md §3.3), so
 // staging writes MURMUR.md and the loop lists tools without a bound skill.
-// The parsed manifest itself is left alone.
+// The parsed manifest itself is left alone. run has refused the flag for
+// a script capsule (E-IO-003) before the component is looked for, as
+// Murmur does.
 func withSystemPrompt(f *manifest.File, prompt *string) *manifest.File {
-	if prompt == nil || f.Capsule == nil || f.Capsule.Inference == nil {
+	if prompt == nil {
 		return f
 	}
 	c, inf, g := *f.Capsule, *f.Capsule.Inference, *f

@@ -64,7 +64,7 @@ func TestRunFailures(t *testing.T) {
 	}{
 		{"no manifest", "", "", session.StepLoad, session.StatusFailed, "murmur.yaml"},
 		{"agent capsule with an undeclared driver", scriptYAML + "inference:\n  endpoint: https://x.example\n  model: m\n  driver:\n    artifact: d\n", "",
-			session.StepPrepare, session.StatusFailed, "inference driver 'd' is not declared"},
+			session.StepStage, session.StatusFailed, "inference driver 'd' is not declared"},
 		{"no component", scriptYAML, "", session.StepPrepare, session.StatusFailed, "E-RUN-004"},
 		{"not a capsule component", scriptYAML, "tool-spin", session.StepRun, session.StatusFailed, "murmur:capsule/run@0.1.0"},
 	}

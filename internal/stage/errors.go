@@ -14,7 +14,7 @@ import (
 // calls (E-MAN-*, E-CAP-001/002, E-REG-00x from a store, E-IO-003 from an
 // archive) pass through unchanged.
 const (
-	CodeLock      diag.Code = "E-RUN-003" // lock invalid, entry missing, version mismatch
+	CodeLock      diag.Code = "E-RUN-003" // lock invalid, entry missing
 	CodeMissing   diag.Code = "E-RUN-008" // declared artifact in neither store
 	CodeCompile   diag.Code = "E-RUN-001" // a component failed to compile
 	CodeIntegrity           = registry.CodeIntegrity
@@ -28,9 +28,6 @@ const (
 var (
 	// ErrLockMissingEntry: a registry artifact has no murmur.lock entry.
 	ErrLockMissingEntry = install.ErrLockMissingEntry
-	// ErrLockVersionMismatch: the manifest asks for another version than
-	// the lock pins.
-	ErrLockVersionMismatch = install.ErrLockVersionMismatch
 	// ErrIntegrity is registry.ErrIntegrity: bytes, sidecar and lock
 	// disagree.
 	ErrIntegrity = registry.ErrIntegrity

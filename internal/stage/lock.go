@@ -1,6 +1,8 @@
 package stage
 
 import (
+	"fmt"
+
 	"github.com/mur-go/mur/internal/format/lockfile"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/store/install"
@@ -12,27 +14,42 @@ type want struct {
 	version string
 }
 
-// applyLock is §9.5 steps 2–3 and 6: every registry artifact needs an entry,
-// and the entry must pin the version the manifest asks for (the frozen
-// lock check of install, run for all artifacts before any is resolved).
-// Murmur's CLI silently substitutes the pinned version instead
-// (artifacts.md §12 #1); mur-go reports the mismatch, as Murmur's docs and
-// `mur doctor` do, so a manifest edit is never ignored without a word. The
-// first failure, in manifest order, is returned; nothing has been read or
-// written yet.
-func applyLock(c *manifest.Capsule, f *install.Fetcher) ([]want, error) {
+// applyLock is §9.5 steps 2–3: every registry artifact needs an entry
+// (E-RUN-003, the first missing one in manifest order, before anything is
+// read), and is then asked for at the version the lock pins, as Murmur's
+// `mur run` does (artifacts.md §12 #1): the lock, not a manifest edit,
+// decides what runs until `mur install` pins anew. A manifest that asks
+// for another version is not ignored without a word: each such artifact
+// gets a note naming both versions, and `mur doctor` fails on it. Without
+// a lock the manifest's versions are asked for.
+func applyLock(c *manifest.Capsule, f *install.Fetcher) ([]want, []string, error) {
 	var ws []want
+	var notes []string
 	for i := range c.Artifacts {
 		ref := &c.Artifacts[i]
 		if ref.IsLocal() {
 			continue
 		}
-		if err := f.CheckPinned(ref.Name, ref.Version); err != nil {
-			return nil, fetchError(ref, ref.Version, "", err)
+		version := ref.Version
+		if e, ok := pinned(f.Lock, ref.Name); ok && e.ResolvedVersion != version {
+			version = e.ResolvedVersion
+			notes = append(notes, fmt.Sprintf("murmur.lock pins %s at %s and murmur.yaml asks for %s: running the pinned %s (to move to %s, remove its entry from murmur.lock and run mur install)",
+				ref.Name, version, ref.Version, version, ref.Version))
 		}
-		ws = append(ws, want{ref: ref, version: ref.Version})
+		if err := f.CheckPinned(ref.Name, version); err != nil {
+			return nil, nil, fetchError(ref, version, "", err)
+		}
+		ws = append(ws, want{ref: ref, version: version})
 	}
-	return ws, nil
+	return ws, notes, nil
+}
+
+// pinned is the lock's entry for name; none without a lock.
+func pinned(l *lockfile.Lock, name string) (lockfile.Entry, bool) {
+	if l == nil {
+		return lockfile.Entry{}, false
+	}
+	return l.Find(name)
 }
 
 // pins are the lock entries of the registry-resolved artifacts, in

@@ -42,14 +42,16 @@ artifacts:
 			message: "murmur.lock missing artifact entry for 'beta'",
 		},
 		{
-			name: "version mismatch",
+			// The lock's version is asked for (Murmur's mur run), and no
+			// store has it.
+			name: "lock pins a version no store has",
 			lock: func(a, b string) *lockfile.Lock {
 				return &lockfile.Lock{LockVersion: 1, Artifacts: []lockfile.Entry{
 					{Name: "alpha", ResolvedVersion: "0.1.0", SHA256: lockfile.Hashes{Wasm: a}},
 					{Name: "beta", ResolvedVersion: "0.1.9", SHA256: lockfile.Hashes{Wasm: b}}}}
 			},
-			code: CodeLock, is: ErrLockVersionMismatch,
-			message: "lockfile version mismatch for 'beta': manifest requested 0.2.0, lock pinned 0.1.9",
+			code: CodeMissing, is: ErrMissingArtifacts,
+			message: "missing artifacts: beta@0.1.9",
 		},
 		{
 			name: "lock pins other bytes",

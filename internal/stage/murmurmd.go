@@ -62,15 +62,14 @@ func (s *Staged) RenderMurmurMD(capsuleURL string) string {
 	}
 	p("- Model: %s", model)
 	p("- Workdir: ./ — your current directory; files you create, tools and shell commands all resolve from here")
-	budget := "not set"
-	if c.ContextMaxTokens != nil {
-		budget = fmt.Sprint(*c.ContextMaxTokens)
+	switch {
+	case c.ContextMaxTokens == nil:
+		p("- Context budget: not set (compaction not configured)")
+	case s.hasCompactionHook():
+		p("- Context budget: %d tokens (compaction configured)", *c.ContextMaxTokens)
+	default:
+		p("- Context budget: %d tokens (compaction not configured)", *c.ContextMaxTokens)
 	}
-	compaction := "compaction not configured"
-	if c.ContextMaxTokens != nil && s.hasCompactionHook() {
-		compaction = "compaction configured"
-	}
-	p("- Context budget: %s tokens (%s)", budget, compaction)
 	p("")
 	p("## Directory Layout")
 	p("")
@@ -81,7 +80,13 @@ func (s *Staged) RenderMurmurMD(capsuleURL string) string {
 	p("├── tools/             one directory per installed tool or skill")
 	p("├── out/               results written by the runtime")
 	p("├── logs/              runtime logs")
-	p("└── checkpoints/       your own notes, kept across turns")
+	// Nothing makes checkpoints/ but the agent (or a hook): the tree says
+	// so rather than show a directory that is not there.
+	if s.hasCheckpoints() {
+		p("└── checkpoints/       your own notes, kept across turns")
+	} else {
+		p("└── checkpoints/       not there yet: create it to keep your notes across turns")
+	}
 	p("    ├── summary.md")
 	p("    ├── plan.json")
 	p("    └── decisions.json")
@@ -102,11 +107,17 @@ func (s *Staged) RenderMurmurMD(capsuleURL string) string {
 	if len(skills) > 0 {
 		p("## Installed Skills")
 		p("")
+		p("A skill is guidance you fetch when you need it: call it by name, with no arguments, and its text is the result. It is not in your context until you do.")
+		p("")
 		for _, sk := range skills {
+			desc := ""
+			if sk.description != "" {
+				desc = sk.description + " "
+			}
 			if sk.bound {
 				p("- **%s** — bound as system prompt (already part of your instructions)", sk.name)
 			} else {
-				p("- **%s** — callable: call by name to load guidance (no arguments)", sk.name)
+				p("- **%s** — %s*(call by name to load guidance)*", sk.name, desc)
 			}
 		}
 		p("")
@@ -170,8 +181,8 @@ func (s *Staged) RenderMurmurMD(capsuleURL string) string {
 type toolLine struct{ name, version, runtime, description string }
 
 type skillLine struct {
-	name  string
-	bound bool
+	name, description string
+	bound             bool
 }
 
 // listing reads tools/ the way the tool inventory does (session.md §2.1):
@@ -199,18 +210,18 @@ func (s *Staged) listing() ([]toolLine, []skillLine) {
 		if !e.IsDir() {
 			continue
 		}
+		var m *manifest.Artifact
+		if raw, err := confined.ReadFile(root, filepath.Join(e.Name(), "murmur.yaml")); err == nil {
+			if f, _, err := manifest.Parse(raw, "murmur.yaml", manifest.ParseOptions{Role: manifest.RoleArtifact}); err == nil {
+				m = f.Artifact
+			}
+		}
 		if fi, err := root.Lstat(filepath.Join(e.Name(), "skill.md")); err == nil && fi.Mode().IsRegular() {
-			skills = append(skills, skillLine{name: e.Name(), bound: e.Name() == bound})
+			skills = append(skills, skillLine{name: e.Name(), bound: e.Name() == bound, description: s.skillDescription(e.Name(), m)})
 		}
-		raw, err := confined.ReadFile(root, filepath.Join(e.Name(), "murmur.yaml"))
-		if err != nil {
+		if m == nil {
 			continue
 		}
-		f, _, err := manifest.Parse(raw, "murmur.yaml", manifest.ParseOptions{Role: manifest.RoleArtifact})
-		if err != nil {
-			continue
-		}
-		m := f.Artifact
 		rt := m.Runtime
 		if rt == manifest.RuntimeDriver || rt == manifest.RuntimeHook || (rt == manifest.RuntimeSkill && e.Name() == bound) {
 			continue
@@ -226,6 +237,35 @@ func (s *Staged) listing() ([]toolLine, []skillLine) {
 		tools = append(tools, toolLine{name: e.Name(), version: ver, runtime: rt, description: desc})
 	}
 	return tools, skills
+}
+
+// skillDescription is what MURMUR.md says of a skill: its manifest's
+// description, else the first non-empty line of the guidance staging
+// verified (never tools/, which a subprocess may have rewritten).
+func (s *Staged) skillDescription(name string, m *manifest.Artifact) string {
+	if m != nil {
+		if d := sanitize(m.Description); d != "" {
+			return d
+		}
+	}
+	for _, a := range s.Artifacts {
+		if a.Name != name || a.Kind != KindSkill {
+			continue
+		}
+		for line := range strings.SplitSeq(a.SkillText, "\n") {
+			if d := sanitize(line); d != "" {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
+// hasCheckpoints reports whether the accessible workdir has a
+// checkpoints/ directory (not a link to one).
+func (s *Staged) hasCheckpoints() bool {
+	fi, err := os.Lstat(filepath.Join(s.AccessibleDir, "checkpoints"))
+	return err == nil && fi.IsDir()
 }
 
 // hasCompactionHook reports a staged hook bound to on-compaction or to

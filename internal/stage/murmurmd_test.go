@@ -58,7 +58,9 @@ capabilities:
 		"- **bash** (v0.0.0, tool) — ",
 		"- **count** (v0.3.0, tool) — Counts words and lines.",
 		"- **rules** (v1.0.0, skill) — No description",
-		"## Installed Skills", "**mine** — callable", "**prompt** — bound as system prompt",
+		"## Installed Skills", "- **mine** — local *(call by name to load guidance)*", "- **rules** — rules *(call by name to load guidance)*",
+		"**prompt** — bound as system prompt",
+		"└── checkpoints/       not there yet: create it",
 		"Interpreters (the command is run with -c): bash", "the binary's name): git",
 		"## Checkpointing", "## Managing Artifacts at Runtime",
 	} {
@@ -66,7 +68,7 @@ capabilities:
 			t.Errorf("MURMUR.md lacks %q", want)
 		}
 	}
-	for _, absent := range []string{"**drv**", "**compactor**", "**prompt** (v"} {
+	for _, absent := range []string{"**drv**", "**compactor**", "**prompt** (v", "not set tokens"} {
 		if strings.Contains(md, absent) {
 			t.Errorf("MURMUR.md lists %q", absent)
 		}

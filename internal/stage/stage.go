@@ -26,12 +26,13 @@ import (
 // Stage stages a session. The order is Murmur's (a2a-cli.md §6.3,
 // artifacts.md §9.5, security.md §10.2), with every refusal before any
 // write: capability ceiling, containment floor (E-CAP-003) and unenforceable
-// resources, --workdir, murmur.lock entries and versions,
-// store lookup (E-RUN-008), per artifact integrity, extraction, grants and
-// compilation, the driver's reach to inference.endpoint (E-CAP-001,
-// checkEndpoint), what the workdir would hand a guest or subprocess of
-// what the runtime trusts (E-CAP-002, checkTrusted); then the workdir,
-// tools/, MURMUR.md, the --workdir manifest copy and task.md.
+// resources, --workdir, murmur.lock entries (the pinned versions asked
+// for), store lookup (E-RUN-008), per artifact integrity, extraction,
+// grants and compilation, the agent's driver declared (E-RUN-006), its
+// reach to inference.endpoint (E-CAP-001, checkEndpoint), what the
+// workdir would hand a guest or subprocess of what the runtime trusts
+// (E-CAP-002, checkTrusted); then the workdir, tools/, MURMUR.md, the
+// --workdir manifest copy and task.md.
 func Stage(ctx context.Context, opts Options) (*Staged, error) {
 	if opts.Manifest == nil || opts.Manifest.Capsule == nil {
 		return nil, errors.New("stage: Options.Manifest must be a parsed capsule manifest")
@@ -75,6 +76,9 @@ func Stage(ctx context.Context, opts Options) (*Staged, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkDriver(c); err != nil {
+		return nil, err
+	}
 	if err := checkEndpoint(c, opts.Manifest.Path, arts); err != nil {
 		return nil, err
 	}
@@ -111,10 +115,11 @@ func Stage(ctx context.Context, opts Options) (*Staged, error) {
 func prepare(ctx context.Context, s *Staged, opts *Options) ([]*staged, error) {
 	c := s.Capsule
 	fetcher := &install.Fetcher{Sources: opts.Stores, Lock: opts.Lock, Mode: install.Frozen, Getenv: opts.Getenv}
-	ws, err := applyLock(c, fetcher)
+	ws, notes, err := applyLock(c, fetcher)
 	if err != nil {
 		return nil, err
 	}
+	s.Notes = append(s.Notes, notes...)
 	got, err := resolveAll(ctx, fetcher, ws, opts.Platform)
 	if err != nil {
 		return nil, err

@@ -74,6 +74,19 @@ func (p *Subprocesses) Scope(pathEnv string, libraries []string, keepFDs ...int)
 	return sc
 }
 
+// ToolScope is Scope for a native tool's own process (binary, run from
+// its sealed copy at keepFD). Under an advisory floor, the default, the
+// tool may also run the host's programs from the system directories
+// (security.md §9.4: Murmur gives native tools no file containment at
+// all, so a tool that is a script calling mkdir works there); its files
+// and network stay contained. A scoped or sealed floor asks that only the
+// allowlisted binaries run: there the tool may run shell.allow's alone.
+func (p *Subprocesses) ToolScope(pathEnv, binary string, keepFD int) sandbox.Scope {
+	sc := p.Scope(pathEnv, []string{binary}, keepFD)
+	sc.SystemExec = p.containment.Declared == policy.Advisory
+	return sc
+}
+
 // checkSealedHome refuses, at the sealed tier, an accessible workdir
 // whose synthetic HOME cannot be written into the sealed root's
 // /etc/passwd (§10.3), before anything is created.

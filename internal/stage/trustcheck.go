@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/mur-go/mur/internal/base/diag"
+	"github.com/mur-go/mur/internal/policy"
+	"github.com/mur-go/mur/internal/sandbox"
 )
 
 // checkTrusted refuses, before anything is created, a layout d that would
@@ -60,33 +62,63 @@ func (s *Staged) checkTrusted(d dirs) error {
 }
 
 // checkReadGrants refuses a host directory every subprocess may read
-// (an interpreter_runtime or staged_runtime grant) that holds a secret
-// the runtime trusts: .env would be as readable as the interpreter.
+// (an interpreter_runtime or staged_runtime grant, the system directories
+// a native tool runs programs from under an advisory floor) that holds a
+// secret the runtime trusts: .env would be as readable as the
+// interpreter.
 func (s *Staged) checkReadGrants() error {
-	caps := s.Capsule.Capabilities
-	if caps == nil || caps.Shell == nil {
-		return nil
-	}
-	var grants []struct{ dir, what string }
-	for _, g := range caps.Shell.InterpreterRuntime {
-		for _, d := range g.Dirs {
-			grants = append(grants, struct{ dir, what string }{d.Path, "capabilities.shell.interpreter_runtime directory"})
+	var grants []readGrant
+	if s.nativeSystemExec() {
+		for _, d := range sandbox.SystemDirs() {
+			grants = append(grants, readGrant{d, "system directory (a native tool runs programs from it under the advisory floor)", true})
 		}
 	}
-	for _, g := range caps.Shell.StagedRuntime {
-		grants = append(grants, struct{ dir, what string }{g.SourcePath, "capabilities.shell.staged_runtime source_path"})
+	if caps := s.Capsule.Capabilities; caps != nil && caps.Shell != nil {
+		for _, g := range caps.Shell.InterpreterRuntime {
+			for _, d := range g.Dirs {
+				grants = append(grants, readGrant{dir: d.Path, what: "capabilities.shell.interpreter_runtime directory"})
+			}
+		}
+		for _, g := range caps.Shell.StagedRuntime {
+			grants = append(grants, readGrant{dir: g.SourcePath, what: "capabilities.shell.staged_runtime source_path"})
+		}
 	}
 	for _, g := range grants {
 		for _, t := range s.trusted {
 			if _, in := beneath(g.dir, t.Path); in && t.Secret {
+				hint := "grant the interpreter's own directory (for example /usr/lib/python3), never one holding the project or your home"
+				if g.system {
+					hint = "keep the project and ~/.murmur out of the system directories, or declare capabilities.containment: scoped, under which a native tool runs no program but the shell.allow ones"
+				}
 				return &diag.Error{Code: CodeScope,
 					Msg: fmt.Sprintf("%s %s holds %s (%s), which every subprocess of the capsule could then read",
 						g.what, g.dir, t.What, t.Path),
-					Hint: "grant the interpreter's own directory (for example /usr/lib/python3), never one holding the project or your home"}
+					Hint: hint}
 			}
 		}
 	}
 	return nil
+}
+
+// readGrant is a host directory subprocesses may read; system marks the
+// system directories of an advisory native tool.
+type readGrant struct {
+	dir, what string
+	system    bool
+}
+
+// nativeSystemExec reports whether a native tool of the capsule runs
+// with the system directories executable (Subprocesses.ToolScope).
+func (s *Staged) nativeSystemExec() bool {
+	if s.Containment.Declared != policy.Advisory {
+		return false
+	}
+	for _, a := range s.Artifacts {
+		if a.Kind == KindNative {
+			return true
+		}
+	}
+	return false
 }
 
 // heldIn names the trusted paths that are dir or lie below it.

@@ -58,13 +58,19 @@ type Warning struct {
 	Message string `json:"message"`
 }
 
-// EffectiveGrants is session_start's effective_grants object.
+// EffectiveGrants is session_start's effective_grants object, the very
+// object `mur run --explain-scope --json` prints for the capsule (Murmur
+// compares the two whole): the spec's keys, then mur-go's tier and
+// subprocess, which the explanation and the trace both carry.
 type EffectiveGrants struct {
-	DeclaredContainment      string               `json:"declared_containment"`
-	AchievedContainment      string               `json:"achieved_containment"`
-	FloorMet                 bool                 `json:"floor_met"`
-	ShortfallReason          *string              `json:"shortfall_reason,omitempty"`
+	DeclaredContainment string  `json:"declared_containment"`
+	AchievedContainment string  `json:"achieved_containment"`
+	FloorMet            bool    `json:"floor_met"`
+	ShortfallReason     *string `json:"shortfall_reason,omitempty"`
+	// EnforcementTier is the host tier's mechanism (§9.1: the host's, not
+	// the applied one); Tier the applied tier's name.
 	EnforcementTier          string               `json:"enforcement_tier"`
+	Tier                     string               `json:"tier"`
 	FilesystemScope          *string              `json:"filesystem_scope"`
 	WorkdirExec              bool                 `json:"workdir_exec"`
 	NetworkAllow             []string             `json:"network_allow"`
@@ -74,6 +80,20 @@ type EffectiveGrants struct {
 	EnvAllow                 []string             `json:"env_allow"`
 	InterpreterRuntimeGrants []InterpreterRuntime `json:"interpreter_runtime_grants"`
 	StagedRuntimeGrants      []StagedRuntime      `json:"staged_runtime_grants"`
+	// Subprocess says what a native subprocess gets on this host.
+	Subprocess SubprocessReport `json:"subprocess"`
+}
+
+// SubprocessReport is the mechanism detail behind the tier.
+type SubprocessReport struct {
+	Landlock         bool   `json:"landlock"`
+	LandlockABI      int    `json:"landlock_abi"`
+	Seccomp          bool   `json:"seccomp"`
+	NetworkNamespace bool   `json:"network_namespace"`
+	Egress           string `json:"egress"`
+	// Cgroup is how the session's cgroup scope is built (§12.2):
+	// "cgroup2", "cgroup1", or "none (<reason>)".
+	Cgroup string `json:"cgroup"`
 }
 
 // InterpreterRuntime is one capabilities.shell.interpreter_runtime grant.

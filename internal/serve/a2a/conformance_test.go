@@ -177,7 +177,7 @@ func TestStreamChunksArriveBeforeCompletion(t *testing.T) {
 				}
 				switch e := ev.(type) {
 				case *a2a.TaskArtifactUpdateEvent:
-					if e.Artifact.ID == responseArtifact && e.Append {
+					if e.Artifact.ID == responseArtifact && !e.LastChunk {
 						chunks = append(chunks, e.Artifact.Parts[0].Text())
 					}
 					if len(chunks) == 3 && !released {

@@ -29,7 +29,10 @@ type record struct {
 	// streamed holds the text of artifacts built from appended chunks; a
 	// snapshot reads it, so a long stream costs linear time, not quadratic.
 	streamed map[a2a.ArtifactID]*strings.Builder
-	history  []*a2a.Message
+	// open are the artifacts a turn is streaming into, until the turn's
+	// end closes them (taskRun.Text).
+	open    []a2a.ArtifactID
+	history []*a2a.Message
 
 	// log holds every event after the submitted snapshot, in order;
 	// streams read it with their own cursor, so a slow reader never holds
@@ -187,6 +190,26 @@ func (r *record) stream(a *a2a.Artifact) {
 		}
 	}
 	r.streamed[a.ID] = b
+}
+
+// artifactText is the text of artifact id as a snapshot would give it.
+func (r *record) artifactText(id a2a.ArtifactID) (string, bool) {
+	if b, ok := r.streamed[id]; ok {
+		return b.String(), true
+	}
+	for _, a := range r.artifacts {
+		if a.ID != id {
+			continue
+		}
+		var b strings.Builder
+		for _, p := range a.Parts {
+			if t, ok := p.Content.(a2a.Text); ok {
+				b.WriteString(string(t))
+			}
+		}
+		return b.String(), true
+	}
+	return "", false
 }
 
 // statusEvent is a status change of r with an agent message (none if text

@@ -136,6 +136,12 @@ func Listen(ctx context.Context, bind string, port uint16) (net.Listener, error)
 	return ln, nil
 }
 
+// CapsuleURL is the capsule URL (localhost:PORT) of a server on ln: what
+// MURMUR.md and the guests' MURMUR_CAPSULE_URL name.
+func CapsuleURL(ln net.Listener) string {
+	return "localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
 // Serve binds the A2A server, runs the session loop against its task
 // source, and stops the server (closing every stream) when the loop ends;
 // it returns the loop's error.
@@ -176,6 +182,7 @@ func Serve(ctx context.Context, o ServerOptions) error {
 			return err
 		}
 	}
+	url := CapsuleURL(ln)
 	if !httpbound.Loopback(bind) {
 		msg := "the A2A server is reachable from other machines"
 		if o.Token == "" {
@@ -183,8 +190,6 @@ func Serve(ctx context.Context, o ServerOptions) error {
 		}
 		log.Warn(msg, "bind", bind)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	url := "localhost:" + strconv.Itoa(port)
 
 	depth := int(o.Lifecycle.QueueDepth)
 	keep := o.KeepTasks

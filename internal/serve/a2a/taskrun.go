@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -63,8 +64,12 @@ func (t *taskRun) Status(s agent.StatusEvent) {
 		if s.Response != nil {
 			text = *s.Response
 		}
-		rec.apply(&a2a.TaskArtifactUpdateEvent{TaskID: rec.id, ContextID: rec.contextID, LastChunk: true,
-			Artifact: &a2a.Artifact{ID: responseArtifact, Name: responseArtifact, Parts: a2a.ContentParts{a2a.NewTextPart(text)}}})
+		// The last turn's text frames normally carried the answer already;
+		// the response artifact is set here only when they did not.
+		if got, ok := rec.artifactText(responseArtifact); !ok || got != text {
+			rec.apply(&a2a.TaskArtifactUpdateEvent{TaskID: rec.id, ContextID: rec.contextID, LastChunk: true,
+				Artifact: &a2a.Artifact{ID: responseArtifact, Name: responseArtifact, Parts: a2a.ContentParts{a2a.NewTextPart(text)}}})
+		}
 		g.finishLocked(rec, rec.statusEvent(a2a.TaskStateCompleted, text), s.Response)
 	case s.State == "failed" || s.Final:
 		// The task ends failed when the loop reports it done, with the
@@ -94,7 +99,9 @@ func (t *taskRun) Artifact(toolName, content string) {
 }
 
 // Text closes a streamed turn (empty) or carries the whole text of a turn
-// that streamed nothing.
+// that streamed nothing: Murmur's final text frame (a2a-cli.md §2.9), here
+// the response artifact's update with lastChunk set. A streamed turn's
+// close appends an empty chunk; the whole text replaces the artifact.
 func (t *taskRun) Text(text string) {
 	g, rec := t.g, t.rec
 	g.mu.Lock()
@@ -102,24 +109,31 @@ func (t *taskRun) Text(text string) {
 	if rec.terminal() {
 		return
 	}
-	if text != "" {
-		rec.apply(&a2a.TaskArtifactUpdateEvent{TaskID: rec.id, ContextID: rec.contextID,
+	streaming := slices.Contains(rec.open, responseArtifact)
+	rec.open = rec.open[:0]
+	if text != "" || streaming {
+		rec.apply(&a2a.TaskArtifactUpdateEvent{TaskID: rec.id, ContextID: rec.contextID, Append: text == "", LastChunk: true,
 			Artifact: &a2a.Artifact{ID: responseArtifact, Name: responseArtifact, Parts: a2a.ContentParts{a2a.NewTextPart(text)}}})
 	}
 	g.watch.text(rec, "text", text, true)
 }
 
-// EmitChunk streams a text or thinking chunk as an appended artifact part.
+// EmitChunk streams a text or thinking chunk (Murmur's text and thinking
+// frames) as an appended part of its artifact, and marks the artifact as
+// streaming until the turn's end.
 func (t *taskRun) EmitChunk(_ context.Context, text string, thinking bool) {
 	g, rec := t.g, t.rec
-	id, event := responseArtifact, "text"
+	id, event := a2a.ArtifactID(responseArtifact), "text"
 	if thinking {
 		id, event = thinkingArtifact, "thinking"
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if rec.apply(&a2a.TaskArtifactUpdateEvent{TaskID: rec.id, ContextID: rec.contextID, Append: true,
-		Artifact: &a2a.Artifact{ID: a2a.ArtifactID(id), Name: id, Parts: a2a.ContentParts{a2a.NewTextPart(text)}}}) {
+		Artifact: &a2a.Artifact{ID: id, Name: string(id), Parts: a2a.ContentParts{a2a.NewTextPart(text)}}}) {
+		if !slices.Contains(rec.open, id) {
+			rec.open = append(rec.open, id)
+		}
 		g.watch.text(rec, event, text, false)
 	}
 }
