@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 
@@ -131,8 +132,10 @@ output, for an agent capsule "murmur: url …", with -v "result:  <path>"
 (its out/result.txt) and "trace:   <path>" (its trace.jsonl, once
 written), then "status:  ok", "status:  failed", "status:  trapped" or
 "status:  cancelled", and after "status:  ok" an agent capsule's final
-answer (out/result.txt), last, so 'mur run --task … > answer.md' keeps
-it after the status lines. With --json, one line
+answer (out/result.txt), last. These lines are Murmur's, on stdout; -q
+prints them on stderr instead, so 'mur run -q --task … > answer.md' keeps
+the answer alone (a script capsule's own output, under -q, alone too).
+With --json, one line
 {"name","pid","session_id","url","version","workdir"} (an agent capsule's
 when its URL is known, a script's after the run) and nothing else on
 stdout (the capsule's output goes to stderr). A failed run always exits 1.
@@ -151,6 +154,7 @@ type runOptions struct {
 	task        string
 	json        bool
 	verbose     bool
+	quiet       bool
 	noEnvFile   bool
 	containment string
 	explain     bool
@@ -205,7 +209,10 @@ func newRunCommand(a *app) *cobra.Command {
 			if err := opts.check(cmd); err != nil {
 				return &usageError{cmd, err}
 			}
-			r := &runner{app: a, opts: opts, cmd: cmd}
+			r := &runner{app: a, opts: opts, cmd: cmd, info: a.stdout}
+			if opts.quiet {
+				r.info = a.stderr
+			}
 			return r.run(cmd.Context())
 		},
 	}
@@ -216,6 +223,7 @@ func newRunCommand(a *app) *cobra.Command {
 	f.Int64Var(&opts.maxTaskBytes, "max-task-bytes", runsession.DefaultMaxTaskBytes, "the longest task the run takes, in bytes; a longer --task is refused before anything runs")
 	f.BoolVar(&opts.json, "json", false, "print one JSON line describing the session instead of the human output (wins over -v)")
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "also print the workdir and the manifest's name and version")
+	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print the session and status lines on stderr, so stdout holds only the capsule's output or the agent's answer ('mur run -q --task … > answer.md')")
 	f.BoolVar(&opts.noEnvFile, "no-env-file", false, "do not load .env from the manifest's directory or its ancestors")
 	f.BoolVar(&opts.explain, "explain-scope", false, "print the capsule's effective grants, containment class and enforcement tier (one JSON line with --json) and exit without running anything")
 	f.StringVar(&opts.containment, "containment", "", "the weakest containment class the run accepts: advisory, scoped or sealed (the strongest of this and capabilities.containment applies)")
@@ -233,6 +241,9 @@ type runner struct {
 	*app
 	opts runOptions
 	cmd  *cobra.Command
+	// info receives the session and status lines: stdout as in Murmur,
+	// stderr under --quiet.
+	info io.Writer
 	// staged is the session once staged; urlPrinted is set once an agent
 	// capsule's --json line went out at bind time.
 	staged     *stage.Staged
@@ -299,9 +310,9 @@ func (r *runner) run(ctx context.Context) error {
 		return err
 	}
 	if r.opts.verbose {
-		printRecords(r.stdout, res.Session)
+		printRecords(r.info, res.Session)
 	}
-	fmt.Fprintf(r.stdout, "status:  %s\n", res.Status)
+	fmt.Fprintf(r.info, "status:  %s\n", res.Status)
 	if res.Status == runsession.StatusOK {
 		r.printAnswer(res.Session)
 	}
@@ -330,12 +341,12 @@ func (r *runner) printSession(s *stage.Staged) {
 	if r.opts.json {
 		return
 	}
-	fmt.Fprintf(r.stdout, "session: %s\n", s.ID)
+	fmt.Fprintf(r.info, "session: %s\n", s.ID)
 	if r.opts.verbose {
-		fmt.Fprintf(r.stdout, "workdir: %s\n", s.AccessibleDir)
-		fmt.Fprintf(r.stdout, "manifest: %s v%s\n", s.Capsule.Name, s.Capsule.Version)
-		fmt.Fprintf(r.stdout, "containment: declared %s, achieved %s, tier %s (%s)\n", s.Containment.Declared, s.Containment.Achieved, s.Containment.Tier(), s.Containment.Tier().Mechanism())
-		fmt.Fprintf(r.stdout, "native subprocess limits: %s\n", s.NativeLimits())
+		fmt.Fprintf(r.info, "workdir: %s\n", s.AccessibleDir)
+		fmt.Fprintf(r.info, "manifest: %s v%s\n", s.Capsule.Name, s.Capsule.Version)
+		fmt.Fprintf(r.info, "containment: declared %s, achieved %s, tier %s (%s)\n", s.Containment.Declared, s.Containment.Achieved, s.Containment.Tier(), s.Containment.Tier().Mechanism())
+		fmt.Fprintf(r.info, "native subprocess limits: %s\n", s.NativeLimits())
 	}
 }
 
@@ -357,7 +368,7 @@ type launchLine struct {
 // "murmur: url localhost:PORT", or with --json the launch line carrying it.
 func (r *runner) printURL(url string) {
 	if !r.opts.json {
-		fmt.Fprintf(r.stdout, "murmur: url %s\n", url)
+		fmt.Fprintf(r.info, "murmur: url %s\n", url)
 		return
 	}
 	if err := r.printLaunchLine(r.staged, runsession.StatusOK, url); err != nil {

@@ -18,6 +18,9 @@ import (
 // manifest is read and anything is staged: every flag's value, the
 // --workdir, and the --task, which it reads (taskText) into taskText.
 func (o *runOptions) check(cmd *cobra.Command) error {
+	if o.quiet && o.json {
+		return fmt.Errorf("--quiet and --json both decide what stdout holds; give one of them")
+	}
 	if o.maxTaskBytes <= 0 {
 		return fmt.Errorf("--max-task-bytes must be a number of bytes above 0; got %d", o.maxTaskBytes)
 	}

@@ -61,7 +61,9 @@ func TestRunTaskIsAFileOrText(t *testing.T) {
 
 // The final answer is the last thing on stdout, after Murmur's lines, so
 // `mur run --task … > answer.md` keeps it; the result and trace paths are
-// -v's; --json prints its one line and nothing else.
+// -v's; with -q stdout holds the answer alone and Murmur's lines go to
+// stderr; --json prints its one line and nothing else, and does not go
+// with -q.
 func TestRunPrintsTheAnswerLast(t *testing.T) {
 	dir := agentProject(t, agentYAML)
 	stdout, stderr, code := murIn(t, dir, "run", "--task", "hi")
@@ -71,6 +73,14 @@ func TestRunPrintsTheAnswerLast(t *testing.T) {
 	stdout, _, code = murIn(t, dir, "run", "-v", "--task", "hi")
 	if code != exitOK || !regexp.MustCompile(`\nresult:  \S+/out/result.txt\ntrace:   \S+/trace.jsonl\nstatus:  ok\nthe answer\n$`).MatchString(stdout) {
 		t.Errorf("-v: exit %d\nstdout:\n%s", code, stdout)
+	}
+	stdout, stderr, code = murIn(t, dir, "run", "-q", "-v", "--task", "hi")
+	if code != exitOK || stdout != "the answer\n" || !regexp.MustCompile(`(?m)^session: ses_\S+\n(.|\n)*^trace:   \S+/trace.jsonl\nstatus:  ok\n`).MatchString(stderr) {
+		t.Errorf("-q: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	stdout, stderr, code = murIn(t, dir, "run", "-q", "--json", "--task", "hi")
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "--quiet and --json") {
+		t.Errorf("-q --json: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	stdout, _, code = murIn(t, dir, "run", "--json", "--task", "hi")
 	var line map[string]any
