@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mur-go/mur/internal/agent/observe"
 	"github.com/mur-go/mur/internal/agent/trace"
 	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/tools"
@@ -137,7 +138,12 @@ func (l *loop) turn(ctx context.Context, a *attemptRun, turn uint32) (attemptEnd
 	// Step 4.
 	a.events.Status(StatusEvent{State: "working", Message: fmt.Sprintf("inference turn %d", turn+1)})
 	// Steps 5, 7 and 8, with retries and the spend ceiling.
+	a.turn.Store(turn)
+	model := l.s.Capsule.Inference.Model
+	l.emitTask(a.taskRun, observe.Event{Kind: observe.ModelStart, Turn: turn, Name: model, Input: wire.messagesJSON, InputTokens: inTok})
+	callStart := l.now()
 	c, stop, err := l.callDriver(ctx, a, turn, wire, inTok)
+	l.emitModelEnd(a, turn, model, l.now().Sub(callStart), c, stop, err)
 	if err != nil || stop != nil {
 		return deref(stop), true, err
 	}

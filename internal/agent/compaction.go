@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mur-go/mur/internal/agent/observe"
 	"github.com/mur-go/mur/internal/agent/trace"
 	"github.com/mur-go/mur/internal/base/diag"
 )
@@ -45,8 +46,14 @@ func (l *loop) compact(ctx context.Context, a *attemptRun, turn uint32, sessionT
 			}
 		}
 	}
+	l.emitTask(a.taskRun, observe.Event{Kind: observe.CompactionStart, Turn: turn, InputTokens: sessionTokens})
+	start, compactionStatus := l.now(), "kept"
 	rep, err := l.hooks.Compaction(ctx, ev)
+	defer func() {
+		l.emitTask(a.taskRun, observe.Event{Kind: observe.CompactionEnd, Turn: turn, Status: compactionStatus, Duration: l.now().Sub(start)})
+	}()
 	if err != nil {
+		compactionStatus = "error"
 		return &diag.Error{Code: CodeRun, Err: diag.Mark(err, KindCompaction), Msg: fmt.Sprintf("compaction hook failed: %v", err)}
 	}
 	if rep == nil {
@@ -58,7 +65,7 @@ func (l *loop) compact(ctx context.Context, a *attemptRun, turn uint32, sessionT
 		l.bootstrapLog("[compaction] compacted result has an unresolved tool_call; continuing without compaction")
 		return nil
 	}
-	a.msgs, a.enc = rebuilt, nil
+	a.msgs, a.enc, compactionStatus = rebuilt, nil, "replaced"
 	after := sessionTokens
 	if js, err := encode(rebuilt); err == nil {
 		after = l.tok.Count(js)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/mur-go/mur/internal/agent/observe"
 	"github.com/mur-go/mur/internal/agent/trace"
 	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/sandbox"
@@ -146,8 +147,11 @@ func (d *dispatcher) invoke(ctx context.Context, h handler, c toolCall) (outcome
 // event. It returns the tool message for the model.
 func (l *loop) callTool(ctx context.Context, a *attemptRun, turn uint32, c toolCall) (map[string]any, error) {
 	h := l.d.resolve(c.Name)
+	kind := l.toolKind(c.Name, h)
+	l.emitTask(a.taskRun, observe.Event{Kind: observe.ToolStart, Turn: turn, Name: c.Name, ToolKind: kind, Input: c.Input})
 	start := l.now()
 	o, fatal := l.d.run(tools.WithTaskIO(ctx, a.t.IO), h, c)
+	l.emitToolEnd(a.taskRun, turn, c.Name, kind, l.now().Sub(start), o, ctx.Err() != nil)
 	dur := durMS(l.now().Sub(start))
 	if cerr := cancelled(ctx); cerr != nil {
 		return nil, l.interrupted(a, turn, c, h, o, dur, cerr)

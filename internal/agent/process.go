@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mur-go/mur/internal/agent/observe"
 	"github.com/mur-go/mur/internal/agent/process"
 	"github.com/mur-go/mur/internal/agent/trace"
 	"github.com/mur-go/mur/internal/sandbox"
@@ -108,8 +109,14 @@ func (p *processRun) Call(ctx context.Context, name, input string) (string, bool
 	defer p.inflight.Done()
 	l := p.l
 	h := l.d.resolve(name)
+	kind := l.toolKind(name, h)
+	p.mu.Lock()
+	turn := p.turn
+	p.mu.Unlock()
+	l.emitTask(p.a.taskRun, observe.Event{Kind: observe.ToolStart, Turn: turn, Name: name, ToolKind: kind, Input: input})
 	start := l.now()
 	o, fatal := l.d.run(tools.WithTaskIO(ctx, p.a.t.IO), h, toolCall{Name: name, Input: input})
+	l.emitToolEnd(p.a.taskRun, turn, name, kind, l.now().Sub(start), o, ctx.Err() != nil)
 	dur := durMS(l.now().Sub(start))
 	if fatal != nil {
 		// The loop ends the session here; the bridge cannot, so the CLI
@@ -150,6 +157,9 @@ func (t processTrace) Inference(r process.InferenceRecord) error {
 	if err := p.l.tr.Write(trace.TypeInference, &trace.Inference{Turn: r.Turn, Decision: r.Decision, ToolName: name}); err != nil {
 		return err
 	}
+	p.a.turn.Store(r.Turn)
+	p.l.emitTask(p.a.taskRun, observe.Event{Kind: observe.ModelEnd, Turn: r.Turn, Name: p.l.s.Capsule.Inference.Model,
+		Decision: r.Decision, Status: "ok"})
 	p.l.count(p.a, counts{turns: 1})
 	return nil
 }

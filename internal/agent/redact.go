@@ -28,6 +28,8 @@ type redactedTask struct {
 	// bytes it keeps back.
 	chunks       redact.Stream
 	heldThinking bool
+	// onChunk, if set, sees every piece as it goes out, redacted.
+	onChunk func(text string, thinking bool)
 }
 
 func newRedactedTask(secrets *redact.Redactor, events Events, io tools.TaskIO) redactedTask {
@@ -53,7 +55,15 @@ func (r *redactedTask) flush(ctx context.Context) {
 
 func (r *redactedTask) flushLocked(ctx context.Context) {
 	if out := r.chunks.Flush(); out != "" && r.io != nil {
-		r.io.EmitChunk(ctx, out, r.heldThinking)
+		r.emitChunk(ctx, out, r.heldThinking)
+	}
+}
+
+// emitChunk sends a redacted piece to the task and the observer.
+func (r *redactedTask) emitChunk(ctx context.Context, out string, thinking bool) {
+	r.io.EmitChunk(ctx, out, thinking)
+	if r.onChunk != nil {
+		r.onChunk(out, thinking)
 	}
 }
 
@@ -71,7 +81,7 @@ func (w redactedIO) EmitChunk(ctx context.Context, text string, thinking bool) {
 		r.heldThinking = thinking
 	}
 	if out := r.chunks.Write(text); out != "" {
-		r.io.EmitChunk(ctx, out, thinking)
+		r.emitChunk(ctx, out, thinking)
 	}
 }
 

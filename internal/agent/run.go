@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/internal/agent/inference"
+	"github.com/mur-go/mur/internal/agent/observe"
 	"github.com/mur-go/mur/internal/agent/tokens"
 	"github.com/mur-go/mur/internal/agent/trace"
 	"github.com/mur-go/mur/internal/stage"
@@ -54,6 +55,9 @@ type Options struct {
 	// WorkdirBreach is the workdir guard's latched breach (nil before
 	// one), checked at the start of every turn; nil has no guard.
 	WorkdirBreach func() error
+	// Observer watches each step as it happens (package observe); nil
+	// has none.
+	Observer observe.Observer
 }
 
 // Result is how a run ended.
@@ -68,6 +72,7 @@ type loop struct {
 	o      Options
 	s      stage.LoopView
 	tr     *trace.Writer
+	obs    observer
 	f      *files
 	hooks  Hooks
 	tok    *tokens.Counter
@@ -167,7 +172,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 }
 
 func newLoop(o Options) (*loop, error) {
-	l := &loop{o: o, s: o.Staged, hooks: o.Hooks, tok: o.Tokens, log: o.Log, now: o.Now}
+	l := &loop{o: o, s: o.Staged, hooks: o.Hooks, tok: o.Tokens, log: o.Log, now: o.Now, obs: observer{obs: o.Observer}}
 	l.attemptFn = l.attempt
 	if l.s.Capsule.Inference.Transport == transportProcess {
 		if o.Process == nil {

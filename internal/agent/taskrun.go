@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
+	"time"
 
+	"github.com/mur-go/mur/internal/agent/observe"
 	"github.com/mur-go/mur/internal/agent/trace"
 	"github.com/mur-go/mur/internal/base/diag"
 )
@@ -30,7 +33,11 @@ type taskRun struct {
 	events  Events
 	out     redactedTask
 	started uint64 // run ms at task_start
-	counts  counts
+	start   time.Time
+	// turn is the turn under way, for the streamed pieces' events, which
+	// an agent CLI's stream may send from its own goroutine.
+	turn   atomic.Uint32
+	counts counts
 	// reopens are the granted reopen requests, in order; original is
 	// task.md as it was before the first rewrite.
 	reopens  []Reopen
@@ -40,14 +47,23 @@ type taskRun struct {
 // runTask is task_start, the attempts with their reopens, task_end
 // (session.md §3.1, §3.5). An untracked task (no ID: the attempt after
 // an A2A wait timed out) writes no task records and is never reopened.
-func (l *loop) runTask(ctx context.Context, t Task) TaskResult {
+func (l *loop) runTask(ctx context.Context, t Task) (res TaskResult) {
 	events := t.Events
 	if events == nil {
 		events = NoEvents{}
 	}
-	tr := &taskRun{t: t, started: l.sinceOpen()}
+	tr := &taskRun{t: t, started: l.sinceOpen(), start: l.now()}
 	l.taskCancelEnd = false
 	tr.out = newRedactedTask(l.s.Secrets(), events, t.IO)
+	tr.out.onChunk = func(text string, thinking bool) {
+		l.emitTask(tr, observe.Event{Kind: observe.ModelText, Turn: tr.turn.Load(), Text: text, Thinking: thinking})
+	}
+	l.emitTask(tr, observe.Event{Kind: observe.TaskStart, Source: t.Source, Traceparent: t.Traceparent})
+	defer func() {
+		c := tr.counts
+		l.emitTask(tr, observe.Event{Kind: observe.TaskEnd, Status: res.ExitStatus, Output: res.Text,
+			Turns: c.turns, InputTokens: c.in, OutputTokens: c.out, Duration: l.now().Sub(tr.start)})
+	}()
 	tr.events, tr.t.IO = &tr.out, tr.out.taskIO()
 	// What a guest streamed last goes out before the source hears the
 	// task ended.

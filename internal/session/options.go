@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/internal/agent/observe"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/sandbox"
 	"github.com/mur-go/mur/internal/stage"
@@ -89,6 +90,9 @@ type Options struct {
 	// murmur.lock written), before the capsule runs: the moment a caller
 	// can show the session's id and workdir.
 	OnStaged func(*stage.Staged)
+	// Observer, if set, watches an agent capsule's steps as they happen
+	// (package observe: progress, transcript, telemetry).
+	Observer observe.Observer
 }
 
 // withDefaults fills what a run's caller left out: its writers, its log
