@@ -132,7 +132,9 @@ func TestAgentExampleAnswersItsTask(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			stdout, stderr, code := e.mur(e.project, "run", "-v", "--task", c.task)
-			if code != c.code || !strings.HasSuffix(stdout, "status:  "+c.status+"\n") {
+			// The answer follows "status:  ok" (issue 25 §2); a failure ends
+			// with its status line.
+			if code != c.code || !strings.Contains(stdout, "\nstatus:  "+c.status+"\n") || c.code == 0 && !strings.Contains(stdout, "\nstatus:  ok\n"+c.result) {
 				t.Fatalf("mur run: exit %d, want %d and status %s\nstdout:\n%s\nstderr:\n%s", code, c.code, c.status, stdout, stderr)
 			}
 			if c.code == 0 {

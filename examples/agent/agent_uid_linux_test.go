@@ -58,7 +58,7 @@ func TestAgentExampleAsUnprivilegedUser(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()
-			if err != nil || !strings.HasSuffix(stdout.String(), "status:  ok\n") {
+			if err != nil || !strings.Contains(stdout.String(), "\nstatus:  ok\n") {
 				t.Fatalf("mur run as uid %d: %v\nstdout:\n%s\nstderr:\n%s", nobody, err, stdout.String(), stderr.String())
 			}
 			workdir := lineValue(t, stdout.String(), "workdir: ")

@@ -154,7 +154,7 @@ func TestSystemdScope(t *testing.T) {
 				}
 				return
 			}
-			if r.code != 0 || !strings.HasSuffix(r.stdout, "status:  ok\n") {
+			if r.code != 0 || !strings.Contains(r.stdout, "\nstatus:  ok\n") {
 				t.Fatalf("mur run: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 			}
 			ses := sessionDir(t, dir)

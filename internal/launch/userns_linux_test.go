@@ -241,7 +241,7 @@ func TestUnprivilegedShellIsContained(t *testing.T) {
 			u.give(t, p.dir, work, outside)
 			c := u.command(p.dir, "run", "--workdir", work, "--task", "attack")
 			out, err := c.CombinedOutput()
-			if err != nil || !strings.HasSuffix(string(out), "status:  ok\n") {
+			if err != nil || !strings.Contains(string(out), "\nstatus:  ok\n") {
 				t.Fatalf("mur run as %s: %v\n%s", u.name, err, out)
 			}
 			b, err := os.ReadFile(filepath.Join(work, "contain.txt"))
