@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mur-go/mur/internal/serve/a2a"
+	"github.com/mur-go/mur/internal/testing/mockprovider"
 )
 
 // progressYAML is an agent capsule whose scripted model says something
@@ -158,5 +160,37 @@ func TestRunProgressOfAServedTask(t *testing.T) {
 	want := regexp.MustCompile(`(?m)^task ` + task + ` \(a2a\)\nturn 1 · scripted-model\n  │ the answer\n  end_turn · .*\ntask ` + task + ` ok · 1 turn · `)
 	if !want.MatchString(stderr.String()) {
 		t.Errorf("the progress does not show task %s:\n%s", task, stderr.String())
+	}
+}
+
+// A driver that streams (openai-compatible, against the loopback mock
+// provider) has its text shown as it comes, line by line, its escapes
+// shown and not sent, and not again once the call ends.
+func TestRunProgressStreamsTheModelsText(t *testing.T) {
+	srv := mockprovider.New(t, mockprovider.OpenAIStream([]string{"Hel", "lo \x1b[2J", "wor", "ld\nbye"}))
+	dir := agentProject(t, fmt.Sprintf(`name: agent
+version: "0.1.0"
+inference:
+  endpoint: %s/v1
+  model: mock-model
+  driver:
+    artifact: openai-compatible
+artifacts:
+  - name: openai-compatible
+    version: "0.1.0"
+    runtime: driver
+capabilities:
+  network:
+    allow: [%s]
+`, srv.URL, srv.URL))
+	stdout, stderr, code := murIn(t, dir, "run", "--progress", "--task", "hi")
+	want := regexp.MustCompile(`^task tsk_\w+ \(task_md\)
+turn 1 · mock-model
+  │ Hello \x{FFFD}\[2Jworld
+  │ bye
+  end_turn · \S+ · \S+ in, \d+ out tokens
+task tsk_\w+ ok · 1 turn · `)
+	if code != exitOK || !want.MatchString(stderr) || strings.Contains(stderr, "\x1b") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%q", code, stdout, stderr)
 	}
 }
