@@ -170,6 +170,6 @@ func (p *runProgress) Observe(e observe.Event) {
 		p.line(fmt.Sprintf("  compaction · %s · %s", e.Status, span(e.Duration)))
 	case observe.TaskEnd:
 		p.task = nil
-		p.line(taskEndLine(e))
+		p.line(taskEndLine(e, t.estimated))
 	}
 }

@@ -85,9 +85,10 @@ func toolLine(e observe.Event, input string) string {
 	return b.String()
 }
 
-// taskEndLine ends a task: how, in how many turns, tokens and time, and
-// for one that did not end ok, why.
-func taskEndLine(e observe.Event) string {
+// taskEndLine ends a task: how, in how many turns, tokens (estimated
+// when a model call's were) and time, and for one that did not end ok,
+// why.
+func taskEndLine(e observe.Event, estimated bool) string {
 	s := "task"
 	if e.TaskID != "" {
 		s += " " + brief(e.TaskID, 64)
@@ -96,7 +97,7 @@ func taskEndLine(e observe.Event) string {
 	if e.Turns == 1 {
 		turns = "turn"
 	}
-	s += fmt.Sprintf(" %s · %d %s · %s · %s", brief(e.Status, 32), e.Turns, turns, tokens(e.InputTokens, e.OutputTokens, false), span(e.Duration))
+	s += fmt.Sprintf(" %s · %d %s · %s · %s", brief(e.Status, 32), e.Turns, turns, tokens(e.InputTokens, e.OutputTokens, estimated), span(e.Duration))
 	if e.Status != "ok" {
 		if why := brief(e.Output, briefError); why != "" {
 			s += " · " + why

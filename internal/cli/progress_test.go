@@ -63,7 +63,7 @@ func TestProgressRendersEvents(t *testing.T) {
 			"  │ Done here.\n" +
 			"  │ Bye\n" +
 			"  end_turn · 2.0s · 150 in, 5 out tokens\n" +
-			"task tsk_1 ok · 2 turns · 250 in, 25 out tokens · 1m05s\n"},
+			"task tsk_1 ok · 2 turns · ~250 in, 25 out tokens · 1m05s\n"},
 		{"failures", false, 80, []step{
 			ev(observe.TaskStart, 0, observe.Event{TaskID: "tsk_2", Source: "a2a"}),
 			ev(observe.ModelStart, 0, observe.Event{Name: "m"}),
@@ -119,7 +119,7 @@ func TestProgressRendersEvents(t *testing.T) {
 			erase + "  │ Hi" +
 			"\n  end_turn · 1.0s · ~0 in, 2 out tokens\n" +
 			erase + "[2.0s] · turn 1 · ~0…" +
-			erase + "task t ok · 1 turn · 0 in, 0 out tokens · 2.0s\n"},
+			erase + "task t ok · 1 turn · ~0 in, 0 out tokens · 2.0s\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer

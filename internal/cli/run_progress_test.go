@@ -68,7 +68,7 @@ turn 1 · scripted-model
 turn 2 · scripted-model
   │ the answer
   end_turn · \S+ · ~\d+ in, \d+ out tokens
-task (tsk_\w+) ok · 2 turns · \d+ in, \d+ out tokens · \S+
+task (tsk_\w+) ok · 2 turns · ~\d+ in, \d+ out tokens · \S+
 $`)
 
 // --progress on a pipe shows the run as plain lines; without it a pipe
