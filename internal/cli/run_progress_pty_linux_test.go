@@ -14,8 +14,9 @@ import (
 // On a terminal (a real pseudo-terminal, stdout and stderr both on it)
 // mur run shows its progress by default, with a status line that fits
 // the width and is erased before each line, so the screen reads: mur's
-// lines, the progress, then Murmur's status and the answer. -q turns it
-// off; TERM=dumb gets the plain lines and no escape sequence.
+// lines, the progress, then Murmur's status and the answer. -q and
+// --json turn it off; TERM=dumb gets the plain lines and no escape
+// sequence.
 func TestRunProgressOnATerminal(t *testing.T) {
 	dir := progressProject(t)
 	lines := strings.TrimSuffix(strings.TrimPrefix(progressLines.String(), "^"), "$")
@@ -29,6 +30,7 @@ func TestRunProgressOnATerminal(t *testing.T) {
 		{"by default", "xterm", nil, head + lines + `status:  ok\nthe answer\n$`, true},
 		{"-q", "xterm", []string{"-q"}, head + `status:  ok\nthe answer\n$`, false},
 		{"TERM=dumb", "dumb", nil, head + lines + `status:  ok\nthe answer\n$`, false},
+		{"--json", "xterm", []string{"--json"}, `^\{"name":"agent","pid":\d+,"session_id":"ses_\w+","url":"localhost:\d+",[^\n]*\}\n$`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("TERM", tc.term)
