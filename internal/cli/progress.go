@@ -36,10 +36,9 @@ type runProgress struct {
 	writing, passing bool
 	closed           bool
 	closeOnce        sync.Once
-	// stop ends the ticker, which closes ticking; exited closes when
-	// drain returns; wrote is signalled after each batch.
-	stop, ticking, exited chan struct{}
-	wrote                 chan struct{}
+	// stop ends the ticker, which closes ticking; wrote is signalled
+	// after each batch drain writes.
+	stop, ticking, wrote chan struct{}
 
 	// What the terminal shows once the queue is written: whether the
 	// status line is drawn (its text, to skip an identical redraw) and
@@ -66,7 +65,6 @@ const (
 
 // taskView is what the progress knows of the task under way.
 type taskView struct {
-	id    string
 	start time.Time
 	turn  uint32
 	// model is the model called; doing what the run waits for now
@@ -94,7 +92,7 @@ const streamPrefix = "  │ "
 // width() columns, ten times a second, its times read from now.
 func newRunProgress(dst io.Writer, tty bool, width func() int, now func() time.Time) *runProgress {
 	p := &runProgress{dst: dst, tty: tty, width: width, now: now, maxQueue: progressQueue, stall: progressStall,
-		stop: make(chan struct{}), ticking: make(chan struct{}), exited: make(chan struct{}), wrote: make(chan struct{}, 1)}
+		stop: make(chan struct{}), ticking: make(chan struct{}), wrote: make(chan struct{}, 1)}
 	p.cond = sync.NewCond(&p.mu)
 	go p.drain()
 	go p.tick()
@@ -135,7 +133,7 @@ func (p *runProgress) Observe(e observe.Event) {
 		e.Time = p.now()
 	}
 	if e.Kind == observe.TaskStart || p.task == nil {
-		p.task = &taskView{id: e.TaskID, start: e.Time}
+		p.task = &taskView{start: e.Time}
 	}
 	t := p.task
 	switch e.Kind {

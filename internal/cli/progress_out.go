@@ -19,7 +19,6 @@ const progressStall = time.Second
 // drain is the writer goroutine of runProgress: it hands the queue
 // to stderr, one batch at a time, while the loop goes on queueing.
 func (p *runProgress) drain() {
-	defer close(p.exited)
 	p.mu.Lock()
 	for {
 		for !p.closed && (len(p.queue) == 0 || p.passing) {
