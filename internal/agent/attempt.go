@@ -92,8 +92,8 @@ func (l *loop) attempt(ctx context.Context, tr *taskRun) (attemptEnd, error) {
 	}
 	inf := l.s.Capsule.Inference
 	a := &attemptRun{taskRun: tr}
-	if tr.t.IO != nil {
-		a.watch = &chunkWatch{TaskIO: tr.t.IO}
+	if io := tr.out.driverIO(); io != nil {
+		a.watch = &chunkWatch{TaskIO: io}
 	}
 	if l.threaded() {
 		a.msgs = l.loadHistory(tr.t.ContextID)

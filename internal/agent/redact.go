@@ -7,6 +7,7 @@ import (
 
 	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/base/redact"
+	"github.com/mur-go/mur/internal/host"
 	"github.com/mur-go/mur/internal/tools"
 )
 
@@ -54,17 +55,41 @@ func (r *redactedTask) flush(ctx context.Context) {
 }
 
 func (r *redactedTask) flushLocked(ctx context.Context) {
-	if out := r.chunks.Flush(); out != "" && r.io != nil {
+	if out := r.chunks.Flush(); out != "" && (r.io != nil || r.onChunk != nil) {
 		r.emitChunk(ctx, out, r.heldThinking)
 	}
 }
 
-// emitChunk sends a redacted piece to the task and the observer.
+// emitChunk sends a redacted piece to the task's client, if any, and the
+// observer.
 func (r *redactedTask) emitChunk(ctx context.Context, out string, thinking bool) {
-	r.io.EmitChunk(ctx, out, thinking)
+	if r.io != nil {
+		r.io.EmitChunk(ctx, out, thinking)
+	}
 	if r.onChunk != nil {
 		r.onChunk(out, thinking)
 	}
+}
+
+// driverIO is the TaskIO the driver streams to: the task's, or for a
+// task with no client (task.md) that an observer watches, one whose
+// chunks only the observer sees, redacted as a client's would be;
+// request-input traps there as it does with no TaskIO.
+func (r *redactedTask) driverIO() tools.TaskIO {
+	switch {
+	case r.io != nil:
+		return redactedIO{r}
+	case r.onChunk != nil:
+		return observedIO{redactedIO{r}}
+	}
+	return nil
+}
+
+// observedIO is driverIO's TaskIO for a task with no client.
+type observedIO struct{ redactedIO }
+
+func (observedIO) RequestInput(context.Context, string) (string, error) {
+	return "", host.ErrNoTaskContext
 }
 
 // redactedIO is the task's TaskIO side.

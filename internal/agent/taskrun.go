@@ -55,8 +55,10 @@ func (l *loop) runTask(ctx context.Context, t Task) (res TaskResult) {
 	tr := &taskRun{t: t, started: l.sinceOpen(), start: l.now()}
 	l.taskCancelEnd = false
 	tr.out = newRedactedTask(l.s.Secrets(), events, t.IO)
-	tr.out.onChunk = func(text string, thinking bool) {
-		l.emitTask(tr, observe.Event{Kind: observe.ModelText, Turn: tr.turn.Load(), Text: text, Thinking: thinking})
+	if l.obs.obs != nil {
+		tr.out.onChunk = func(text string, thinking bool) {
+			l.emitTask(tr, observe.Event{Kind: observe.ModelText, Turn: tr.turn.Load(), Text: text, Thinking: thinking})
+		}
 	}
 	l.emitTask(tr, observe.Event{Kind: observe.TaskStart, Source: t.Source, Traceparent: t.Traceparent})
 	defer func() {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"runtime/debug"
 
@@ -141,6 +142,22 @@ when its URL is known, a script's after the run) and nothing else on
 stdout (the capsule's output goes to stderr). A failed run always exits 1.
 MUR_CPUPROFILE=PATH writes a Go CPU profile of the run to PATH.
 
+Progress: on a terminal, an agent capsule's run shows itself on stderr as
+it goes: each task (its id and source: a served capsule shows each task
+it runs), each turn, each model answer (decision, time, tokens; "~" marks
+mur's estimate where the provider reported none) and each tool call (its
+name, its input cut to one line, ok or error, its time), the model's text
+as it streams (a driver that does not stream: a line of what it said),
+and a status line redrawn in place with the elapsed time, what the run
+waits for and the tokens so far; then the task's status, turns, tokens
+and time, before Murmur's lines. Text from the model, a tool or a client
+is shown with its control characters replaced, so it cannot act on the
+terminal. When stderr is not a terminal nothing is shown, so logs keep
+the lines above; --progress shows it anyway, as plain lines with no
+cursor movement; --quiet turns it off (both together exit 2); --json
+shows none unless --progress. Progress never holds the run up: what a
+slow stderr cannot take in time is left out and the count said.
+
 Interrupting a run (Ctrl-C, SIGINT) or terminating it (SIGTERM) stops the
 capsule and its tool calls: the run ends "cancelled", out/result.txt in
 the session directory says so, the --json line gains "status":"cancelled",
@@ -155,6 +172,7 @@ type runOptions struct {
 	json        bool
 	verbose     bool
 	quiet       bool
+	progress    bool // forces the progress on (progressFor)
 	noEnvFile   bool
 	containment string
 	explain     bool
@@ -209,11 +227,7 @@ func newRunCommand(a *app) *cobra.Command {
 			if err := opts.check(cmd); err != nil {
 				return &usageError{cmd, err}
 			}
-			r := &runner{app: a, opts: opts, cmd: cmd, info: a.stdout}
-			if opts.quiet {
-				r.info = a.stderr
-			}
-			return r.run(cmd.Context())
+			return newRunner(a, opts, cmd).run(cmd.Context())
 		},
 	}
 	f := cmd.Flags()
@@ -223,7 +237,8 @@ func newRunCommand(a *app) *cobra.Command {
 	f.Int64Var(&opts.maxTaskBytes, "max-task-bytes", runsession.DefaultMaxTaskBytes, "the longest task the run takes, in bytes; a longer --task is refused before anything runs")
 	f.BoolVar(&opts.json, "json", false, "print one JSON line describing the session instead of the human output (wins over -v)")
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "also print the workdir and the manifest's name and version")
-	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print the session and status lines on stderr, so stdout holds only the capsule's output or the agent's answer ('mur run -q --task … > answer.md')")
+	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print the session and status lines on stderr, so stdout holds only the capsule's output or the agent's answer ('mur run -q --task … > answer.md'), and no progress")
+	f.BoolVar(&opts.progress, "progress", false, "show an agent capsule's progress on stderr (turns, tool calls, the model's text, tokens, time) even when stderr is not a terminal, as plain lines; on a terminal it is on unless --quiet or --json")
 	f.BoolVar(&opts.noEnvFile, "no-env-file", false, "do not load .env from the manifest's directory or its ancestors")
 	f.BoolVar(&opts.explain, "explain-scope", false, "print the capsule's effective grants, containment class and enforcement tier (one JSON line with --json) and exit without running anything")
 	f.StringVar(&opts.containment, "containment", "", "the weakest containment class the run accepts: advisory, scoped or sealed (the strongest of this and capabilities.containment applies)")
@@ -239,8 +254,12 @@ func newRunCommand(a *app) *cobra.Command {
 // runner is one "mur run".
 type runner struct {
 	*app
-	opts runOptions
-	cmd  *cobra.Command
+	// stdout, stderr and log are the app's, or while the progress is on
+	// its passthrough writers (startProgress).
+	stdout, stderr io.Writer
+	log            *slog.Logger
+	opts           runOptions
+	cmd            *cobra.Command
 	// info receives the session and status lines: stdout as in Murmur,
 	// stderr under --quiet.
 	info io.Writer
@@ -248,6 +267,15 @@ type runner struct {
 	// capsule's --json line went out at bind time.
 	staged     *stage.Staged
 	urlPrinted bool
+}
+
+// newRunner is a "mur run" writing to a's stdout and stderr.
+func newRunner(a *app, opts runOptions, cmd *cobra.Command) *runner {
+	r := &runner{app: a, stdout: a.stdout, stderr: a.stderr, log: a.log, opts: opts, cmd: cmd, info: a.stdout}
+	if opts.quiet {
+		r.info = a.stderr
+	}
+	return r
 }
 
 // run runs the session (package session) and prints the status line; every
@@ -269,6 +297,7 @@ func (r *runner) run(ctx context.Context) error {
 			fmt.Fprintln(r.stderr, "warning:", perr)
 		}
 	}()
+	prog := r.startProgress()
 	capsuleOut := r.stdout
 	if r.opts.json {
 		capsuleOut = r.stderr // nothing but the launch line on stdout
@@ -294,7 +323,12 @@ func (r *runner) run(ctx context.Context) error {
 		},
 		OnStaged: r.printSession,
 		Serve:    r.serveOptions(),
+		Observer: observer(prog),
 	})
+	if prog != nil {
+		// Murmur's lines follow the progress, never interleave with it.
+		prog.Close()
+	}
 	err = asCancelled(ctx, err)
 	if errors.Is(err, runsession.ErrOption) {
 		return &usageError{r.cmd, err}

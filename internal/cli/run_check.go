@@ -21,6 +21,9 @@ func (o *runOptions) check(cmd *cobra.Command) error {
 	if o.quiet && o.json {
 		return fmt.Errorf("--quiet and --json both decide what stdout holds; give one of them")
 	}
+	if o.quiet && o.progress {
+		return fmt.Errorf("--quiet turns the progress off and --progress turns it on; give one of them")
+	}
 	if o.maxTaskBytes <= 0 {
 		return fmt.Errorf("--max-task-bytes must be a number of bytes above 0; got %d", o.maxTaskBytes)
 	}

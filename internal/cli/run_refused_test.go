@@ -108,6 +108,7 @@ func TestRunBadCommandLineCreatesNothing(t *testing.T) {
 		{"bind with a port", agent, []string{"--bind", "127.0.0.1:8080"}, "--bind 127.0.0.1:8080: give the address alone"},
 		{"bind beyond loopback without a token", agent, []string{"--bind", "0.0.0.0"}, "refusing to serve the agent on 0.0.0.0 without a token"},
 		{"system prompt for a script", script, []string{"--system-prompt", "be brief"}, "error[E-IO-003]: --system-prompt is for agent capsules"},
+		{"quiet with progress", agent, []string{"-q", "--progress", "--task", "hi"}, "--quiet turns the progress off and --progress turns it on; give one of them"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := listing(t, tc.project)
