@@ -99,3 +99,24 @@ func screen(out string) string {
 	}
 	return strings.Join(append(done, cur.String()), "\n")
 }
+
+// A model's answer is shown on a terminal, never obeyed: its escape
+// sequences (clear the screen, set the title, move the cursor back over
+// what mur printed) reach the screen as U+FFFD and its carriage return
+// not at all, with -q and without;
+// piped, stdout carries the answer's bytes as they are.
+func TestRunAnswerOnATerminalIsShownNotObeyed(t *testing.T) {
+	const hostile = `\u001b[2J\u001b]0;pwned\u0007\rspoofed\u009b31m done`
+	dir := agentProject(t, strings.Replace(agentYAML, `"text": "the answer"`, `"text": "`+hostile+`"`, 1))
+	for _, args := range [][]string{nil, {"-q"}} {
+		out, code := runOnTerminal(t, dir, 80, append([]string{"run", "--task", "hi"}, args...)...)
+		_, answer, _ := strings.Cut(out, "status:  ok\n")
+		if code != exitOK || answer != "\uFFFD[2J\uFFFD]0;pwned\uFFFDspoofed\uFFFD31m done\n" {
+			t.Errorf("%v: exit %d, the terminal got %q", args, code, out)
+		}
+	}
+	stdout, _, code := murIn(t, dir, "run", "-q", "--task", "hi")
+	if code != exitOK || stdout != "\x1b[2J\x1b]0;pwned\x07\rspoofed\u009b31m done\n" {
+		t.Errorf("piped: exit %d, stdout %q", code, stdout)
+	}
+}

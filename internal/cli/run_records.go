@@ -51,16 +51,44 @@ func (r *runner) printAnswer(s *stage.Staged) {
 		return
 	}
 	defer f.Close()
-	w := &lastByte{w: s.Secrets().Writer(r.stdout)}
+	var out io.Writer = r.stdout
+	if _, tty := terminal(r.app.stdout); tty {
+		// On a terminal the answer is shown, never obeyed: a model's
+		// escape sequences would act on the user's screen.
+		out = &shownText{w: out}
+	}
+	w := &lastByte{w: s.Secrets().Writer(out)}
 	if _, err := io.Copy(w, f); err != nil {
 		r.log.Warn("printing the answer", "err", err)
 	}
 	if err := w.w.Flush(); err != nil {
 		r.log.Warn("printing the answer", "err", err)
 	}
+	if st, ok := out.(*shownText); ok && st.tail != "" {
+		st.tail = ""
+		if _, err := io.WriteString(st.w, "\uFFFD"); err != nil {
+			r.log.Warn("printing the answer", "err", err)
+		}
+	}
 	if w.last != '\n' && w.n > 0 {
 		fmt.Fprintln(r.stdout)
 	}
+}
+
+// shownText writes text as a terminal may show it (streamText), holding
+// back a rune split across writes.
+type shownText struct {
+	w    io.Writer
+	tail string
+}
+
+func (t *shownText) Write(p []byte) (int, error) {
+	whole, tail := splitRune(t.tail + string(p))
+	t.tail = tail
+	if _, err := io.WriteString(t.w, streamText(whole)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // lastByte is a writer that remembers how much went through it and the
