@@ -396,3 +396,29 @@ func TestTraceReportRedundantCalls(t *testing.T) {
 			}},
 	})
 }
+
+// What mur-go's trace has beyond Murmur's is shown where it occurs: the
+// launch's security warnings, a call a cancellation interrupted, how a
+// native tool that failed ended, the cancelled exit status; Murmur's
+// lines around them stay as they are.
+func TestTraceShowsMurGoFields(t *testing.T) {
+	const sid = "ses_0199aaaaaaaa7aaa8aaa000000000001"
+	tr := rec("event_type", "session_start", "session_id", sid, "timestamp", 1, "capsule_name", "agent", "capsule_version", "0.1.0",
+		"model", "m", "max_turns", 10, "security_warnings", []map[string]string{{"code": "W-SEC-010", "message": "no cgroup scope bounds the subprocesses"}}) +
+		inferRec(sid, 1, 10, 5, "tool_call", "envdump") +
+		toolRec(sid, 1, "envdump", 20, "ok", "exit_code", 0) +
+		toolRec(sid, 1, "crash", 30, "error", "exit_code", 3) +
+		toolRec(sid, 1, "hang", 40, "error", "exit_code", 137, "signal", "SIGKILL") +
+		inferRec(sid, 2, 10, 5, "tool_call", "sleep") +
+		toolRec(sid, 2, "sleep", 1500, "error", "input", map[string]string{"command": "sleep 60"}, "cancelled", true) +
+		endRec(sid, 2, 20, 10, 4, 0, 1600, "cancelled")
+	runTraceCases(t, []traceCase{
+		{name: "mur-go fields in show", files: sessions("t.jsonl", tr), args: []string{"show", "{tmp}/t.jsonl"},
+			stdout: []string{"status:     cancelled\nduration:   1.6s\nwarning:    W-SEC-010: no cgroup scope bounds the subprocesses\n\n",
+				"count:      4  (1 ok, 3 error)  success 25.0%\n",
+				"  turn 1  envdump 20ms ✓  crash 30ms ✗ exit 3  hang 40ms ✗ killed by SIGKILL\n",
+				`  turn 2  sleep 1.5s ✗ cancelled  {"command":"sleep 60"}` + "\n"}},
+		{name: "cancelled in the report", files: sessions("t.jsonl", tr), args: []string{"report", "{tmp}/t.jsonl"},
+			stdout: []string{"  cancelled                1  (100.0%)\n"}},
+	})
+}

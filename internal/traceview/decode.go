@@ -25,13 +25,18 @@ const MaxLine = 64 << 20
 // or a known event missing one of the fields the commands use or holding
 // one of the wrong type is CodeTrace, as "PATH:LINE: what is wrong".
 func Decode(r io.Reader, path string) (*Trace, error) {
+	return decode(r, path, MaxLine)
+}
+
+// decode is Decode with lines of at most maxLine bytes.
+func decode(r io.Reader, path string, maxLine int) (*Trace, error) {
 	d := decoder{t: &Trace{Path: path, firstCall: map[uint32]uint64{}}, starts: map[string]taskStart{}}
 	br := bufio.NewReader(r)
 	for n := 1; ; n++ {
-		line, err := readLine(br)
+		line, err := readLine(br, maxLine)
 		switch {
 		case errors.Is(err, errLong):
-			return nil, diag.New(CodeTrace, "%s:%d: %v", path, n, err)
+			return nil, diag.New(CodeTrace, "%s:%d: line is longer than %d bytes (%d MiB); a trace line is far shorter", path, n, maxLine, maxLine>>20)
 		case err != nil && err != io.EOF:
 			return nil, diag.Wrap(CodeIO, err, "failed to read %s: %v", path, err)
 		}
@@ -45,19 +50,19 @@ func Decode(r io.Reader, path string) (*Trace, error) {
 	}
 }
 
-var errLong = fmt.Errorf("line is longer than %d MiB", MaxLine>>20)
+var errLong = errors.New("line too long")
 
 // readLine is the next line without its "\n" (nil, io.EOF at the end; a
 // last line without one comes with io.EOF). It never holds more than
-// MaxLine bytes: a longer line is errLong.
-func readLine(br *bufio.Reader) ([]byte, error) {
+// max bytes: a longer line is errLong.
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if len(line)+len(chunk) > MaxLine+1 {
+		line = append(line, chunk...) // a chunk is at most the reader's buffer
+		if n := len(line); n > max && (err != nil || n-1 > max) {
 			return nil, errLong
 		}
-		line = append(line, chunk...)
 		switch {
 		case err == nil:
 			return line[:len(line)-1], nil
