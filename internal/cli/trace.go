@@ -13,7 +13,6 @@ import (
 
 // sessionHelp is how every trace command names a session.
 const sessionHelp = `SESSION is one of:
-  (nothing)            the newest session in the workdir
   ses_<32 hex digits>  a session id
   @N                   the N-th newest session (@1 is the newest)
   9f3a                 the end of a session id, in any case; it must match

@@ -22,6 +22,8 @@ Beyond Murmur, a call that a cancellation interrupted is marked
 "cancelled", a native tool that failed shows its exit code or signal,
 and the launch's security warnings are listed under the session.
 
+Without SESSION, the newest session in the workdir.
+
 ` + sessionHelp
 
 func newTraceShowCommand(a *app) *cobra.Command {

@@ -15,7 +15,7 @@ decision (tool_call, end_turn, …), the tool it called (— when none) and
 how long the turn's first tool or skill call took (— when none). With
 --verbose, the first string of the turn's tool input too, cut at 60
 characters. A trace cut short (a run still going, or killed) is shown as
-far as it goes.
+far as it goes. Without SESSION, the newest session in the workdir.
 
 ` + sessionHelp
 
