@@ -3,6 +3,7 @@ package traceview
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,7 +31,7 @@ func Decode(r io.Reader, path string) (*Trace, error) {
 
 // decode is Decode with lines of at most maxLine bytes.
 func decode(r io.Reader, path string, maxLine int) (*Trace, error) {
-	d := decoder{t: &Trace{Path: path, firstCall: map[uint32]uint64{}}, starts: map[string]taskStart{}}
+	d := decoder{t: &Trace{Path: path, firstCall: map[uint32]uint64{}}, starts: map[[32]byte]taskStart{}}
 	br := bufio.NewReader(r)
 	for n := 1; ; n++ {
 		line, err := readLine(br, maxLine)
@@ -79,7 +80,7 @@ type taskStart struct{ context, source string }
 
 type decoder struct {
 	t       *Trace
-	starts  map[string]taskStart // task_start by task id, until its task_end
+	starts  map[[32]byte]taskStart // task_start by its task id's digest, until its task_end
 	rereads rereads
 }
 
@@ -137,9 +138,9 @@ func (d *decoder) line(raw []byte) error {
 			ExitStatus: clean(r.str("exit_status", required))}
 	case trace.TypeTaskStart:
 		id := r.str("task_id", required)
-		s := taskStart{context: r.str("context_id", required), source: r.str("source", required)}
+		s := taskStart{context: clean(r.str("context_id", required)), source: clean(r.str("source", required))}
 		if r.err == nil {
-			d.starts[id] = s
+			d.starts[sha256.Sum256([]byte(id))] = s
 		}
 	case trace.TypeTaskEnd:
 		d.taskEnd(r)
@@ -210,12 +211,13 @@ func (d *decoder) taskEnd(r *reader) {
 	t := Task{ExitStatus: clean(r.str("exit_status", required)), DurationMS: r.u64("duration_ms", required),
 		Turns: r.u32("turns", required), InputTokens: r.u64("input_tokens", required), OutputTokens: r.u64("output_tokens", required),
 		ToolCalls: r.u32("tool_calls", required), ShellCalls: r.u32("shell_calls", required), ReopenCount: r.u32("reopen_count", defaulted)}
-	s, ok := d.starts[id]
+	key := sha256.Sum256([]byte(id))
+	s, ok := d.starts[key]
 	if r.err != nil || !ok {
 		return
 	}
-	delete(d.starts, id)
-	t.ID, t.ContextID, t.Source = clean(id), clean(s.context), clean(s.source)
+	delete(d.starts, key)
+	t.ID, t.ContextID, t.Source = clean(id), s.context, s.source
 	d.t.Tasks = append(d.t.Tasks, t)
 }
 
