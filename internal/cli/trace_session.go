@@ -17,12 +17,14 @@ const sessionHelp = `SESSION is one of:
   @N                   the N-th newest session (@1 is the newest)
   9f3a                 the end of a session id, in any case; it must match
                        exactly one session
-  path/trace.jsonl     a trace file: anything holding a "/" or ending in
-                       .jsonl is a path
+  path/trace.jsonl     a trace file, or a session directory for the
+                       trace.jsonl in it: anything holding a "/" or ending
+                       in .jsonl is a path
 
-Sessions are looked for in --workdir, by default ./workdir: the directory
-"mur run" keeps a capsule's sessions in when run from the capsule's
-directory. For a run with --workdir DIR, pass --workdir DIR/.murmur.`
+Sessions are looked for in --workdir, by default ./workdir (where "mur
+run" keeps a capsule's sessions when run from the capsule's directory),
+and in its .murmur/ (where a run with "mur run --workdir DIR" keeps them:
+pass --workdir DIR).`
 
 // traceOptions are the flags every trace command has.
 type traceOptions struct {

@@ -422,3 +422,42 @@ func TestTraceShowsMurGoFields(t *testing.T) {
 			stdout: []string{"  cancelled                1  (100.0%)\n"}},
 	})
 }
+
+// Selectors mur-go accepts beyond Murmur's: the sessions of a run with
+// `mur run --workdir DIR` (in DIR/.murmur/) found from DIR, a session
+// directory for its trace, @N for show, steps and report.
+func TestTraceSelectsBeyondMurmur(t *testing.T) {
+	byRun := sessions(".murmur/"+sesB, fixtureB, sesA, fixtureA)
+	runTraceCases(t, []traceCase{
+		{name: "newest across workdir and .murmur", sessions: byRun, args: []string{"show", "--workdir", "{wd}"},
+			stdout: []string{"session:    " + sesB}},
+		{name: "full id in .murmur", sessions: byRun, args: []string{"show", "--workdir", "{wd}", sesB},
+			stdout: []string{"session:    " + sesB}},
+		{name: "suffix in .murmur", sessions: byRun, args: []string{"steps", "--workdir", "{wd}", "0002"},
+			stdout: []string{"Session " + sesB}},
+		{name: "report over both", sessions: byRun, args: []string{"report", "--workdir", "{wd}"},
+			stdout: []string{"Sessions: 2  ("}},
+		{name: "ambiguous across both", code: exitFailure,
+			sessions: sessions(".murmur/ses_aaaaaaaaaaaa4aaa8aaa000000000abc", fixtureA, "ses_bbbbbbbbbbbb4bbb8bbb000000000abc", fixtureB),
+			args:     []string{"show", "--workdir", "{wd}", "ABC"},
+			stderr:   []string{"matches 2 sessions — provide more characters\n  .murmur/ses_aaaaaaaaaaaa4aaa8aaa000000000abc\n  ses_bbbbbbbbbbbb4bbb8bbb000000000abc"}},
+		{name: "a session directory", sessions: ab, args: []string{"show", "{wd}/" + sesA},
+			stdout: []string{"session:    " + sesA}},
+		{name: "@N for show", sessions: ab, args: []string{"show", "--workdir", "{wd}", "@2"},
+			stdout: []string{"session:    " + sesA}},
+		{name: "@N for report", sessions: abc, args: []string{"report", "--workdir", "{wd}", "@1", "@3"},
+			stdout: []string{"Sessions: 2  (", "Session ses_aaaaaaaa...", "Session ses_cccccccc..."}, absent: []string{"ses_bbbbbbbb"}},
+		{name: "@0", sessions: ab, args: []string{"show", "--workdir", "{wd}", "@0"}, code: exitFailure,
+			stderr: []string{"error[E-TRC-002]: ordinal must be @1 or higher"}},
+		{name: "@x", sessions: ab, args: []string{"diff", "--workdir", "{wd}", "@x", "@1"}, code: exitFailure,
+			stderr: []string{"error[E-TRC-002]: before: invalid ordinal '@x' — expected @1, @2, ..."}},
+		{name: "--last 0", sessions: ab, args: []string{"report", "--workdir", "{wd}", "--last", "0"}, code: exitUsage,
+			stderr: []string{"error[E-TRC-002]: --last must be at least 1"}},
+		{name: "bad --since", sessions: ab, args: []string{"report", "--workdir", "{wd}", "--since", "2w"}, code: exitUsage,
+			stderr: []string{"error[E-TRC-002]: unrecognised --since format '2w' — expected <N>m, <N>h, or <N>d"}},
+		{name: "--since matches none", sessions: sessions("ses_0000000000017000800000000000000a", fixtureA), args: []string{"report", "--workdir", "{wd}", "--since", "1h"}, code: exitFailure,
+			stderr: []string{"error[E-TRC-002]: no sessions matched --since 1h in workdir at "}},
+		{name: "two sessions for show", sessions: ab, args: []string{"show", "--workdir", "{wd}", "@1", "@2"}, code: exitUsage,
+			stderr: []string{`unexpected argument "@2"`}},
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/mur-go/mur/internal/base/confined"
 	"github.com/mur-go/mur/internal/base/diag"
@@ -13,6 +14,12 @@ import (
 // messages (as the user gave it, or the workdir joined with the session).
 type Ref struct {
 	Dir, Name, Path string
+}
+
+// SessionDir is the directory the trace is in: the session directory
+// for a session's trace.
+func (r Ref) SessionDir() string {
+	return filepath.Dir(filepath.Join(r.Dir, filepath.FromSlash(r.Name)))
 }
 
 // Load opens and decodes the trace ref names. The file is opened inside

@@ -1,9 +1,11 @@
 package traceview
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -27,46 +29,60 @@ func DefaultWorkdir() string {
 	return filepath.Join(wd, "workdir")
 }
 
-// Sessions are the names of workdir's session directories (ses_…),
-// sorted: oldest first, as session ids begin with their creation time.
-// A missing workdir has none. A link is not a session directory: it
-// could lead out of the workdir.
-func Sessions(workdir string) ([]string, error) {
-	if fi, err := os.Stat(workdir); err != nil && errors.Is(err, fs.ErrNotExist) || err == nil && !fi.IsDir() {
-		return nil, nil
-	}
-	entries, err := os.ReadDir(workdir)
-	if err != nil {
-		return nil, diag.Wrap(CodeIO, err, "failed to read %s: %v", workdir, err)
-	}
-	var out []string
-	for _, e := range entries {
-		// ReadDir's types come from lstat: a link is never a directory
-		// here. A name mur would have to escape to print is none of its.
-		if strings.HasPrefix(e.Name(), "ses_") && e.IsDir() && ok(e.Name()) {
-			out = append(out, e.Name())
+// Session is one session directory of a workdir.
+type Session struct {
+	// ID is its name, ses_ and the session id.
+	ID string
+	// Rel is its path in the workdir: ID, or .murmur/ID for a run with
+	// `mur run --workdir`, which keeps its sessions there.
+	Rel string
+}
+
+// murmurDir is where a run with --workdir keeps its sessions.
+const murmurDir = ".murmur"
+
+// Sessions are workdir's session directories (ses_…), directly in it or
+// in its .murmur/, by id: oldest first, as session ids begin with their
+// creation time. A missing workdir has none. A link is not a session
+// directory: it could lead out of the workdir.
+func Sessions(workdir string) ([]Session, error) {
+	var out []Session
+	for _, base := range []string{"", murmurDir} {
+		dir := filepath.Join(workdir, base)
+		if fi, err := os.Stat(dir); err != nil && errors.Is(err, fs.ErrNotExist) || err == nil && !fi.IsDir() {
+			continue
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return nil, diag.Wrap(CodeIO, err, "failed to read %s: %v", dir, err)
+		}
+		for _, e := range entries {
+			// ReadDir's types come from lstat: a link is never a directory
+			// here. A name mur would have to escape to print is none of its.
+			if strings.HasPrefix(e.Name(), "ses_") && e.IsDir() && ok(e.Name()) {
+				out = append(out, Session{ID: e.Name(), Rel: path.Join(base, e.Name())})
+			}
 		}
 	}
-	slices.Sort(out)
+	slices.SortFunc(out, func(a, b Session) int { return cmp.Or(strings.Compare(a.ID, b.ID), strings.Compare(a.Rel, b.Rel)) })
 	return out, nil
 }
 
-// sessionRef is the trace of session dir in workdir.
-func sessionRef(workdir, dir string) Ref {
-	name := dir + "/" + trace.FileName
-	return Ref{Dir: workdir, Name: name, Path: filepath.Join(workdir, dir, trace.FileName)}
+// sessionRef is the trace of session s in workdir.
+func sessionRef(workdir string, s Session) Ref {
+	return Ref{Dir: workdir, Name: path.Join(s.Rel, trace.FileName), Path: filepath.Join(workdir, filepath.FromSlash(s.Rel), trace.FileName)}
 }
 
 // Newest is the trace of workdir's newest session.
 func Newest(workdir string) (Ref, error) {
-	names, err := Sessions(workdir)
+	all, err := Sessions(workdir)
 	if err != nil {
 		return Ref{}, err
 	}
-	if len(names) == 0 {
+	if len(all) == 0 {
 		return Ref{}, noSessions(workdir)
 	}
-	return sessionRef(workdir, names[len(names)-1]), nil
+	return sessionRef(workdir, all[len(all)-1]), nil
 }
 
 func noSessions(workdir string) error {
@@ -74,29 +90,36 @@ func noSessions(workdir string) error {
 		WithHint("run a capsule with `mur run` first, or point --workdir at the directory holding its ses_… directories")
 }
 
-// Select is the trace sel names in workdir.
+// Select is the trace sel names in workdir. A path to a directory names
+// the trace.jsonl in it.
 func Select(workdir, sel string) (Ref, error) {
 	switch {
 	case strings.Contains(sel, "/") || strings.HasSuffix(sel, ".jsonl"):
+		if fi, err := os.Stat(sel); err == nil && fi.IsDir() {
+			return Ref{Dir: sel, Name: trace.FileName, Path: filepath.Join(sel, trace.FileName)}, nil
+		}
 		return Ref{Dir: filepath.Dir(sel), Name: filepath.Base(sel), Path: sel}, nil
 	case strings.HasPrefix(sel, "@"):
 		return ordinal(workdir, sel)
 	case strings.HasPrefix(sel, "ses_") && len(sel) == 36:
-		ref := sessionRef(workdir, sel)
-		if _, err := os.Lstat(ref.Path); err != nil {
-			return Ref{}, diag.New(CodeSelect, "session %s not found in %s", sel, workdir)
+		for _, rel := range []string{sel, path.Join(murmurDir, sel)} {
+			ref := sessionRef(workdir, Session{ID: sel, Rel: rel})
+			if _, err := os.Lstat(ref.Path); err == nil {
+				return ref, nil
+			}
 		}
-		return ref, nil
+		return Ref{}, diag.New(CodeSelect, "session %s not found in %s", sel, workdir)
 	}
-	names, err := Sessions(workdir)
+	all, err := Sessions(workdir)
 	if err != nil {
 		return Ref{}, err
 	}
 	suffix := strings.ToLower(sel)
-	var matches []string
-	for _, n := range names {
-		if strings.HasSuffix(strings.ToLower(n), suffix) {
-			matches = append(matches, n)
+	var matches []Session
+	var ids []string
+	for _, s := range all {
+		if strings.HasSuffix(strings.ToLower(s.ID), suffix) {
+			matches, ids = append(matches, s), append(ids, s.Rel)
 		}
 	}
 	switch len(matches) {
@@ -106,7 +129,7 @@ func Select(workdir, sel string) (Ref, error) {
 		return sessionRef(workdir, matches[0]), nil
 	}
 	return Ref{}, diag.New(CodeSelect, "ambiguous: '%s' matches %d sessions — provide more characters\n  %s",
-		clean(sel), len(matches), strings.Join(matches, "\n  "))
+		clean(sel), len(matches), strings.Join(ids, "\n  "))
 }
 
 // ordinal is the trace of @N, the N-th newest session in workdir.
@@ -118,17 +141,17 @@ func ordinal(workdir, sel string) (Ref, error) {
 	case n == 0:
 		return Ref{}, diag.New(CodeSelect, "ordinal must be @1 or higher")
 	}
-	names, err := Sessions(workdir)
+	all, err := Sessions(workdir)
 	if err != nil {
 		return Ref{}, err
 	}
-	if len(names) == 0 {
+	if len(all) == 0 {
 		return Ref{}, noSessions(workdir)
 	}
-	if n > uint64(len(names)) {
-		return Ref{}, diag.New(CodeSelect, "@%d is out of range — workdir has %d session%s", n, len(names), plural(len(names)))
+	if n > uint64(len(all)) {
+		return Ref{}, diag.New(CodeSelect, "@%d is out of range — workdir has %d session%s", n, len(all), plural(len(all)))
 	}
-	return sessionRef(workdir, names[len(names)-int(n)]), nil
+	return sessionRef(workdir, all[len(all)-int(n)]), nil
 }
 
 func plural(n int) string {

@@ -69,9 +69,9 @@ func Recent(workdir string, f Filter) ([]Ref, error) {
 	if f.HasSince {
 		now := uint64(max(f.Now.UnixMilli(), 0))
 		cutoff := now - min(f.Since, now)
-		var kept []string
+		var kept []Session
 		for _, n := range names {
-			if ms, ok := SessionTime(n); ok && ms >= cutoff {
+			if ms, ok := SessionTime(n.ID); ok && ms >= cutoff {
 				kept = append(kept, n)
 			}
 		}
