@@ -16,8 +16,9 @@ import (
 )
 
 // A session selector names one trace: a path (it contains "/" or ends in
-// ".jsonl"), a full session id (ses_ and 32 characters), @N (the N-th
-// newest session), or the end of a session id, in any case.
+// ".jsonl"; a directory names the trace.jsonl in it), a full session id
+// (ses_ and 32 characters), @N (the N-th newest session), or the end of a
+// session id, in any case.
 
 // DefaultWorkdir is ./workdir, where `mur run` keeps a project's
 // sessions: the trace commands' default --workdir.
