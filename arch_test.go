@@ -50,7 +50,7 @@ var topLevel = []string{"internal/cli", "capsule", "internal/session"}
 var layers = [][]string{
 	{"cmd/mur"},
 	{"internal/cli", "capsule"},
-	{"internal/session", "internal/doctor"},
+	{"internal/session", "internal/doctor", "internal/traceview"},
 	{"internal/agent/hooks", "internal/serve/a2a"},
 	{"internal/launch", "internal/agent"},
 	{"internal/agent/process"},

@@ -119,6 +119,10 @@ What it does today:
                    shows what is installed.
   sessions         "mur sessions list|prune" shows and removes the session
                    directories runs keep under <manifest dir>/workdir/.
+  traces           "mur trace show|steps|diff|report" read what agent
+                   sessions did from their trace.jsonl: a summary, the
+                   turns one by one, two sessions compared, statistics
+                   over many.
   talk to agents   "mur send TARGET TEXT" sends a message to an A2A agent
                    and streams its answer; "mur watch TARGET" follows a
                    served capsule's turns, tool calls and answers; "mur ps"
@@ -165,7 +169,7 @@ func newRootCommand(a *app) *cobra.Command {
 	root.AddCommand(newVersionCommand(a), newWasmCommand(a))
 	root.AddCommand(newBuildCommand(a), newPublishCommand(a), newInstallCommand(a), newListCommand(a), newRegistryCommand(a))
 	root.AddCommand(newRunCommand(a), newSessionsCommand(a), newDoctorCommand(a), newSendCommand(a), newWatchCommand(a),
-		newPsCommand(a), newStopCommand(a), newCancelTaskCommand(a))
+		newPsCommand(a), newStopCommand(a), newCancelTaskCommand(a), newTraceCommand(a))
 	return root
 }
 
