@@ -135,7 +135,7 @@ func TestAgentTraceOfEachOutcome(t *testing.T) {
 			if c.code != 0 {
 				status = "failed"
 			}
-			if !strings.HasSuffix(stdout, "status:  "+status+"\n") {
+			if !endsWithStatus(stdout, status) {
 				t.Errorf("stdout does not end with status %s:\n%s\nstderr:\n%s", status, stdout, stderr)
 			}
 			if got := shape(t, p.sessionTrace()); !slices.Equal(got, c.shape) {

@@ -106,7 +106,7 @@ func TestProcessTransportSession(t *testing.T) {
 			if c.code != 0 {
 				status = "failed"
 			}
-			if !strings.HasSuffix(stdout, "status:  "+status+"\n") {
+			if !endsWithStatus(stdout, status) {
 				t.Errorf("stdout does not end with status %s:\n%s\nstderr:\n%s", status, stdout, stderr)
 			}
 			lines := p.sessionTrace()

@@ -170,7 +170,7 @@ func TestAgentCapsuleRunsItsLoop(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			stdout, stderr, result := agentRun(t, c.maxTurns, c.turns, c.code)
-			if !strings.HasSuffix(stdout, "status:  "+c.status+"\n") {
+			if !endsWithStatus(stdout, c.status) {
 				t.Errorf("stdout does not end with status %s:\n%s\nstderr:\n%s", c.status, stdout, stderr)
 			}
 			if !strings.HasPrefix(result, c.result) {

@@ -151,9 +151,21 @@ func sessionLine(stdout string) string {
 // rather than a warning or the notice of the signal: "" for none.
 func errorLine(stderr string) string {
 	for _, l := range strings.Split(stderr, "\n") {
-		if strings.Contains(l, "error[") || (strings.HasPrefix(l, "mur: ") && !strings.HasSuffix(l, ": stopping (signal again to exit at once)")) {
+		if strings.Contains(l, "error[") || (strings.HasPrefix(l, "mur: ") && !strings.HasSuffix(l, ": stopping (signal again to exit at once)") &&
+			!strings.HasPrefix(l, "mur: waiting for tasks over A2A at ")) {
 			return l
 		}
 	}
 	return ""
+}
+
+// endsWithStatus reports whether stdout ends with "status:  <status>",
+// or for ok with it and then the agent's answer, which mur run prints
+// last.
+func endsWithStatus(stdout, status string) bool {
+	if status != "ok" {
+		return strings.HasSuffix(stdout, "status:  "+status+"\n")
+	}
+	i := strings.LastIndex(stdout, "status:  ")
+	return i >= 0 && (i == 0 || stdout[i-1] == '\n') && strings.HasPrefix(stdout[i:], "status:  ok\n")
 }
