@@ -169,7 +169,7 @@ func newRootCommand(a *app) *cobra.Command {
 	root.AddCommand(newVersionCommand(a), newWasmCommand(a))
 	root.AddCommand(newBuildCommand(a), newPublishCommand(a), newInstallCommand(a), newListCommand(a), newRegistryCommand(a))
 	root.AddCommand(newRunCommand(a), newSessionsCommand(a), newDoctorCommand(a), newSendCommand(a), newWatchCommand(a),
-		newPsCommand(a), newStopCommand(a), newCancelTaskCommand(a), newTraceCommand(a))
+		newPsCommand(a), newStopCommand(a), newCancelTaskCommand(a), newTraceCommand(a), newEvalCommand(a))
 	return root
 }
 
