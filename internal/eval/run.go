@@ -254,15 +254,16 @@ func (p *plan) runCase(ctx context.Context, c Case) CaseResult {
 }
 
 // caseEnv is the environment a case's session reads: the run's, with the
-// hooks' eval variables set.
+// hooks' eval variables those of the case (MURMUR_DATASET_ID unset
+// without a dataset_id, whatever the run's environment holds).
 func (p *plan) caseEnv(c Case) func(string) (string, bool) {
-	set := map[string]string{envEvalConfig: p.evalConfig, envCaseID: c.ID}
-	if id := p.capsule.Eval.DatasetID; id != nil {
-		set[envDatasetID] = *id
-	}
+	set := map[string]*string{envEvalConfig: &p.evalConfig, envCaseID: &c.ID, envDatasetID: p.capsule.Eval.DatasetID}
 	return func(name string) (string, bool) {
 		if v, ok := set[name]; ok {
-			return v, true
+			if v == nil {
+				return "", false
+			}
+			return *v, true
 		}
 		return p.lookup(name)
 	}
