@@ -57,8 +57,8 @@ dataset line that does not decode (FILE:LINE, E-EVAL-001) or carries an
 script capsule, a capsule with no scorer or with llm_judge (not
 implemented), lifecycle queue + sleep (its session never ends), a
 murmur.lock that does not parse. mur eval run exits 0 only when every
-case passed, 1 otherwise; Ctrl-C stops it after the case it interrupts
-(130).`
+case passed, 1 otherwise. Ctrl-C (or SIGTERM) stops the case it
+interrupts and runs no other: exit 130 (143), no summary.`
 
 func newEvalRunCommand(a *app) *cobra.Command {
 	var dataset string
@@ -68,7 +68,7 @@ func newEvalRunCommand(a *app) *cobra.Command {
 		Long:  evalRunLong,
 		Example: `  mur eval run
   mur eval run ./my-agent --dataset cases/smoke.jsonl
-  mur eval run && mur eval show`,
+  mur eval run; mur eval show              # then the newest case's verdicts`,
 		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("dataset") && dataset == "" {

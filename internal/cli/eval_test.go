@@ -153,3 +153,11 @@ artifacts:
 		})
 	}
 }
+
+// mur eval alone is its help, with examples; mur's help names it.
+func TestEvalHelp(t *testing.T) {
+	mur(t, "eval").want(t, exitOK, "Available Commands:\n  diff", "")
+	o := mur(t, "eval", "--help")
+	containsAll(t, "mur eval --help", o.stdout, "  run ", "  show ", "exit_ok", "tool_sequence", "llm_judge is not implemented", "mur eval run ./my-agent --dataset cases.jsonl")
+	mur(t, "--help").want(t, exitOK, `"mur eval run" runs each case of a dataset`, "")
+}
