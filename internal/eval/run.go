@@ -108,8 +108,8 @@ type plan struct {
 // eval.jsonl. Murmur's order: the manifest is read, then the dataset,
 // then the capsule is checked (Check) and its murmur.lock read; a
 // failure of any of these runs nothing. A case that fails is reported
-// and the next one runs; a cancelled ctx stops the run after the case
-// it interrupted, with an error.
+// and the next one runs; a cancelled ctx stops the case it interrupts
+// (its session is cancelled) and the run, with an error.
 func Run(ctx context.Context, o Options) (Report, error) {
 	p, err := prepare(o)
 	if err != nil {
