@@ -12,6 +12,6 @@
 // the session's eval.jsonl in Murmur's form, replacing whatever is there.
 //
 // Everything read back (eval.jsonl, datasets) is untrusted: bounded in
-// size, decoded line by line with every failure at FILE:LINE, read
-// through links only where the user named the file.
+// size, decoded line by line with every failure at FILE:LINE, never read
+// through a link planted as the file, never from a FIFO.
 package eval

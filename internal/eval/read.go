@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/mur-go/mur/internal/base/confined"
 	"github.com/mur-go/mur/internal/base/diag"
@@ -15,24 +16,20 @@ import (
 // session's eval.jsonl is a few lines, and a dataset a line per case.
 const MaxFileBytes = 32 << 20
 
-// readNamed reads a file the user named (following links, as any
-// command does), refusing anything but a regular file, so a FIFO does
-// not hang the command, and anything over MaxFileBytes. missing is the
-// message for a file that does not exist.
+// readNamed reads a file the user named as a session's file is read
+// (readIn, in the file's directory): its last element is not followed
+// if it is a link (the user may have typed the path of a session's
+// eval.jsonl, which the session could have planted), nothing but a
+// regular file is opened, so a FIFO does not hang the command, and
+// nothing over MaxFileBytes is read. missing is the message for a file
+// that does not exist.
 func readNamed(path, missing string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err == nil && !fi.Mode().IsRegular() {
-		err = &fs.PathError{Op: "read", Path: path, Err: confined.ErrNotRegular}
-	}
+	root, err := os.OpenRoot(filepath.Dir(path))
 	if err != nil {
 		return nil, readError(path, missing, err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, readError(path, missing, err)
-	}
-	defer f.Close()
-	return readBounded(path, f)
+	defer root.Close()
+	return readIn(root, filepath.Base(path), path, missing)
 }
 
 // readIn reads rel inside root, as confined reads it: no link followed
