@@ -13,5 +13,5 @@
 //
 // Everything read back (eval.jsonl, datasets) is untrusted: bounded in
 // size, decoded line by line with every failure at FILE:LINE, never read
-// through a link planted as the file, never from a FIFO.
+// from a FIFO; an eval file never through a link planted in its place.
 package eval

@@ -197,7 +197,7 @@ func readDataset(path string) ([]Case, error) {
 		path = filepath.Join(wd, DefaultDataset)
 		missing = "no dataset found. Expected ./eval.jsonl or specify with --dataset <path>"
 	}
-	data, err := readNamed(path, missing)
+	data, err := readOwn(path, missing)
 	if err != nil {
 		if d := (*diag.Error)(nil); errors.As(err, &d) && d.Code == CodeNotFound {
 			d.WithHint(`a dataset has one case per line: {"case_id": "greeting", "task_path": "tasks/greeting.md"}`)

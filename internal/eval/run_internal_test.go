@@ -120,3 +120,27 @@ func TestPrintable(t *testing.T) {
 		}
 	}
 }
+
+// A dataset is the user's own file: read through a link, never from a
+// FIFO.
+func TestReadDataset(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "cases.jsonl")
+	if err := os.WriteFile(real, []byte(`{"case_id": "c", "task_path": "t.md"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "eval.jsonl")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if cases, err := readDataset(link); err != nil || len(cases) != 1 {
+		t.Errorf("a linked dataset: %v, %v", cases, err)
+	}
+	fifo := filepath.Join(dir, "fifo.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readDataset(fifo); err == nil || !strings.Contains(err.Error(), "is not a regular file") {
+		t.Errorf("a fifo: %v", err)
+	}
+}
