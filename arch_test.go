@@ -33,9 +33,9 @@ var manifestDeps = []string{"internal/base/artifactname", "internal/base/diag", 
 var runners = []string{"internal/tools", "internal/remote/a2a"}
 
 // sessionCallers are the only packages that may run a whole session: the
-// CLI and the public embedding API. Everything else is below the pipeline
-// it drives.
-var sessionCallers = []string{"internal/cli", "capsule"}
+// CLI, the public embedding API and mur eval run's cases. Everything else
+// is below the pipeline it drives.
+var sessionCallers = []string{"internal/cli", "capsule", "internal/eval"}
 
 // hostDeps are the only module packages host may import: the engine it
 // binds to and the runners it hands calls to. It stages, installs and
@@ -50,6 +50,7 @@ var topLevel = []string{"internal/cli", "capsule", "internal/session"}
 var layers = [][]string{
 	{"cmd/mur"},
 	{"internal/cli", "capsule"},
+	{"internal/eval"},
 	{"internal/session", "internal/doctor", "internal/traceview"},
 	{"internal/agent/hooks", "internal/serve/a2a"},
 	{"internal/launch", "internal/agent"},

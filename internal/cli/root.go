@@ -123,6 +123,10 @@ What it does today:
                    sessions did from their trace.jsonl: a summary, the
                    turns one by one, two sessions compared, statistics
                    over many.
+  evaluate         "mur eval run" runs each case of a dataset against an
+                   agent capsule, a session per case, and scores it with
+                   the manifest's scorers; "mur eval show" and "mur eval
+                   diff" summarise and compare the scores.
   talk to agents   "mur send TARGET TEXT" sends a message to an A2A agent
                    and streams its answer; "mur watch TARGET" follows a
                    served capsule's turns, tool calls and answers; "mur ps"
@@ -169,7 +173,7 @@ func newRootCommand(a *app) *cobra.Command {
 	root.AddCommand(newVersionCommand(a), newWasmCommand(a))
 	root.AddCommand(newBuildCommand(a), newPublishCommand(a), newInstallCommand(a), newListCommand(a), newRegistryCommand(a))
 	root.AddCommand(newRunCommand(a), newSessionsCommand(a), newDoctorCommand(a), newSendCommand(a), newWatchCommand(a),
-		newPsCommand(a), newStopCommand(a), newCancelTaskCommand(a), newTraceCommand(a))
+		newPsCommand(a), newStopCommand(a), newCancelTaskCommand(a), newTraceCommand(a), newEvalCommand(a))
 	return root
 }
 

@@ -80,6 +80,26 @@ func (w Workdir) WriteSessionFile(path string, data []byte, flag int) error {
 	return confined.WriteFile(root, rel, data, 0o644, flag)
 }
 
+// ReplaceSessionFile makes path, a file directly or deeper under the
+// session dir, hold exactly data (the session's secrets redacted), as a
+// file of its own: whatever a guest or tool left there, a link, a FIFO
+// or a file with other names, is removed rather than written through.
+// For the records the runtime writes once a session is over, which must
+// be its own whatever the session planted.
+func (w Workdir) ReplaceSessionFile(path string, data []byte) error {
+	data = w.secrets.Bytes(data)
+	rel, err := filepath.Rel(w.SessionDir, path)
+	if err != nil {
+		return err
+	}
+	root, err := os.OpenRoot(w.SessionDir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	return confined.Replace(root, rel, data, 0o644)
+}
+
 // WriteResult replaces out/result.txt, the attempt's terminal outcome.
 func (w Workdir) WriteResult(text string) error {
 	return w.WriteSessionFile(filepath.Join(w.OutDir, ResultFile), []byte(text), os.O_CREATE|os.O_TRUNC)
