@@ -58,6 +58,7 @@ var layers = [][]string{
 	{"internal/host"},
 	{"internal/tools", "internal/stage", "internal/resources", "internal/remote/a2a"},
 	{"internal/sandbox"},
+	{"internal/agent/transcript"},
 	{"internal/agent/trace", "internal/agent/tokens", "internal/agent/inference", "internal/agent/observe"},
 	{"internal/store/provision"},
 	{"internal/store/install", "internal/policy", "internal/store/firstparty"},
