@@ -51,7 +51,7 @@ var layers = [][]string{
 	{"cmd/mur"},
 	{"internal/cli", "capsule"},
 	{"internal/eval"},
-	{"internal/session", "internal/doctor", "internal/traceview"},
+	{"internal/session", "internal/doctor", "internal/traceview", "internal/timeline"},
 	{"internal/agent/hooks", "internal/serve/a2a"},
 	{"internal/launch", "internal/agent"},
 	{"internal/agent/process"},

@@ -25,6 +25,7 @@ func newTraceCommand(a *app) *cobra.Command {
 		Args: cobra.ArbitraryArgs,
 		RunE: runGroup,
 	}
-	cmd.AddCommand(newTraceShowCommand(a), newTraceStepsCommand(a), newTraceDiffCommand(a), newTraceReportCommand(a))
+	cmd.AddCommand(newTraceShowCommand(a), newTraceStepsCommand(a), newTraceDiffCommand(a), newTraceReportCommand(a),
+		newTraceTranscriptCommand(a), newTraceHTMLCommand(a))
 	return cmd
 }
