@@ -116,7 +116,7 @@ func TestWriteTextEscapes(t *testing.T) {
 	for _, want := range []string{`clear\x1b[2J\a \u202egnp.exe` + "\n    line two", `tool wc\nfake line (wasm)`,
 		"[cut: the transcript keeps the first 10 of 99999 bytes]", "model m · did not end", "streamed before the call ended:\n    So far",
 		"sent 2 new messages (of 3 in the request; the others are above):\n    assistant:\n    tool (result of a): 3\n",
-		"→ calls wc {\"x\":1}", "(thinking)", "hook audit on on-session-end · ok", "warning: f:9"} {
+		"→ calls wc {\"x\":1}", "(thinking)", "hook audit on on-session-end · ok"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output lacks %q:\n%s", want, out)
 		}

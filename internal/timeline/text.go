@@ -10,7 +10,8 @@ import (
 
 // WriteText writes the session's transcript for a terminal: each task,
 // and in each turn what the model was sent and answered and what every
-// tool, hook and compaction was given and returned.
+// tool, hook and compaction was given and returned. The lines that could
+// not be read are the caller's to report.
 func WriteText(w io.Writer, s *Session) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
@@ -22,9 +23,6 @@ func WriteText(w io.Writer, s *Session) error {
 		p(" · started %s · %s", s.Start.UTC().Format("2006-01-02 15:04:05Z"), Duration(s.End.Sub(s.Start)))
 	}
 	p("\n")
-	for _, pr := range s.Problems {
-		p("warning: %s\n", pr)
-	}
 	for _, st := range s.Loose {
 		p("\n")
 		writeStep(bw, st)
