@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -186,4 +187,10 @@ func TestWriteHTMLDrawsTheTimeline(t *testing.T) {
 			t.Errorf("the page lacks %q", w)
 		}
 	}
+}
+
+// jsonLine is e as the writer encodes it, with its newline.
+func jsonLine(e transcript.Entry) ([]byte, error) {
+	b, err := json.Marshal(e)
+	return append(b, '\n'), err
 }

@@ -3,6 +3,7 @@ package timeline
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mur-go/mur/internal/agent/transcript"
@@ -114,11 +115,16 @@ type Text struct {
 	Bytes     int
 }
 
-// Build makes the Session of a transcript's entries.
+// Build makes the Session of a transcript's entries, in time linear in
+// their number (a guest may have written a great many).
 func Build(f transcript.File) *Session {
-	b := builder{s: &Session{Problems: printableAll(f.Problems)}, open: map[string]*Task{}}
+	b := builder{s: &Session{Problems: printableAll(f.Problems)}, open: map[string]*Task{},
+		pending: map[stepKey][]*Step{}, turns: map[turnKey]*Turn{}, streamed: map[*Step]*strings.Builder{}}
 	for i := range f.Entries {
 		b.add(&f.Entries[i])
+	}
+	for st, sb := range b.streamed {
+		st.Streamed = sb.String()
 	}
 	for _, t := range b.s.Tasks {
 		slices.SortStableFunc(t.Steps, func(x, y *Step) int { return x.Start.Compare(y.Start) })
@@ -130,8 +136,37 @@ func Build(f transcript.File) *Session {
 type builder struct {
 	s    *Session
 	open map[string]*Task
-	// pending are the steps started and not yet ended, per task.
-	pending map[*Task][]*Step
+	// pending are the steps started and not yet ended, oldest first.
+	pending map[stepKey][]*Step
+	turns   map[turnKey]*Turn
+	// streamed is what streamed of each model call's answer.
+	streamed map[*Step]*strings.Builder
+}
+
+// stepKey is what pairs a step's end with its start: its task (nil
+// outside every task), kind and turn, and a tool's or hook's name and a
+// hook's event.
+type stepKey struct {
+	t           *Task
+	kind        string
+	turn        uint32
+	name, event string
+}
+
+type turnKey struct {
+	t *Task
+	n uint32
+}
+
+func keyOf(t *Task, kind string, e *transcript.Entry) stepKey {
+	k := stepKey{t: t, kind: kind}
+	if e.Turn != nil {
+		k.turn = *e.Turn
+	}
+	if kind == "tool" || kind == "hook" {
+		k.name, k.event = e.Name, e.HookEvent
+	}
+	return k
 }
 
 func (b *builder) add(e *transcript.Entry) {
@@ -159,8 +194,13 @@ func (b *builder) add(e *transcript.Entry) {
 	case "model_end", "tool_end", "hook_end", "compaction_end":
 		b.end(t, e)
 	case "model_text":
-		if st := b.find(t, "model", e); st != nil {
-			st.Streamed += printable(e.Text, false)
+		if q := b.pending[keyOf(t, "model", e)]; len(q) > 0 {
+			sb := b.streamed[q[0]]
+			if sb == nil {
+				sb = &strings.Builder{}
+				b.streamed[q[0]] = sb
+			}
+			sb.WriteString(printable(e.Text, false))
 		}
 	}
 }
@@ -181,7 +221,7 @@ func (b *builder) task(e *transcript.Entry) *Task {
 	return t
 }
 
-var stepKinds = map[string]string{"model_start": "model", "model_end": "model", "model_text": "model", "tool_start": "tool",
+var stepKinds = map[string]string{"model_start": "model", "model_end": "model", "tool_start": "tool",
 	"tool_end": "tool", "hook_start": "hook", "hook_end": "hook", "compaction_start": "compaction", "compaction_end": "compaction"}
 
 func (b *builder) start(t *Task, e *transcript.Entry) {
@@ -199,28 +239,22 @@ func (b *builder) start(t *Task, e *transcript.Entry) {
 	}
 	st.Class = class(st)
 	b.place(t, st)
-	if b.pending == nil {
-		b.pending = map[*Task][]*Step{}
-	}
-	b.pending[t] = append(b.pending[t], st)
-}
-
-// find is the earliest step of t still pending that e ends: same kind,
-// turn, name and hook event.
-func (b *builder) find(t *Task, kind string, e *transcript.Entry) *Step {
-	for _, st := range b.pending[t] {
-		if st.Kind == kind && (e.Turn == nil || st.Turn == *e.Turn) && (kind == "compaction" || st.Name == printable(e.Name, true) ||
-			kind == "model") && st.HookEvent == printable(e.HookEvent, true) {
-			return st
-		}
-	}
-	return nil
+	k := keyOf(t, st.Kind, e)
+	b.pending[k] = append(b.pending[k], st)
 }
 
 func (b *builder) end(t *Task, e *transcript.Entry) {
 	kind := stepKinds[e.Kind]
-	st := b.find(t, kind, e)
-	if st == nil {
+	k := keyOf(t, kind, e)
+	var st *Step
+	if q := b.pending[k]; len(q) > 0 {
+		st = q[0]
+		if len(q) == 1 {
+			delete(b.pending, k)
+		} else {
+			b.pending[k] = q[1:]
+		}
+	} else {
 		// An end whose start is not in the file: placed by its duration.
 		st = &Step{Kind: kind, Name: printable(e.Name, true), ToolKind: printable(e.ToolKind, true),
 			HookEvent: printable(e.HookEvent, true), Start: e.Time.Add(-e.Duration())}
@@ -228,8 +262,6 @@ func (b *builder) end(t *Task, e *transcript.Entry) {
 			st.Turn = *e.Turn
 		}
 		b.place(t, st)
-	} else {
-		b.pending[t] = slices.DeleteFunc(b.pending[t], func(x *Step) bool { return x == st })
 	}
 	st.Ended, st.End, st.Duration = true, e.Time, e.Duration()
 	if st.Duration == 0 && e.Time.After(st.Start) {
@@ -251,10 +283,11 @@ func (b *builder) end(t *Task, e *transcript.Entry) {
 			}
 		}
 		if e.Text != "" {
-			st.Streamed = ""
+			// The whole answer supersedes what streamed of it.
+			delete(b.streamed, st)
 		}
 		if t != nil {
-			tn := turnOf(t, st.Turn)
+			tn := b.turn(t, st.Turn)
 			tn.InputTokens, tn.OutputTokens, tn.Reported = st.InputTokens, st.OutputTokens, st.UsageReported
 		}
 	}
@@ -268,18 +301,18 @@ func (b *builder) place(t *Task, st *Step) {
 		return
 	}
 	t.Steps = append(t.Steps, st)
-	tn := turnOf(t, st.Turn)
+	tn := b.turn(t, st.Turn)
 	tn.Steps = append(tn.Steps, st)
 }
 
-func turnOf(t *Task, n uint32) *Turn {
-	for _, tn := range t.ByTurn {
-		if tn.N == n {
-			return tn
-		}
+func (b *builder) turn(t *Task, n uint32) *Turn {
+	k := turnKey{t, n}
+	if tn := b.turns[k]; tn != nil {
+		return tn
 	}
 	tn := &Turn{N: n}
 	t.ByTurn = append(t.ByTurn, tn)
+	b.turns[k] = tn
 	return tn
 }
 
