@@ -220,3 +220,29 @@ func regions(img image.Image, c color.RGBA) []box {
 	}
 	return out
 }
+
+// mur trace html writes the page to -o FILE, to stdout with -o -, and by
+// default to <session id>.html here; a directory as -o is refused and
+// nothing is written.
+func TestTraceHTMLOutput(t *testing.T) {
+	dir := tracedRun(t, "hi")
+	sessions, _ := filepath.Glob(filepath.Join(dir, "workdir", "ses_*"))
+	if len(sessions) != 1 {
+		t.Fatalf("sessions %v", sessions)
+	}
+	id := filepath.Base(sessions[0])
+	stdout, stderr, code := murIn(t, dir, "trace", "html", "-o", "-")
+	if code != exitOK || !strings.HasPrefix(stdout, "<!DOCTYPE html>") || !strings.HasSuffix(stdout, "</html>\n") || stderr != "" {
+		t.Errorf("-o -: exit %d, stderr %s, stdout starting %.40q", code, stderr, stdout)
+	}
+	stdout, _, code = murIn(t, dir, "trace", "html")
+	b, err := os.ReadFile(filepath.Join(dir, id+".html"))
+	if code != exitOK || stdout != "wrote "+id+".html\n" || err != nil || !bytes.HasPrefix(b, []byte("<!DOCTYPE html>")) {
+		t.Errorf("default: exit %d, stdout %q, %v", code, stdout, err)
+	}
+	out := t.TempDir()
+	_, stderr, code = murIn(t, dir, "trace", "html", "-o", out)
+	if ents, _ := os.ReadDir(out); code != exitFailure || !strings.Contains(stderr, "is a directory; name a file") || len(ents) != 0 {
+		t.Errorf("-o DIR: exit %d, stderr %s, wrote %v", code, stderr, ents)
+	}
+}
