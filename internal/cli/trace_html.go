@@ -27,17 +27,20 @@ guests and models wrote, and is escaped.
 directory; "-" is stdout). The file is written whole or not at all.`
 
 func newTraceHTMLCommand(a *app) *cobra.Command {
-	var workdir, out string
+	var (
+		opts traceOptions
+		out  string
+	)
 	cmd := &cobra.Command{
 		Use:   "html [SESSION]",
 		Short: "Write a self-contained HTML page of a session's timeline and transcript",
-		Long:  traceHTMLLong,
+		Long:  traceHTMLLong + "\n\n" + sessionHelp,
 		Example: `  mur trace html
-  mur trace html 3f9a -o run.html
+  mur trace html 9f3a -o run.html
   mur trace html workdir/ses_01a2… -o - > run.html`,
-		Args: maxArgs(1),
+		Args: atMostOne("SESSION"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.loadTimeline(workdir, firstArg(args))
+			s, err := a.loadTimeline(&opts, args)
 			if err != nil {
 				return err
 			}
@@ -62,9 +65,8 @@ func newTraceHTMLCommand(a *app) *cobra.Command {
 			return nil
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&workdir, "workdir", traceWorkdirDefault, "the directory holding the sessions")
-	f.StringVarP(&out, "output", "o", "", `the page's file ("-": stdout)`)
+	addWorkdirFlag(cmd, &opts)
+	cmd.Flags().StringVarP(&out, "output", "o", "", `the page's file ("-": stdout)`)
 	return cmd
 }
 

@@ -87,7 +87,7 @@ func TestTraceTranscript(t *testing.T) {
 	if strings.Contains(stdout, "\x1b") {
 		t.Errorf("an escape sequence reached the terminal:\n%q", stdout)
 	}
-	for _, sel := range []string{id, id[len(id)-6:], sessions[0], filepath.Join(sessions[0], "transcript.jsonl")} {
+	for _, sel := range []string{id, id[len(id)-6:], "@1", sessions[0], filepath.Join(sessions[0], "transcript.jsonl")} {
 		if out, errs, code := murIn(t, dir, "trace", "transcript", sel); code != exitOK || out != stdout {
 			t.Errorf("mur trace transcript %s: exit %d, stderr %s, output differs", sel, code, errs)
 		}
@@ -117,8 +117,8 @@ func TestTraceTranscriptRefusals(t *testing.T) {
 		stderr string
 	}{
 		{"two sessions", []string{"a", "b"}, exitUsage, `unexpected argument "b"`},
-		{"no such session", []string{"zzzz"}, exitFailure, `error[E-TRC-002]: no session in workdir is "zzzz" or ends with it`},
-		{"no workdir", []string{"--workdir", "nowhere"}, exitFailure, "error[E-IO-001]: workdir nowhere does not exist"},
+		{"no such session", []string{"zzzz"}, exitFailure, `error[E-TRC-002]: no session found matching suffix 'zzzz'`},
+		{"no workdir", []string{"--workdir", "nowhere"}, exitFailure, "error[E-TRC-002]: no sessions found in workdir at nowhere"},
 		{"no transcript", []string{noTranscript}, exitFailure, "has no transcript.jsonl"},
 		{"a bad line", []string{bad}, exitOK, `mur: warning: ` + bad + `/transcript.jsonl:1: unknown kind "\x1b[2J"; skipped`},
 		{"a session", []string{sessions[0]}, exitOK, ""},
