@@ -68,7 +68,32 @@ func TestAgentExampleAsUnprivilegedUser(t *testing.T) {
 			if log, _ := os.ReadFile(filepath.Join(workdir, "logs", "bootstrap.log")); !strings.Contains(string(log), c.scope) {
 				t.Errorf("logs/bootstrap.log does not say %q:\n%s", c.scope, log)
 			}
+			transcriptIsTheUsers(t, tree, workdir)
 		})
+	}
+}
+
+// transcriptIsTheUsers checks that the session's transcript, which holds
+// all the model and the tools said, is the user's alone: mur trace
+// transcript shows it to the user who ran the session and to nobody
+// else.
+func transcriptIsTheUsers(t *testing.T, tree, workdir string) {
+	t.Helper()
+	fi, err := os.Stat(filepath.Join(workdir, "transcript.jsonl"))
+	if st, ok := fi.Sys().(*syscall.Stat_t); err != nil || !ok || st.Uid != nobody || fi.Mode().Perm() != 0o600 {
+		t.Errorf("transcript.jsonl: %v, mode %v; want uid %d's alone", err, fi.Mode(), nobody)
+	}
+	for _, uid := range []uint32{nobody, nobody - 1} {
+		cmd := exec.Command(filepath.Join(tree, "mur"), "trace", "transcript", workdir)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(tree, "home")}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: uid}}
+		out, err := cmd.CombinedOutput()
+		switch {
+		case uid == nobody && (err != nil || !strings.Contains(string(out), "tool fingerprint (native) · ok")):
+			t.Errorf("mur trace transcript as the session's user: %v\n%s", err, out)
+		case uid != nobody && (err == nil || !strings.Contains(string(out), "permission denied")):
+			t.Errorf("mur trace transcript as uid %d, another user: %v\n%s", uid, err, out)
+		}
 	}
 }
 

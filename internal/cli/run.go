@@ -95,7 +95,9 @@ with a synthetic HOME, no host credentials, the limits and containment
 above; output past 16 KiB in logs/shell-<ms>.log) and the capsule's
 lifecycle hooks; a failed attempt (driver error, stop_reason error, turns
 exhausted, unsupported stop reason) fails the run. The session directory
-keeps trace.jsonl (every record written as it happens), out/result.txt,
+keeps trace.jsonl (every record written as it happens), transcript.jsonl
+(what the model was sent and said and what every tool returned; "mur
+trace transcript" prints it, "mur trace html" draws it), out/result.txt,
 MURMUR.md and logs/. --system-prompt replaces the manifest's prompt. Set
 MURMUR_A2A_TOKEN to require a bearer token. A finished task keeps its
 reply for GetTask among the newest MURMUR_A2A_KEEP_REPLIES (1024) finished

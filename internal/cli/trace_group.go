@@ -5,7 +5,9 @@ import "github.com/spf13/cobra"
 const traceLong = `Read what an agent session did, from the trace.jsonl "mur run" writes in
 its session directory: a summary of one session (show), its turns one by
 one (steps), two sessions side by side (diff), or statistics over many
-(report).
+(report); and from its transcript.jsonl, what the model was sent and said
+and what every tool returned (transcript), or all of it on one page with
+a timeline of each task (html).
 
 ` + sessionHelp + `
 
@@ -21,10 +23,13 @@ func newTraceCommand(a *app) *cobra.Command {
 		Example: `  mur trace show                  the newest session, summed up
   mur trace steps --verbose 9f3a  what each turn of session …9f3a did
   mur trace diff                  the two newest sessions, @2 then @1
-  mur trace report --since 1d     statistics over the last day's sessions`,
+  mur trace report --since 1d     statistics over the last day's sessions
+  mur trace transcript            what the newest session's model and tools said
+  mur trace html -o run.html      a page of it, with each task's timeline`,
 		Args: cobra.ArbitraryArgs,
 		RunE: runGroup,
 	}
-	cmd.AddCommand(newTraceShowCommand(a), newTraceStepsCommand(a), newTraceDiffCommand(a), newTraceReportCommand(a))
+	cmd.AddCommand(newTraceShowCommand(a), newTraceStepsCommand(a), newTraceDiffCommand(a), newTraceReportCommand(a),
+		newTraceTranscriptCommand(a), newTraceHTMLCommand(a))
 	return cmd
 }

@@ -64,7 +64,12 @@ func runAgent(ctx context.Context, sess *stage.Staged, l *listening, lo launch.O
 	ao.Staged, ao.Hooks, ao.Tokens, ao.SystemPrompt, ao.Log = sess.Loop(), rt, tokens.New(), o.SystemPrompt, lo.Log
 	ao.Retry, ao.Meter = &policy, meter
 	ao.WorkdirBreach = lo.Resources.Breach
-	ao.Observer = o.Observer
+	obs, closeTranscript, err := withTranscript(sess, o.Observer, lo.Log)
+	if err != nil {
+		return err
+	}
+	defer closeTranscript()
+	ao.Observer = obs
 	err = serve(ctx, sess, l, lo, o, func(ctx context.Context, src agent.TaskSource) error {
 		ao.Tasks = newIdleSource(src, lo.Engine, lo.Log)
 		_, err := agent.Run(ctx, ao)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mur-go/mur/internal/agent/transcript"
 	"github.com/mur-go/mur/internal/base/diag"
 )
 
@@ -14,15 +15,16 @@ import (
 const TraceFile = "trace.jsonl"
 
 // reserved are the runtime's own entries directly under a guest-visible
-// directory: what it executes or trusts later must be out of every WASM
-// guest's reach (security.md §4, §8). Under the session workdir that is
-// tools/ and trace.jsonl; under a --workdir it is all of .murmur/, every
-// session's bookkeeping.
+// directory: what it executes or trusts later, and the records of what
+// every guest and the model said, must be out of every WASM guest's
+// reach (security.md §4, §8). Under the session workdir that is tools/,
+// trace.jsonl and transcript.jsonl; under a --workdir it is all of
+// .murmur/, every session's bookkeeping.
 func reserved(sessionBase, userWorkdir bool) []string {
 	if userWorkdir && !sessionBase {
 		return []string{".murmur"}
 	}
-	return []string{"tools", TraceFile}
+	return []string{"tools", TraceFile, transcript.FileName}
 }
 
 // checkReservedScope refuses a filesystem.scope that names or lies inside
@@ -38,17 +40,18 @@ func checkReservedScope(scope, where string, sessionBase, userWorkdir bool) erro
 	}
 	return &diag.Error{Code: CodeScope,
 		Msg:  fmt.Sprintf("invalid filesystem scope '%s' in %s: '%s' is reserved for the runtime (staged tools and the trace) and hidden from guests", scope, where, first),
-		Hint: "scope the artifact to a directory of its own (for example 'data'); tools/, trace.jsonl and .murmur/ belong to the runtime"}
+		Hint: "scope the artifact to a directory of its own (for example 'data'); tools/, trace.jsonl, transcript.jsonl and .murmur/ belong to the runtime"}
 }
 
 // HiddenUnder lists the entries directly under dir (a directory a WASM
 // guest gets as a preopen) that the guest must neither see nor reach, nor
 // create (wasip2.DirGrant.Hide): the first element of every path below
-// dir that the runtime keeps for itself (tools/, trace.jsonl, a
-// --workdir's .murmur/) or trusts at the next run (trustedPaths: the
-// manifest, .env, murmur.lock, ... when the workdir holds them).
+// dir that the runtime keeps for itself (tools/, trace.jsonl,
+// transcript.jsonl, a --workdir's .murmur/) or trusts at the next run
+// (trustedPaths: the manifest, .env, murmur.lock, ... when the workdir
+// holds them).
 func (w Workdir) HiddenUnder(dir string) []string {
-	protected := []string{w.ToolsDir, filepath.Join(w.SessionDir, TraceFile)}
+	protected := []string{w.ToolsDir, filepath.Join(w.SessionDir, TraceFile), filepath.Join(w.SessionDir, transcript.FileName)}
 	if w.UserWorkdir {
 		protected = append(protected, filepath.Join(w.AccessibleDir, ".murmur"))
 	}

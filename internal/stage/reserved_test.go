@@ -21,6 +21,7 @@ func TestReservedScopeIsRefused(t *testing.T) {
 		{"./tools/victim", false, true},
 		{"a/../tools", false, true},
 		{"trace.jsonl", false, true},
+		{"transcript.jsonl", false, true},
 		{".murmur", true, true},
 		{".murmur/ses_x/tools", true, true},
 		{"tools", true, false}, // with --workdir, tools/ lives in .murmur/<id>
@@ -68,10 +69,10 @@ func TestHiddenUnder(t *testing.T) {
 		dir  string
 		want []string
 	}{
-		{plain, "/p/workdir/s", []string{"tools", "trace.jsonl"}},
+		{plain, "/p/workdir/s", []string{"tools", "trace.jsonl", "transcript.jsonl"}},
 		{plain, "/p/workdir/s/data", nil},
 		{user, "/w", []string{".murmur"}},
-		{user, "/w/.murmur/s", []string{"tools", "trace.jsonl"}}, // an on-stage hook's scope "."
+		{user, "/w/.murmur/s", []string{"tools", "trace.jsonl", "transcript.jsonl"}}, // an on-stage hook's scope "."
 		{user, "/w/src", nil},
 	} {
 		if got := tc.s.HiddenUnder(filepath.FromSlash(tc.dir)); !slices.Equal(got, tc.want) {
