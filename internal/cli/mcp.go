@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -159,16 +160,17 @@ func serveMCP(ctx context.Context, a *app, cmd *cobra.Command, o mcpServeOptions
 		return fmt.Errorf("locating the mur binary to start native tools through: %w", err)
 	}
 	m.In, m.Out = os.Stdin, a.stdout
+	// The URL goes out last: whoever waits for it finds the token file
+	// named already.
 	m.OnServing = func(s *stage.Staged, url, tokenFile string) {
-		where := "stdio"
-		if url != "" {
-			where = url
-			fmt.Fprintln(a.stdout, url)
-		}
+		where := cmp.Or(url, "stdio")
 		fmt.Fprintf(a.stderr, "mur: serving the tools of %s v%s over MCP on %s (session %s, workdir %s)\n",
 			s.Capsule.Name, s.Capsule.Version, where, s.ID, s.AccessibleDir)
 		if tokenFile != "" {
 			fmt.Fprintf(a.stderr, "mur: the bearer token is in %s; clients send \"Authorization: Bearer <its contents>\"\n", tokenFile)
+		}
+		if url != "" {
+			fmt.Fprintln(a.stdout, url)
 		}
 	}
 	res, err := runsession.ServeMCP(ctx, runsession.Options{
