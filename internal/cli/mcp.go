@@ -68,6 +68,8 @@ func newMCPCommand(a *app) *cobra.Command {
 		Short: "Serve a capsule's tools over the Model Context Protocol",
 		Args:  cobra.ArbitraryArgs,
 		RunE:  runGroup,
+		// "mur mcp server" is a likely slip.
+		SuggestionsMinimumDistance: 2,
 	}
 	cmd.AddCommand(newMCPServeCommand(a))
 	return cmd
