@@ -1,8 +1,11 @@
 package mcp_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"io"
+	"log/slog"
 	"slices"
 	"sync"
 	"testing"
@@ -185,5 +188,31 @@ func TestStdio(t *testing.T) {
 	cs.Close()
 	if err := <-served; err != nil {
 		t.Fatalf("ServeStdio after the client left: %v", err)
+	}
+}
+
+// Stopping the server is how it ends, not an error worth a log line.
+func TestStdioStopsQuietly(t *testing.T) {
+	var logged bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ctx, cancel := context.WithCancel(context.Background())
+	cin, sout := io.Pipe()
+	sin, cout := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- mcp.ServeStdio(ctx, mcp.Options{Name: "test", Tools: testTools, Dispatcher: newRecorder(), Log: log}, sin, sout)
+	}()
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1.0.0"}, nil)
+	cs, err := client.Connect(context.Background(), &sdk.IOTransport{Reader: cin, Writer: cout}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	cancel()
+	if err := <-served; !errors.Is(err, context.Canceled) {
+		t.Fatalf("ServeStdio after its context ended: %v", err)
+	}
+	if logged.Len() > 0 {
+		t.Errorf("stopping logged:\n%s", logged.String())
 	}
 }

@@ -21,11 +21,25 @@ func ServeStdio(ctx context.Context, o Options, in io.Reader, out io.Writer) err
 	if err != nil {
 		return err
 	}
-	err = s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}, MaxLineLength: maxFrame})
-	if errors.Is(err, io.EOF) {
-		return nil
+	// Not the SDK's Run, which logs a stop by ctx as an error: stopping
+	// is how a server ends.
+	ss, err := s.Connect(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}, MaxLineLength: maxFrame}, nil)
+	if err != nil {
+		return err
 	}
-	return err
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		ss.Close()
+		<-ended
+		return ctx.Err()
+	case err := <-ended:
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		return err
+	}
 }
 
 // nopCloser keeps out open when the session ends: it is the process's
