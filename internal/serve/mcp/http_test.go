@@ -111,3 +111,23 @@ func TestHTTPNeverServesWithoutAToken(t *testing.T) {
 		t.Fatalf("the listener is still open after the refusal: %v", err)
 	}
 }
+
+// The server takes the A2A server's bounds (httpbound.Defaults): a body
+// over 1 MiB from a client with the token is refused, not read.
+func TestHTTPBoundsTheBody(t *testing.T) {
+	d := newRecorder()
+	url := serveHTTP(t, d)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"a":"` + strings.Repeat("x", 2<<20) + `"}}}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || d.count() != 0 {
+		t.Fatalf("a 2 MiB body: status %d, %d calls; want 413 and none", resp.StatusCode, d.count())
+	}
+}
