@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net"
 	"net/http"
 	"sync"
@@ -21,8 +22,12 @@ type recorder struct {
 	running int
 	most    int
 	release chan struct{}
+	freed   sync.Once
 	started chan struct{}
 }
+
+// free lets every blocked call end.
+func (r *recorder) free() { r.freed.Do(func() { close(r.release) }) }
 
 func newRecorder() *recorder {
 	return &recorder{release: make(chan struct{}), started: make(chan struct{}, 16)}
@@ -69,6 +74,12 @@ const testToken = "0123456789abcdef0123456789abcdef"
 // ends and returns the endpoint's URL.
 func serveHTTP(t *testing.T, d mcp.Dispatcher) string {
 	t.Helper()
+	return serveHTTPLogged(t, d, nil)
+}
+
+// serveHTTPLogged is serveHTTP with the server's diagnostics to log.
+func serveHTTPLogged(t *testing.T, d mcp.Dispatcher, log *slog.Logger) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +87,7 @@ func serveHTTP(t *testing.T, d mcp.Dispatcher) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- mcp.ServeHTTP(ctx, mcp.Options{Name: "test", Version: "1.0.0", Tools: testTools, Dispatcher: d}, ln,
+		done <- mcp.ServeHTTP(ctx, mcp.Options{Name: "test", Version: "1.0.0", Tools: testTools, Dispatcher: d, Log: log}, ln,
 			mcp.HTTPOptions{Path: "/mcp", Token: testToken, Realm: "test"})
 	}()
 	t.Cleanup(func() {
@@ -115,4 +126,27 @@ func text(t *testing.T, r *sdk.CallToolResult) string {
 		t.Fatalf("result content is %T", r.Content[0])
 	}
 	return tc.Text
+}
+
+// waits hands over the caller's diagnostics of calls that wait or give
+// up: "waits <tool>", "not run <tool>".
+type waits chan string
+
+func (w waits) Enabled(context.Context, slog.Level) bool { return true }
+func (w waits) WithAttrs([]slog.Attr) slog.Handler       { return w }
+func (w waits) WithGroup(string) slog.Handler            { return w }
+
+func (w waits) Handle(_ context.Context, r slog.Record) error {
+	what := map[string]string{"a tool call waits for the one running": "waits",
+		"a tool call was not run: it ended while it waited": "not run"}[r.Message]
+	if what == "" {
+		return nil
+	}
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "tool" {
+			w <- what + " " + a.Value.String()
+		}
+		return true
+	})
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -60,7 +61,12 @@ func (o Options) log() *slog.Logger {
 type caller struct {
 	ctx  context.Context
 	d    Dispatcher
+	log  *slog.Logger
 	turn chan struct{}
+	// running is the call that has the turn, for the log of one that
+	// waits.
+	mu      sync.Mutex
+	running string
 }
 
 // call dispatches one call. A call whose request ended while it waited
@@ -70,14 +76,35 @@ func (c *caller) call(reqCtx context.Context, name string, args json.RawMessage)
 	if err != nil {
 		return fmt.Sprintf("tool '%s': arguments are not a JSON object: %v", name, err), true
 	}
+	acquired := false
 	select {
 	case c.turn <- struct{}{}:
-	case <-reqCtx.Done():
-		return fmt.Sprintf("tool '%s' was not run: the request ended first (%v)", name, context.Cause(reqCtx)), true
-	case <-c.ctx.Done():
-		return fmt.Sprintf("tool '%s' was not run: the server is stopping", name), true
+		acquired = true
+	default:
+		c.mu.Lock()
+		running := c.running
+		c.mu.Unlock()
+		c.log.Debug("a tool call waits for the one running", "tool", name, "running", running)
+		select {
+		case c.turn <- struct{}{}:
+			acquired = true
+		case <-reqCtx.Done():
+		case <-c.ctx.Done():
+		}
+	}
+	// A call whose client gave up, or whose server stopped, while it
+	// waited is not run, even if its turn came at the same moment.
+	if err := errors.Join(reqCtx.Err(), c.ctx.Err()); err != nil {
+		if acquired {
+			<-c.turn
+		}
+		c.log.Debug("a tool call was not run: it ended while it waited", "tool", name, "err", err)
+		return fmt.Sprintf("tool '%s' was not run: its request or the server ended first (%v)", name, err), true
 	}
 	defer func() { <-c.turn }()
+	c.mu.Lock()
+	c.running = name
+	c.mu.Unlock()
 	callCtx, cancel := context.WithCancel(c.ctx)
 	defer cancel()
 	defer context.AfterFunc(reqCtx, cancel)()
@@ -90,7 +117,7 @@ func newServer(ctx context.Context, o Options) (*sdk.Server, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	c := &caller{ctx: ctx, d: o.Dispatcher, turn: make(chan struct{}, 1)}
+	c := &caller{ctx: ctx, d: o.Dispatcher, log: o.log(), turn: make(chan struct{}, 1)}
 	s := sdk.NewServer(&sdk.Implementation{Name: o.Name, Version: o.Version}, &sdk.ServerOptions{Logger: o.log()})
 	for _, t := range o.Tools {
 		s.AddTool(&sdk.Tool{Name: t.Name, Description: t.Description, InputSchema: objectSchema(t.InputSchema)},

@@ -101,61 +101,79 @@ func TestSkillsArePrompts(t *testing.T) {
 	}
 }
 
-// Calls are dispatched one at a time, as the loop dispatches: a second
-// call waits for the first, and one whose client gives up while it
-// waits never runs.
+// Calls are dispatched one at a time, as the loop dispatches, whatever
+// the number of clients: another client's call waits for the running
+// one, and one whose client gives up while it waits never runs.
 func TestCallsOneAtATime(t *testing.T) {
 	d := newRecorder()
 	ctx := context.Background()
-	url := serveHTTP(t, d)
-	cs, err := connect(ctx, url, "Bearer "+testToken)
-	if err != nil {
-		t.Fatal(err)
+	waited := make(waits, 4)
+	url := serveHTTPLogged(t, d, slog.New(waited))
+	clients := make([]*sdk.ClientSession, 3)
+	for i := range clients {
+		cs, err := connect(ctx, url, "Bearer "+testToken)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		clients[i] = cs
 	}
-	defer cs.Close()
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "block"}); err != nil {
+		if _, err := clients[0].CallTool(ctx, &sdk.CallToolParams{Name: "block"}); err != nil {
 			t.Errorf("block: %v", err)
 		}
 	}()
 	<-d.started
-	// A call that gives up while block runs: its request ends first.
+	// Deferred after the clients' Close, so it runs first: a failed test
+	// does not leave block holding its client.
+	defer d.free()
+	// next is the caller's next diagnostic; a call that starts instead
+	// fails the test.
+	next := func(want, what string) {
+		t.Helper()
+		select {
+		case got := <-waited:
+			if got != want {
+				t.Fatalf("%s: the server said %q, want %q", what, got, want)
+			}
+		case <-d.started:
+			t.Fatalf("%s ran while block was running", what)
+		}
+	}
 	gaveUp, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		cs.CallTool(gaveUp, &sdk.CallToolParams{Name: "echo"})
+		clients[1].CallTool(gaveUp, &sdk.CallToolParams{Name: "echo"})
 	}()
-	wg.Add(1)
+	next("waits echo", "a second client's call")
+	cancel()
+	next("not run echo", "the call whose client gave up")
+	<-done
 	second := make(chan string, 1)
+	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		r, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "echo", Arguments: map[string]any{"a": "second"}})
+		r, err := clients[2].CallTool(ctx, &sdk.CallToolParams{Name: "echo", Arguments: map[string]any{"a": "second"}})
 		if err != nil {
 			t.Errorf("echo: %v", err)
 			return
 		}
 		second <- text(t, r)
 	}()
-	cancel()
-	<-done
-	close(d.release)
+	next("waits echo", "a third client's call")
+	d.free()
 	wg.Wait()
 	if got := <-second; got != `echo: {"a":"second"}` {
-		t.Errorf("second call = %q", got)
+		t.Errorf("the call that waited = %q", got)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.most != 1 {
-		t.Errorf("%d calls ran at once, want 1", d.most)
-	}
-	for _, c := range d.calls {
-		if c == "echo {}" {
-			t.Errorf("the call whose client gave up ran: %v", d.calls)
-		}
+	if want := []string{"block {}", `echo {"a":"second"}`}; !slices.Equal(d.calls, want) || d.most != 1 {
+		t.Errorf("calls %v (%d at once), want %v one at a time: the one whose client gave up never runs", d.calls, d.most, want)
 	}
 }
 
