@@ -56,7 +56,7 @@ var layers = [][]string{
 	{"internal/launch", "internal/agent"},
 	{"internal/agent/process"},
 	{"internal/host"},
-	{"internal/tools", "internal/stage", "internal/resources", "internal/remote/a2a"},
+	{"internal/tools", "internal/stage", "internal/resources", "internal/remote/a2a", "internal/serve/mcp"},
 	{"internal/sandbox"},
 	{"internal/agent/transcript"},
 	{"internal/agent/trace", "internal/agent/tokens", "internal/agent/inference", "internal/agent/observe"},

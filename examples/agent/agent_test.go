@@ -33,7 +33,7 @@ type example struct {
 	pkgs []string
 }
 
-func setUp(t *testing.T) *example {
+func setUp(t testing.TB) *example {
 	t.Helper()
 	repo, err := filepath.Abs("../..")
 	if err != nil {
@@ -106,7 +106,7 @@ func (e *example) mur(dir string, args ...string) (stdout, stderr string, code i
 	return out.String(), errb.String(), code
 }
 
-func (e *example) mustMur(t *testing.T, dir string, args ...string) {
+func (e *example) mustMur(t testing.TB, dir string, args ...string) {
 	t.Helper()
 	if _, stderr, code := e.mur(dir, args...); code != 0 {
 		t.Fatalf("mur %s: exit %d\n%s", strings.Join(args, " "), code, stderr)
@@ -210,7 +210,7 @@ func lineValue(t *testing.T, stdout, prefix string) string {
 	return ""
 }
 
-func copyFile(t *testing.T, from, to string) {
+func copyFile(t testing.TB, from, to string) {
 	t.Helper()
 	b, err := os.ReadFile(from)
 	if err == nil {

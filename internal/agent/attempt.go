@@ -73,6 +73,17 @@ func (l *loop) beginAttempt(ctx context.Context, tr *taskRun) (remaining uint32,
 	return remaining, task, nil
 }
 
+// workdirBreach is the workdir guard's latched breach as the failure
+// that ends the session (E-RUN-013), nil before one or without a guard.
+func (l *loop) workdirBreach() error {
+	if b := l.o.WorkdirBreach; b != nil {
+		if err := b(); err != nil {
+			return &diag.Error{Code: CodeWorkdir, Err: diag.Mark(err, KindWorkdirCeiling), Msg: "session " + err.Error()}
+		}
+	}
+	return nil
+}
+
 // noTask ends an attempt that has nothing to ask, where Murmur calls the
 // model with an empty task: it answers something all the same, and
 // spends tokens on it.
@@ -119,10 +130,8 @@ func (l *loop) attempt(ctx context.Context, tr *taskRun) (attemptEnd, error) {
 // attempt ended (returned), err that it failed (Err).
 func (l *loop) turn(ctx context.Context, a *attemptRun, turn uint32) (attemptEnd, bool, error) {
 	// Step 1, the workdir-size watchdog.
-	if b := l.o.WorkdirBreach; b != nil {
-		if err := b(); err != nil {
-			return attemptEnd{}, true, &diag.Error{Code: CodeWorkdir, Err: diag.Mark(err, KindWorkdirCeiling), Msg: "session " + err.Error()}
-		}
+	if err := l.workdirBreach(); err != nil {
+		return attemptEnd{}, true, err
 	}
 	if err := cancelled(ctx); err != nil {
 		return attemptEnd{}, true, err

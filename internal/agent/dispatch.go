@@ -141,11 +141,22 @@ func (d *dispatcher) invoke(ctx context.Context, h handler, c toolCall) (outcome
 	return outcome{text: text, isError: r.Status != tools.StatusPassed, meta: r.Metadata, exit: r.Exit}, nil
 }
 
-// callTool is one tool call in session.md §2.4's order: dispatch, the
+// callTool is one tool call of a turn: dispatchCall, then the tool
+// message for the model.
+func (l *loop) callTool(ctx context.Context, a *attemptRun, turn uint32, c toolCall) (map[string]any, error) {
+	o, err := l.dispatchCall(ctx, a, turn, c)
+	if err != nil {
+		return nil, err
+	}
+	return toolMessage(c.ID, o.isError, o.text), nil
+}
+
+// dispatchCall is one tool call in session.md §2.4's order: dispatch, the
 // on-tool-call hook, its tool_call (or skill_call) record, then for a
 // shell command the on-shell hook and its shell record, then the artifact
-// event. It returns the tool message for the model.
-func (l *loop) callTool(ctx context.Context, a *attemptRun, turn uint32, c toolCall) (map[string]any, error) {
+// event. It returns what the call answered; a served session's calls
+// (ServeTools) take the same path.
+func (l *loop) dispatchCall(ctx context.Context, a *attemptRun, turn uint32, c toolCall) (outcome, error) {
 	h := l.d.resolve(c.Name)
 	kind := l.toolKind(c.Name, h)
 	l.emitTask(a.taskRun, observe.Event{Kind: observe.ToolStart, Turn: turn, Name: c.Name, ToolKind: kind, Input: c.Input})
@@ -154,7 +165,7 @@ func (l *loop) callTool(ctx context.Context, a *attemptRun, turn uint32, c toolC
 	l.emitToolEnd(a.taskRun, turn, c.Name, kind, l.now().Sub(start), o, ctx.Err() != nil)
 	dur := durMS(l.now().Sub(start))
 	if cerr := cancelled(ctx); cerr != nil {
-		return nil, l.interrupted(a, turn, c, h, o, dur, cerr)
+		return outcome{}, l.interrupted(a, turn, c, h, o, dur, cerr)
 	}
 	status := "ok"
 	if o.isError {
@@ -166,24 +177,24 @@ func (l *loop) callTool(ctx context.Context, a *attemptRun, turn uint32, c toolC
 	if h.skill {
 		if err := l.tr.Write(trace.TypeSkillCall, &trace.SkillCall{Turn: turn, SkillName: c.Name,
 			OutputBytes: uint64(len(o.text)), DurationMS: dur, Status: status}); err != nil {
-			return nil, traceFailed(err)
+			return outcome{}, traceFailed(err)
 		}
 	} else {
 		if err := l.tr.Write(trace.TypeToolCall, l.toolRecord(turn, c, o, dur, status)); err != nil {
-			return nil, traceFailed(err)
+			return outcome{}, traceFailed(err)
 		}
 		l.count(a, counts{toolCalls: 1})
 	}
 	if fatal != nil {
-		return nil, toolFatal(h.shell, c.Name, fatal)
+		return outcome{}, toolFatal(h.shell, c.Name, fatal)
 	}
 	if sh := o.shell; sh != nil {
 		if err := l.recordShell(ctx, a, turn, sh); err != nil {
-			return nil, err
+			return outcome{}, err
 		}
 	}
 	a.events.Artifact(c.Name, o.text)
-	return toolMessage(c.ID, o.isError, o.text), nil
+	return o, nil
 }
 
 // interrupted records a call the cancellation of its task or run cut

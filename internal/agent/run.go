@@ -58,6 +58,10 @@ type Options struct {
 	// Observer watches each step as it happens (package observe); nil
 	// has none.
 	Observer observe.Observer
+
+	// serve, set by ServeTools, offers the tools to callers outside the
+	// capsule in place of the model.
+	serve func(context.Context, *Served) error
 }
 
 // Result is how a run ended.
@@ -174,7 +178,10 @@ func Run(ctx context.Context, o Options) (Result, error) {
 func newLoop(o Options) (*loop, error) {
 	l := &loop{o: o, s: o.Staged, hooks: o.Hooks, tok: o.Tokens, log: o.Log, now: o.Now, obs: observer{obs: o.Observer}}
 	l.attemptFn = l.attempt
-	if l.s.Capsule.Inference.Transport == transportProcess {
+	switch {
+	case o.serve != nil:
+		l.attemptFn = l.servedAttempt
+	case l.s.Capsule.Inference.Transport == transportProcess:
 		if o.Process == nil {
 			return nil, failure(KindIO, nil, "inference.transport: process needs Options.Process to start its agent CLI")
 		}

@@ -134,6 +134,9 @@ What it does today:
                    stop" and "mur cancel" stop one or cancel one of its
                    tasks. TARGET is a URL, @N (the N-th newest capsule), a
                    session id or its last characters, or a capsule name.
+  serve tools      "mur mcp serve" offers a capsule's tools to an MCP
+                   client (Claude Code, Cursor) over stdio or HTTP, each
+                   call under the capsule's grants and in its trace.
   components       "mur wasm inspect|call|run" work on one component:
                    show its WIT, call an export with JSON arguments, or run
                    a WASI command like "wasmtime run".
@@ -174,6 +177,7 @@ func newRootCommand(a *app) *cobra.Command {
 	root.AddCommand(newBuildCommand(a), newPublishCommand(a), newInstallCommand(a), newListCommand(a), newRegistryCommand(a))
 	root.AddCommand(newRunCommand(a), newSessionsCommand(a), newDoctorCommand(a), newSendCommand(a), newWatchCommand(a),
 		newPsCommand(a), newStopCommand(a), newCancelTaskCommand(a), newTraceCommand(a), newEvalCommand(a))
+	root.AddCommand(newMCPCommand(a))
 	return root
 }
 

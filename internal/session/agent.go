@@ -50,21 +50,12 @@ func runAgent(ctx context.Context, sess *stage.Staged, l *listening, lo launch.O
 	if err != nil {
 		return err
 	}
-	inf := sess.Capsule.Inference
-	// One policy and one meter for the loop's turns and the hooks'
-	// run-inference: the spend ceiling is the session's, whoever spends.
-	policy, meter := inference.NewPolicy(inf.Retry), inference.NewMeter(inf.MaxSessionTokens)
-	rt, err := hooks.New(ctx, hooks.Options{Staged: sess.Hooks(), Driver: ao.Driver, Retry: policy, Meter: meter,
-		DriverName: drv.name, CompactionDriver: drv.compaction, CountTokens: tokens.New().Count,
-		GuestIO: lo.GuestIO})
+	ao, rt, err := loopOptions(ctx, sess, lo, o, ao, drv)
 	if err != nil {
 		return err
 	}
 	defer rt.Close(context.WithoutCancel(ctx)) // agent.Run closes it too; this covers an early return
-	ao.Staged, ao.Hooks, ao.Tokens, ao.SystemPrompt, ao.Log = sess.Loop(), rt, tokens.New(), o.SystemPrompt, lo.Log
-	ao.Retry, ao.Meter = &policy, meter
-	ao.WorkdirBreach = lo.Resources.Breach
-	obs, closeTranscript, err := withTranscript(sess, o.Observer, lo.Log)
+	obs, closeTranscript, err := withTranscript(sess, ao.Observer, lo.Log)
 	if err != nil {
 		return err
 	}
@@ -87,6 +78,31 @@ func runAgent(ctx context.Context, sess *stage.Staged, l *listening, lo launch.O
 		cause, hint = diag.Mark(err, launch.ErrCancelled), "the session directory keeps what the agent did before it was stopped"
 	}
 	return diag.Wrap(task.Code, cause, "agent task failed: %s", task.Msg).WithHint(hint)
+}
+
+// loopOptions are the loop's options around ao, the session's tools
+// (and driver, whose name and compaction twin are drv): the hooks'
+// runtime, which the caller closes, and one retry policy and one spend
+// meter for the loop's turns and the hooks' run-inference alike, the
+// spend ceiling being the session's whoever spends. A capsule without
+// an inference block (a script capsule's served tools) has neither.
+func loopOptions(ctx context.Context, sess *stage.Staged, lo launch.Options, o Options, ao agent.Options, drv hookDriver) (agent.Options, *hooks.Runtime, error) {
+	inf := sess.Capsule.Inference
+	if inf == nil {
+		inf = &manifest.Inference{}
+	}
+	policy, meter := inference.NewPolicy(inf.Retry), inference.NewMeter(inf.MaxSessionTokens)
+	rt, err := hooks.New(ctx, hooks.Options{Staged: sess.Hooks(), Driver: ao.Driver, Retry: policy, Meter: meter,
+		DriverName: drv.name, CompactionDriver: drv.compaction, CountTokens: tokens.New().Count,
+		GuestIO: lo.GuestIO})
+	if err != nil {
+		return agent.Options{}, nil, err
+	}
+	ao.Staged, ao.Hooks, ao.Tokens, ao.SystemPrompt, ao.Log = sess.Loop(), rt, tokens.New(), o.SystemPrompt, lo.Log
+	ao.Retry, ao.Meter = &policy, meter
+	ao.WorkdirBreach = lo.Resources.Breach
+	ao.Observer = o.Observer
+	return ao, rt, nil
 }
 
 // hookDriver is what hooks' run-inference needs of the driver beyond the

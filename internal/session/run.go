@@ -43,12 +43,19 @@ type Result struct {
 // staging on the inference api_key): guests' output and the runtime's
 // diagnostics about them are paths out like the trace and result.txt.
 func Run(ctx context.Context, opts Options) (Result, error) {
+	return runSession(ctx, opts, opts.Serve.Token, nil)
+}
+
+// runSession is Run, or with serve a session that serves the capsule's
+// tools (ServeTools); secret is the token the session's server checks,
+// one of its secrets from the start.
+func runSession(ctx context.Context, opts Options, secret string, serve toolServer) (Result, error) {
 	o := opts.withDefaults()
-	secrets := redact.New(o.Serve.Token)
+	secrets := redact.New(secret)
 	stdout, stderr := secrets.Writer(o.Stdout), secrets.Writer(o.Stderr)
 	log := o.Log
 	o.Stdout, o.Stderr, o.Log = stdout, stderr, slog.New(secrets.Handler(o.Log.Handler()))
-	sess, step, err := run(ctx, o, secrets)
+	sess, step, err := run(ctx, o, secrets, serve)
 	if ferr := errors.Join(stdout.Flush(), stderr.Flush()); ferr != nil {
 		log.Warn("writing the capsule's last output", "err", ferr)
 	}
@@ -60,8 +67,9 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 }
 
 // run is the pipeline; step is where it failed (StepRun when it did not,
-// for a cancellation that comes after).
-func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Staged, Step, error) {
+// for a cancellation that comes after). With serve, the staged capsule's
+// tools are served (serveTools) in place of its run.
+func run(ctx context.Context, o Options, secrets *redact.Redactor, serve toolServer) (*stage.Staged, Step, error) {
 	if err := CheckTaskSize(int64(len(o.Task)), o.MaxTaskBytes); err != nil {
 		return nil, StepPrepare, diag.Mark(err, ErrOption)
 	}
@@ -97,7 +105,7 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Stage
 	// An agent capsule has no component of its own: its driver is staged.
 	var compPath string
 	var wasm []byte
-	if !agentCapsule {
+	if !agentCapsule && serve == nil {
 		if compPath, err = launch.FindComponent(f.Dir); err != nil {
 			return nil, StepPrepare, err
 		}
@@ -124,7 +132,7 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Stage
 	// An agent capsule's port is bound before anything is staged: one
 	// that is taken refuses the run with nothing made.
 	var served *listening
-	if agentCapsule {
+	if agentCapsule && serve == nil {
 		if served, err = listen(ctx, f.Capsule, o.Serve); err != nil {
 			return nil, StepPrepare, err
 		}
@@ -180,9 +188,12 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Stage
 		Trampoline:    o.Trampoline,
 		Resources:     res,
 	}
-	if agentCapsule {
+	switch {
+	case serve != nil:
+		err = serveTools(ctx, sess, lo, o, serve)
+	case agentCapsule:
 		err = runAgent(ctx, sess, served, lo, o)
-	} else {
+	default:
 		err = launch.Script(ctx, lo)
 	}
 	return sess, StepRun, err

@@ -1,12 +1,12 @@
 package process
 
 import (
-	"context"
 	"encoding/json"
 	"log/slog"
 	"time"
 
 	"github.com/mur-go/mur/internal/sandbox"
+	"github.com/mur-go/mur/internal/serve/mcp"
 	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/tools"
 )
@@ -14,20 +14,12 @@ import (
 // DefaultTimeout bounds one CLI run (session.md §6).
 const DefaultTimeout = 600 * time.Second
 
-// Dispatcher runs one tool call the way the loop does (session.md §2.4):
-// input is the call's JSON object, compact with sorted keys; text is the
-// result envelope's text, isError its is_error.
-type Dispatcher interface {
-	Call(ctx context.Context, name, input string) (text string, isError bool)
-}
+// Dispatcher runs one tool call the way the loop does: the bridge's is
+// the MCP server's (internal/serve/mcp).
+type Dispatcher = mcp.Dispatcher
 
-// ToolSpec is one inventory entry the bridge advertises.
-type ToolSpec struct {
-	Name, Description string
-	// InputSchema is a JSON Schema object; nil or a non-object schema is
-	// advertised as {"type":"object"}.
-	InputSchema json.RawMessage
-}
+// ToolSpec is one inventory entry the bridge offers.
+type ToolSpec = mcp.Tool
 
 // Trace receives the records of trace.jsonl this transport produces, in
 // order; the writer adds the common fields, the run-wide totals and

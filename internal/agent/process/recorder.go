@@ -3,6 +3,8 @@ package process
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/mur-go/mur/internal/serve/mcp"
 )
 
 // recorder turns what a dialect's parser saw into turns, trace records
@@ -52,7 +54,7 @@ func (r *recorder) turn(tools []string) error {
 
 // callStarted notes a tool call of the current turn until its result.
 func (r *recorder) callStarted(id, name string, input json.RawMessage) {
-	in, err := canonicalInput(input)
+	in, err := mcp.CanonicalInput(input)
 	if err != nil {
 		in = "{}"
 	}
