@@ -56,7 +56,7 @@ func runAgent(ctx context.Context, sess *stage.Staged, l *listening, lo launch.O
 	policy, meter := inference.NewPolicy(inf.Retry), inference.NewMeter(inf.MaxSessionTokens)
 	rt, err := hooks.New(ctx, hooks.Options{Staged: sess.Hooks(), Driver: ao.Driver, Retry: policy, Meter: meter,
 		DriverName: drv.name, CompactionDriver: drv.compaction, CountTokens: tokens.New().Count,
-		GuestIO: lo.GuestIO})
+		GuestIO: hookIO(lo.GuestIO, sess.Capsule), Observer: o.Observer})
 	if err != nil {
 		return err
 	}
@@ -127,4 +127,23 @@ func withSystemPrompt(f *manifest.File, prompt *string) *manifest.File {
 	c.Inference = &inf
 	g.Capsule = &c
 	return &g
+}
+
+// hookIO is what hooks read of the host: the guests' view, with
+// MURMUR_OTEL_ENDPOINT set to observability.otel_endpoint when the
+// manifest names one (wit.md §6.7), so a hook can send spans of its own
+// where the capsule's go.
+func hookIO(g launch.GuestIO, c *manifest.Capsule) launch.GuestIO {
+	ep := c.OtelEndpoint
+	if ep == "" {
+		return g
+	}
+	getenv := g.WithDefaults().Getenv
+	g.Getenv = func(name string) (string, bool) {
+		if name == "MURMUR_OTEL_ENDPOINT" {
+			return ep, true
+		}
+		return getenv(name)
+	}
+	return g
 }

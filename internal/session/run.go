@@ -87,6 +87,10 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Stage
 			o.OnWarning(w)
 		}
 	}
+	telCfg, telWarns, err := resolveTelemetry(f, o, secrets)
+	if err != nil {
+		return nil, StepLoad, err
+	}
 	lock, err := stage.ReadLock(filepath.Join(f.Dir, lockfile.FileName))
 	if err != nil {
 		return nil, StepPrepare, err
@@ -180,10 +184,13 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor) (*stage.Stage
 		Trampoline:    o.Trampoline,
 		Resources:     res,
 	}
+	tel := startTelemetry(ctx, telCfg, telWarns, sess, f, o)
+	defer tel.finish(ctx)
 	if agentCapsule {
+		o.Observer = tel.observer(o.Observer)
 		err = runAgent(ctx, sess, served, lo, o)
 	} else {
-		err = launch.Script(ctx, lo)
+		err = tel.runScript(ctx, lo)
 	}
 	return sess, StepRun, err
 }
