@@ -138,7 +138,7 @@ func TestResolveSecrets(t *testing.T) {
 	}
 	for _, manifest := range []string{"", "ftp://refused"} {
 		cfg, _, _ := Resolve(Source{Endpoint: manifest, LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
-		for _, s := range []string{"Bearer generic-secret", "Bearer%20generic-secret", "%zzraw-secret-value", "signal-secret-1"} {
+		for _, s := range []string{"Bearer generic-secret", "Bearer%20generic-secret", "generic-secret", "%zzraw-secret-value", "signal-secret-1"} {
 			if !slices.Contains(cfg.Secrets, s) {
 				t.Errorf("manifest %q: secrets %q lack %q", manifest, cfg.Secrets, s)
 			}

@@ -22,8 +22,9 @@ type Headers struct {
 // an empty key, a key that is not an HTTP field name, a value that does
 // not decode or decodes to bytes no header can carry) is left out and
 // named in Problems, as the OpenTelemetry SDKs leave it out; the rest
-// are kept. Every value, kept or not, is a secret: a malformed pair
-// still holds the credential it was meant to carry.
+// are kept. Every value, kept or not, is a secret, and so is each word
+// after the first of one (the credential after "Bearer"): a malformed
+// pair still holds the credential it was meant to carry.
 func ParseHeaders(s string) Headers {
 	var h Headers
 	for _, item := range strings.Split(s, ",") {
@@ -48,6 +49,13 @@ func ParseHeaders(s string) Headers {
 			continue
 		}
 		h.Secrets = appendSecret(h.Secrets, v)
+		// "Bearer <token>", "Basic <credentials>": the credential after
+		// an authorization scheme is a secret on its own.
+		if words := strings.Fields(v); len(words) > 1 {
+			for _, w := range words[1:] {
+				h.Secrets = appendSecret(h.Secrets, w)
+			}
+		}
 		if !fieldValue(v) {
 			h.Problems = append(h.Problems, fmt.Sprintf("the value of %s holds a control character", key))
 			continue
