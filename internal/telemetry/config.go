@@ -250,7 +250,7 @@ func parseEndpoint(raw string) (*url.URL, error) {
 	case u.User != nil:
 		return nil, fmt.Errorf("the URL carries credentials, which would not be sent; put them in %s", EnvHeaders)
 	case u.RawQuery != "" || u.Fragment != "":
-		return nil, fmt.Errorf("%q has a query or fragment, which would not be sent", raw)
+		return nil, errors.New("the URL has a query or fragment, which would not be sent")
 	}
 	if port := u.Port(); port != "" {
 		if _, err := strconv.ParseUint(port, 10, 16); err != nil {
