@@ -237,6 +237,23 @@ func TestWorkflow(t *testing.T) {
 	attrs(t, s, map[string]any{"gen_ai.operation.name": "invoke_workflow", "gen_ai.workflow.name": "agent", "error.type": "failed"})
 }
 
+// An agent CLI's turn, reported only once it ended, is a chat span too.
+func TestTurnReportedAtItsEnd(t *testing.T) {
+	r := otlpreceiver.StartHTTP(t)
+	x := start(t, r.URL+"/v1/traces", "")
+	o := x.Observer()
+	now := time.Now()
+	o.Observe(observe.Event{Kind: observe.TaskStart, TaskID: "t", Time: now})
+	o.Observe(observe.Event{Kind: observe.ModelEnd, TaskID: "t", Turn: 3, Name: "claude-x", Decision: "end_turn", Status: "ok", Time: now.Add(time.Second)})
+	o.Observe(observe.Event{Kind: observe.TaskEnd, TaskID: "t", Status: "ok", Time: now.Add(2 * time.Second)})
+	x.Shutdown(context.Background())
+	task, chat := one(t, r.Spans(), "invoke_agent agent"), one(t, r.Spans(), "chat claude-x")
+	if chat.ParentSpanID != task.SpanID || chat.StatusCode == tracepb.Status_STATUS_CODE_ERROR {
+		t.Errorf("chat %+v in task %s", chat, task.SpanID)
+	}
+	attrs(t, chat, map[string]any{"murmur.turn": int64(3), "murmur.inference.decision": "end_turn", "gen_ai.operation.name": "chat"})
+}
+
 // Spans still open when the session ends (a run cut short) are ended and
 // exported, marked unfinished.
 func TestOpenSpansEndAtShutdown(t *testing.T) {

@@ -148,6 +148,11 @@ func (o *observer) modelStart(e observe.Event) {
 	if t.model != nil {
 		unfinished(t.model, e.Time)
 	}
+	o.startChat(t, e, e.Time)
+	t.estimate = e.InputTokens
+}
+
+func (o *observer) startChat(t *taskSpans, e observe.Event, at time.Time) {
 	attrs := append([]attribute.KeyValue{semconv.GenAIOperationNameChat, attrTurn.Int64(int64(e.Turn))}, o.id.model...)
 	if e.Name != "" {
 		attrs = append(attrs, semconv.GenAIRequestModel(e.Name))
@@ -155,15 +160,20 @@ func (o *observer) modelStart(e observe.Event) {
 	if t.conversation != "" {
 		attrs = append(attrs, semconv.GenAIConversationID(t.conversation))
 	}
-	_, t.model = o.tracer.Start(t.ctx, spanName("chat", e.Name), trace.WithTimestamp(e.Time),
+	_, t.model = o.tracer.Start(t.ctx, spanName("chat", e.Name), trace.WithTimestamp(at),
 		trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
-	t.estimate = e.InputTokens
 }
 
 func (o *observer) modelEnd(e observe.Event) {
 	t := o.tasks[e.TaskID]
-	if t == nil || t.model == nil {
+	if t == nil {
 		return
+	}
+	if t.model == nil {
+		// An agent CLI (transport: process) reports a turn only once it
+		// ended: the span is the turn's end, or its Duration before it.
+		o.startChat(t, e, e.Time.Add(-e.Duration))
+		t.estimate = 0
 	}
 	span := t.model
 	t.model = nil
