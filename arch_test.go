@@ -58,7 +58,7 @@ var layers = [][]string{
 	{"internal/host"},
 	{"internal/tools", "internal/stage", "internal/resources", "internal/remote/a2a", "internal/serve/mcp"},
 	{"internal/sandbox"},
-	{"internal/agent/transcript"},
+	{"internal/agent/transcript", "internal/telemetry"},
 	{"internal/agent/trace", "internal/agent/tokens", "internal/agent/inference", "internal/agent/observe"},
 	{"internal/store/provision"},
 	{"internal/store/install", "internal/policy", "internal/store/firstparty"},
@@ -71,7 +71,7 @@ var layers = [][]string{
 
 // unlayered are the module's packages that are not part of the runtime:
 // test guests and their helpers, examples, benchmarks.
-var unlayered = []string{"guests", "guests/", "examples/", "bench/", "internal/testing/testguest", "internal/testing/mockprovider", "internal/testing/cgrouptest", "."}
+var unlayered = []string{"guests", "guests/", "examples/", "bench/", "internal/testing/testguest", "internal/testing/mockprovider", "internal/testing/cgrouptest", "internal/testing/otlpreceiver", "."}
 
 // TestLayers fails when a package imports one on its own row or a row
 // above, or when a runtime package is on no row at all: ARCHITECTURE.md's

@@ -123,14 +123,17 @@ func TestAgentShellTool(t *testing.T) {
 }
 
 // A host secret in mur's environment reaches neither a shell command nor
-// a native tool; both get the synthetic HOME, and a write through ~ lands
-// in it rather than in the home mur runs with.
+// a native tool, not even one the capsule names in baseline_env (the
+// OpenTelemetry exporter headers, the collector's credentials); both get
+// the synthetic HOME, and a write through ~ lands in it rather than in
+// the home mur runs with.
 func TestAgentShellAndNativeToolsSeeNoHostSecret(t *testing.T) {
 	turns := `[{"tool_calls": [` + shellCall("env", "env > shell-env.txt; echo planted > ~/.profile") + `, {"id": "native", "name": "envdump"}]},
 		{"expect_results": [` + expect("env", false, "$ env > shell-env.txt; echo planted > ~/.profile\nExit code: 0\nStdout:\n\nStderr:\n") + `, ` +
 		expect("native", false, "dumped") + `], "text": "dumped"}]`
-	p := shellProject(t, turns, "    baseline_env: [KEEP_ME]\n")
-	stdout, stderr, code := runMur(p.dir, []string{"FOO_API_KEY=sk-host-secret", "AWS_SECRET_ACCESS_KEY=aws-host-secret", "KEEP_ME=kept"},
+	p := shellProject(t, turns, "    baseline_env: [KEEP_ME, OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_TRACES_HEADERS]\n")
+	stdout, stderr, code := runMur(p.dir, []string{"FOO_API_KEY=sk-host-secret", "AWS_SECRET_ACCESS_KEY=aws-host-secret", "KEEP_ME=kept",
+		"OTEL_EXPORTER_OTLP_HEADERS=authorization=Bearer%20otel-host-secret", "OTEL_EXPORTER_OTLP_TRACES_HEADERS=x-key=otel-traces-secret"},
 		"run", "--task", "dump")
 	if code != 0 {
 		t.Fatalf("mur run: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -143,7 +146,8 @@ func TestAgentShellAndNativeToolsSeeNoHostSecret(t *testing.T) {
 			t.Fatal(err)
 		}
 		env := string(b)
-		for _, leak := range []string{"sk-host-secret", "aws-host-secret", "sk-inference-key", "FOO_API_KEY", "AWS_", "MUR_CACHE_DIR"} {
+		for _, leak := range []string{"sk-host-secret", "aws-host-secret", "sk-inference-key", "FOO_API_KEY", "AWS_", "MUR_CACHE_DIR",
+			"otel-host-secret", "otel-traces-secret", "OTEL_EXPORTER_OTLP"} {
 			if strings.Contains(env, leak) {
 				t.Errorf("%s holds %q:\n%s", f, leak, env)
 			}

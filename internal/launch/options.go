@@ -43,6 +43,12 @@ type Options struct {
 	// guests' MURMUR_CAPSULE_URL; "" (a script capsule, which serves
 	// nothing) leaves the variable out.
 	CapsuleURL string
+	// Traceparent is the W3C trace context of the span a script
+	// capsule's run is (the session's telemetry): its
+	// murmur:message/send calls carry it, so the peers' tasks are that
+	// span's children. "" (no telemetry) sends a span of TRACEPARENT's
+	// trace, or of a new one.
+	Traceparent string
 }
 
 // GuestIO is what a session's guests read of the host and where their

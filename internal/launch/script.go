@@ -54,10 +54,8 @@ func Script(ctx context.Context, opts Options) error {
 		Inventory: tb.inventory,
 		Puller:    newPuller(&o, toolLinker, tb),
 		A2A: &a2a.Client{
-			Net: s.Ceiling.Network,
-			// The capsule's sends are spans of one trace: the caller's
-			// when mur run was started within one (TRACEPARENT).
-			Trace:  a2a.TraceFromEnv(func(k string) string { v, _ := o.Getenv(k); return v }),
+			Net:    s.Ceiling.Network,
+			Trace:  scriptTrace(&o),
 			OnSend: func(r a2a.SendRecord) { sends = append(sends, r) },
 			Log:    o.Log,
 		},
@@ -162,4 +160,14 @@ func outcome(ctx context.Context, err error, limits component.Limits, instantiat
 		return nil
 	}
 	return classify(err, limits, instantiating)
+}
+
+// scriptTrace is the span a script capsule's sends belong to: the run's
+// own span when telemetry records one, else a span of the caller's trace
+// when mur run was started within one (TRACEPARENT), else a new trace.
+func scriptTrace(o *Options) a2a.TraceContext {
+	if tc, ok := a2a.ParseTraceparent(o.Traceparent); ok {
+		return tc
+	}
+	return a2a.TraceFromEnv(func(k string) string { v, _ := o.Getenv(k); return v })
 }

@@ -5,12 +5,16 @@ import "strings"
 // CredentialEnvPatterns returns the built-in strip list, in order: these
 // are removed from every subprocess environment and every guest env.allow
 // set, whatever the manifest says (security.md §6). No manifest key can
-// remove one.
+// remove one. After Murmur's list come mur-go's: the OpenTelemetry
+// exporter headers, which carry the collector's credentials (mur reads
+// them to export the session's spans; no guest needs them).
 func CredentialEnvPatterns() []string {
 	return []string{
 		"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GOOGLE_API_KEY", "HUGGING_FACE_HUB_TOKEN",
 		"NEXUS_API_KEY", "AWS_*", "GITHUB_TOKEN", "GH_TOKEN", "DOCKER_*", "KUBECONFIG",
 		"NPM_TOKEN", "PYPI_TOKEN", "CARGO_REGISTRY_TOKEN", "*_API_KEY",
+		"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
+		"OTEL_EXPORTER_OTLP_METRICS_HEADERS", "OTEL_EXPORTER_OTLP_LOGS_HEADERS",
 	}
 }
 

@@ -36,3 +36,21 @@ func TestGuestEnv(t *testing.T) {
 		t.Fatalf("GuestEnv = %v, want %v", got, want)
 	}
 }
+
+// The OpenTelemetry exporter headers carry the collector's credentials:
+// no guest gets them, whatever env.allow or baseline_env asks; the
+// endpoint and protocol are no secret.
+func TestOTLPHeadersStripped(t *testing.T) {
+	host := map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "authorization=Bearer%20x", "OTEL_EXPORTER_OTLP_TRACES_HEADERS": "k=v",
+		"OTEL_EXPORTER_OTLP_METRICS_HEADERS": "k=v", "OTEL_EXPORTER_OTLP_LOGS_HEADERS": "k=v", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"}
+	getenv := func(k string) (string, bool) { v, ok := host[k]; return v, ok }
+	var allow []string
+	for k := range host {
+		allow = append(allow, k)
+	}
+	got := GuestEnv(getenv, allow, nil)
+	want := [][2]string{{"OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("GuestEnv = %v, want %v", got, want)
+	}
+}

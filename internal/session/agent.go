@@ -6,6 +6,7 @@ import (
 
 	"github.com/mur-go/mur/internal/agent"
 	"github.com/mur-go/mur/internal/agent/hooks"
+	"github.com/mur-go/mur/internal/agent/observe"
 	"github.com/mur-go/mur/internal/agent/inference"
 	"github.com/mur-go/mur/internal/agent/tokens"
 	"github.com/mur-go/mur/internal/base/diag"
@@ -50,17 +51,19 @@ func runAgent(ctx context.Context, sess *stage.Staged, l *listening, lo launch.O
 	if err != nil {
 		return err
 	}
+	// The transcript hears the hooks too, and async hooks report from
+	// their own goroutines: one observer, one event at a time.
+	obs, closeTranscript, err := withTranscript(sess, o.Observer, lo.Log)
+	if err != nil {
+		return err
+	}
+	defer closeTranscript()
+	o.Observer = observe.Serial(obs)
 	ao, rt, err := loopOptions(ctx, sess, lo, o, ao, drv)
 	if err != nil {
 		return err
 	}
 	defer rt.Close(context.WithoutCancel(ctx)) // agent.Run closes it too; this covers an early return
-	obs, closeTranscript, err := withTranscript(sess, ao.Observer, lo.Log)
-	if err != nil {
-		return err
-	}
-	defer closeTranscript()
-	ao.Observer = obs
 	err = serve(ctx, sess, l, lo, o, func(ctx context.Context, src agent.TaskSource) error {
 		ao.Tasks = newIdleSource(src, lo.Engine, lo.Log)
 		_, err := agent.Run(ctx, ao)
@@ -94,7 +97,7 @@ func loopOptions(ctx context.Context, sess *stage.Staged, lo launch.Options, o O
 	policy, meter := inference.NewPolicy(inf.Retry), inference.NewMeter(inf.MaxSessionTokens)
 	rt, err := hooks.New(ctx, hooks.Options{Staged: sess.Hooks(), Driver: ao.Driver, Retry: policy, Meter: meter,
 		DriverName: drv.name, CompactionDriver: drv.compaction, CountTokens: tokens.New().Count,
-		GuestIO: lo.GuestIO})
+		GuestIO: hookIO(lo.GuestIO, sess.Capsule), Observer: o.Observer})
 	if err != nil {
 		return agent.Options{}, nil, err
 	}
@@ -148,4 +151,23 @@ func withSystemPrompt(f *manifest.File, prompt *string) *manifest.File {
 	c.Inference = &inf
 	g.Capsule = &c
 	return &g
+}
+
+// hookIO is what hooks read of the host: the guests' view, with
+// MURMUR_OTEL_ENDPOINT set to observability.otel_endpoint when the
+// manifest names one (wit.md §6.7), so a hook can send spans of its own
+// where the capsule's go.
+func hookIO(g launch.GuestIO, c *manifest.Capsule) launch.GuestIO {
+	ep := c.OtelEndpoint
+	if ep == "" {
+		return g
+	}
+	getenv := g.WithDefaults().Getenv
+	g.Getenv = func(name string) (string, bool) {
+		if name == "MURMUR_OTEL_ENDPOINT" {
+			return ep, true
+		}
+		return getenv(name)
+	}
+	return g
 }

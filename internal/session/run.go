@@ -95,6 +95,10 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor, serve toolSer
 			o.OnWarning(w)
 		}
 	}
+	telCfg, telWarns, err := resolveTelemetry(f, o, secrets)
+	if err != nil {
+		return nil, StepLoad, err
+	}
 	lock, err := stage.ReadLock(filepath.Join(f.Dir, lockfile.FileName))
 	if err != nil {
 		return nil, StepPrepare, err
@@ -188,13 +192,17 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor, serve toolSer
 		Trampoline:    o.Trampoline,
 		Resources:     res,
 	}
+	tel := startTelemetry(ctx, telCfg, telWarns, sess, f, o)
+	defer tel.finish(ctx)
 	switch {
 	case serve != nil:
+		o.Observer = tel.observer(o.Observer)
 		err = serveTools(ctx, sess, lo, o, serve)
 	case agentCapsule:
+		o.Observer = tel.observer(o.Observer)
 		err = runAgent(ctx, sess, served, lo, o)
 	default:
-		err = launch.Script(ctx, lo)
+		err = tel.runScript(ctx, lo)
 	}
 	return sess, StepRun, err
 }

@@ -52,7 +52,7 @@ func (w *worker) run() {
 		if w.ctx.Err() != nil {
 			return
 		}
-		_, absent, err := w.in.call(w.ctx, j.fn, j.args)
+		_, absent, err := w.r.call(w.ctx, w.in, j.fn, j.args)
 		if w.ctx.Err() != nil {
 			// Aborted by the drain budget, which reports it.
 			return

@@ -30,7 +30,7 @@ func (r *Runtime) dispatch(ctx context.Context, fn string, args eventArgs) outco
 		if !in.spec.matches(fn) {
 			continue
 		}
-		v, absent, err := in.call(ctx, fn, args(in.contract.version))
+		v, absent, err := r.call(ctx, in, fn, args(in.contract.version))
 		if absent {
 			continue
 		}

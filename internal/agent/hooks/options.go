@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/internal/agent/inference"
+	"github.com/mur-go/mur/internal/agent/observe"
 	"github.com/mur-go/mur/internal/launch"
 	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/tools"
@@ -56,6 +57,11 @@ type Options struct {
 	// defaults (1024, 15 s).
 	QueueDepth  int
 	DrainBudget time.Duration
+	// Observer, if set, sees each lifecycle call start and end
+	// (observe.HookStart, HookEnd), from the loop's goroutine for a
+	// blocking hook and from the worker's for an async one: give it the
+	// loop's observer wrapped in observe.Serial.
+	Observer observe.Observer
 }
 
 // withDefaults is o with its GuestIO (launch.GuestIO.WithDefaults), the

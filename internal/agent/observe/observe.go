@@ -85,9 +85,10 @@ type Event struct {
 	Cancelled bool
 }
 
-// Observer watches a run. Observe is called on the loop's goroutine,
-// in order, and must not block it: an observer that does slow work
-// (network, a slow terminal) queues it.
+// Observer watches a run. Observe is called one event at a time, in
+// order (on the loop's goroutine, or an async hook's when the session
+// shares a Serial observer with its hooks), and must not block it: an
+// observer that does slow work (network, a slow terminal) queues it.
 type Observer interface {
 	Observe(Event)
 }
