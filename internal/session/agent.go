@@ -6,8 +6,8 @@ import (
 
 	"github.com/mur-go/mur/internal/agent"
 	"github.com/mur-go/mur/internal/agent/hooks"
-	"github.com/mur-go/mur/internal/agent/observe"
 	"github.com/mur-go/mur/internal/agent/inference"
+	"github.com/mur-go/mur/internal/agent/observe"
 	"github.com/mur-go/mur/internal/agent/tokens"
 	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
