@@ -131,9 +131,10 @@ func TestAgentShellAndNativeToolsSeeNoHostSecret(t *testing.T) {
 	turns := `[{"tool_calls": [` + shellCall("env", "env > shell-env.txt; echo planted > ~/.profile") + `, {"id": "native", "name": "envdump"}]},
 		{"expect_results": [` + expect("env", false, "$ env > shell-env.txt; echo planted > ~/.profile\nExit code: 0\nStdout:\n\nStderr:\n") + `, ` +
 		expect("native", false, "dumped") + `], "text": "dumped"}]`
-	p := shellProject(t, turns, "    baseline_env: [KEEP_ME, OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_TRACES_HEADERS]\n")
+	p := shellProject(t, turns, "    baseline_env: [KEEP_ME, OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_TRACES_HEADERS, MURMUR_A2A_TOKEN, MURMUR_MCP_TOKEN]\n")
 	stdout, stderr, code := runMur(p.dir, []string{"FOO_API_KEY=sk-host-secret", "AWS_SECRET_ACCESS_KEY=aws-host-secret", "KEEP_ME=kept",
-		"OTEL_EXPORTER_OTLP_HEADERS=authorization=Bearer%20otel-host-secret", "OTEL_EXPORTER_OTLP_TRACES_HEADERS=x-key=otel-traces-secret"},
+		"OTEL_EXPORTER_OTLP_HEADERS=authorization=Bearer%20otel-host-secret", "OTEL_EXPORTER_OTLP_TRACES_HEADERS=x-key=otel-traces-secret",
+		"MURMUR_A2A_TOKEN=a2a-token-host-secret", "MURMUR_MCP_TOKEN=mcp-token-host-secret"},
 		"run", "--task", "dump")
 	if code != 0 {
 		t.Fatalf("mur run: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -147,7 +148,7 @@ func TestAgentShellAndNativeToolsSeeNoHostSecret(t *testing.T) {
 		}
 		env := string(b)
 		for _, leak := range []string{"sk-host-secret", "aws-host-secret", "sk-inference-key", "FOO_API_KEY", "AWS_", "MUR_CACHE_DIR",
-			"otel-host-secret", "otel-traces-secret", "OTEL_EXPORTER_OTLP"} {
+			"otel-host-secret", "otel-traces-secret", "OTEL_EXPORTER_OTLP", "a2a-token-host-secret", "mcp-token-host-secret"} {
 			if strings.Contains(env, leak) {
 				t.Errorf("%s holds %q:\n%s", f, leak, env)
 			}

@@ -7,7 +7,9 @@ import "strings"
 // set, whatever the manifest says (security.md §6). No manifest key can
 // remove one. After Murmur's list come mur-go's: the OpenTelemetry
 // exporter headers, which carry the collector's credentials (mur reads
-// them to export the session's spans; no guest needs them).
+// them to export the session's spans; no guest needs them), and the
+// bearer tokens of mur's own servers, which would let a guest give its
+// own capsule, or any other this user serves, tasks and calls.
 func CredentialEnvPatterns() []string {
 	return []string{
 		"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GOOGLE_API_KEY", "HUGGING_FACE_HUB_TOKEN",
@@ -15,6 +17,7 @@ func CredentialEnvPatterns() []string {
 		"NPM_TOKEN", "PYPI_TOKEN", "CARGO_REGISTRY_TOKEN", "*_API_KEY",
 		"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
 		"OTEL_EXPORTER_OTLP_METRICS_HEADERS", "OTEL_EXPORTER_OTLP_LOGS_HEADERS",
+		"MURMUR_A2A_TOKEN", "MURMUR_MCP_TOKEN",
 	}
 }
 
