@@ -65,7 +65,7 @@ var layers = [][]string{
 	{"internal/store/registry"},
 	{"internal/format/artifact", "internal/format/lockfile"},
 	{"internal/format/manifest"},
-	{"internal/base/manifestio", "internal/base/artifactname", "internal/base/confined", "internal/base/running", "internal/base/redact", "internal/base/httpbound"},
+	{"internal/base/manifestio", "internal/base/artifactname", "internal/base/confined", "internal/base/running", "internal/base/redact", "internal/base/httpbound", "internal/base/termtext"},
 	{"internal/base/diag"},
 }
 

@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mur-go/mur/internal/base/termtext"
 )
 
 // The widths, in characters, progress cuts untrusted text to: a tool's
@@ -42,12 +44,10 @@ func brief(s string, max int) string {
 	return string(out)
 }
 
-// visible is r, or U+FFFD for a rune that would act on the terminal
-// rather than show: C0 and C1 controls, DEL, and the bidirectional
-// overrides that reorder what follows them.
+// visible is r, or U+FFFD for a rune that would act on the terminal or
+// change what is read rather than show (termtext.Unsafe).
 func visible(r rune) rune {
-	switch {
-	case unicode.IsControl(r), r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
+	if termtext.Unsafe(r, true) {
 		return '\uFFFD'
 	}
 	return r

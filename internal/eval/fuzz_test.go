@@ -3,6 +3,8 @@ package eval
 import (
 	"reflect"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/termtext"
 )
 
 var fuzzSeeds = []string{
@@ -68,7 +70,7 @@ func FuzzPrintable(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		p := Printable(s)
-		if needsEscape(p) {
+		if !termtext.Safe(p, true) {
 			t.Fatalf("Printable(%q) = %q still needs escaping", s, p)
 		}
 	})

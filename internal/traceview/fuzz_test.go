@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mur-go/mur/internal/base/termtext"
 )
 
 // FuzzDecode feeds the decoder untrusted bytes, as a guest that writes
@@ -63,10 +65,8 @@ func allSafe(t *testing.T, v any) {
 	walk = func(v reflect.Value) {
 		switch v.Kind() {
 		case reflect.String:
-			for _, r := range v.String() {
-				if !safe(r) {
-					t.Fatalf("unsafe %q in %q", r, v.String())
-				}
+			if !termtext.Safe(v.String(), true) {
+				t.Fatalf("unsafe text %q", v.String())
 			}
 		case reflect.Pointer, reflect.Interface:
 			if !v.IsNil() {

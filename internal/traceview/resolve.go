@@ -60,7 +60,7 @@ func Sessions(workdir string) ([]Session, error) {
 		for _, e := range entries {
 			// ReadDir's types come from lstat: a link is never a directory
 			// here. A name mur would have to escape to print is none of its.
-			if strings.HasPrefix(e.Name(), "ses_") && e.IsDir() && ok(e.Name()) {
+			if strings.HasPrefix(e.Name(), "ses_") && e.IsDir() && clean(e.Name()) == e.Name() {
 				out = append(out, Session{ID: e.Name(), Rel: path.Join(base, e.Name())})
 			}
 		}
