@@ -60,7 +60,8 @@ type listener struct {
 	// the WWW-Authenticate of the attempt without a token.
 	Statuses  map[int]int
 	Challenge string
-	// Accepted is whether any attempt got past authentication.
+	// Accepted is whether any attempt got an MCP session that listed
+	// tools.
 	Accepted bool
 }
 
@@ -254,9 +255,14 @@ func attack(r *report, port int, cands []string, marker string) listener {
 		if i == 0 {
 			l.Challenge = challenge
 		}
+		// A 200 alone is no way in: another test's stand-in on this
+		// host may answer any POST. What counts is an MCP session that
+		// lists tools.
 		if status == http.StatusOK {
-			l.Accepted = true
-			r.Called = append(r.Called, callAll(url, c, marker)...)
+			if called, ok := callAll(url, c, marker); ok {
+				l.Accepted = true
+				r.Called = append(r.Called, called...)
+			}
 		}
 		if i == 0 && (status <= 0 || status == http.StatusNotFound) {
 			break // nothing serves /bridge here
@@ -286,20 +292,21 @@ func initialize(client *http.Client, url, token string) (int, string) {
 	return resp.StatusCode, resp.Header.Get("WWW-Authenticate")
 }
 
-// callAll lists url's tools with token and calls each with marker.
-func callAll(url, token, marker string) []string {
+// callAll lists url's tools with token and calls each with marker; ok
+// is whether an MCP session listed them.
+func callAll(url, token, marker string) (called []string, ok bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	hc := &http.Client{Transport: auth{"Bearer " + token}}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "thief", Version: "1"}, nil).Connect(ctx,
 		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc, DisableStandaloneSSE: true, MaxRetries: -1}, nil)
 	if err != nil {
-		return []string{"connect: " + err.Error()}
+		return nil, false
 	}
 	defer cs.Close()
 	list, err := cs.ListTools(ctx, nil)
 	if err != nil {
-		return []string{"list: " + err.Error()}
+		return nil, false
 	}
 	var out []string
 	for _, t := range list.Tools {
@@ -313,7 +320,7 @@ func callAll(url, token, marker string) []string {
 			out = append(out, t.Name+": "+string(b))
 		}
 	}
-	return out
+	return out, true
 }
 
 type auth struct{ header string }
