@@ -23,6 +23,10 @@ var (
 	// headerName is RFC 9110's token.
 	headerName = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 	envRefIn   = regexp.MustCompile(`\$\{([A-Z_][A-Z0-9_]*)\}`)
+	// transportHeaders are the client's own (lower-cased): a manifest
+	// setting one would break the transport or the session.
+	transportHeaders = []string{"accept", "connection", "content-length", "content-type", "host", "last-event-id",
+		"mcp-protocol-version", "mcp-session-id", "te", "trailer", "transfer-encoding", "upgrade"}
 )
 
 // MaxMCPServerName is the longest server name: mcp__<server>__<tool> must
@@ -237,6 +241,10 @@ func (d *decoder) mcpRemote(s *MCPServer, rawURL string, uf field, bad func(*yam
 		}
 		if !headerName.MatchString(h.key) {
 			bad(h.k, p, "use a header name such as Authorization", "'%s' is not an HTTP header name", h.key)
+			continue
+		}
+		if contains(transportHeaders, strings.ToLower(h.key)) {
+			bad(h.k, p, "remove it: the MCP client sets it for every request", "'%s' belongs to the HTTP transport and the MCP protocol, not to the capsule", h.key)
 			continue
 		}
 		if strings.ContainsAny(v, "\r\n\x00") {

@@ -54,6 +54,7 @@ func TestMCPErrors(t *testing.T) {
 		{"header name", "mcp:\n  servers:\n    - name: r\n      url: https://x/mcp\n      headers: {'a b': c}\n", CodeInvalid, "mcp.servers[0].headers.a b", 15, 17, "'a b' is not an HTTP header name", nil},
 		{"header newline", "mcp:\n  servers:\n    - name: r\n      url: https://x/mcp\n      headers: {X: \"a\\nb\"}\n", CodeInvalid, "mcp.servers[0].headers.X", 15, 20, "holds a line break", nil},
 		{"header expands to a newline", "mcp:\n  servers:\n    - name: r\n      url: https://x/mcp\n      headers: {X: '${V}'}\n", CodeInvalid, "mcp.servers[0].headers.X", 15, 20, "the expanded value holds a line break", []string{"V", "a\r\nEvil: 1"}},
+		{"transport header", "mcp:\n  servers:\n    - name: r\n      url: https://x/mcp\n      headers: {Mcp-Session-Id: abc}\n", CodeInvalid, "mcp.servers[0].headers.Mcp-Session-Id", 15, 17, "belongs to the HTTP transport", nil},
 		{"header null", "mcp:\n  servers:\n    - name: r\n      url: https://x/mcp\n      headers: {X: }\n", CodeInvalid, "mcp.servers[0].headers.X", 15, 17, "the header has no value", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
