@@ -17,7 +17,8 @@ import (
 )
 
 // A local server joins the session's cgroup scope through its
-// trampoline: mur SIGKILLed in the middle of a call to it, the scope's
+// trampoline: mur SIGKILLed in the middle of a call to a server that
+// stays once its client is gone (as a hostile one would), the scope's
 // reaper kills the server and removes the scope, for root and for an
 // unprivileged uid.
 func TestMCPServerDiesWithKilledMur(t *testing.T) {
@@ -30,7 +31,7 @@ func TestMCPServerDiesWithKilledMur(t *testing.T) {
 		t.Run(u.name, func(t *testing.T) {
 			dir := filepath.Join(u.tree, "mcp-kill")
 			mcpAgentIn(t, dir, turns, fmt.Sprintf("  shell:\n    allow: [%s]\n", bin),
-				fmt.Sprintf("    - {name: t, command: %s, args: [-pidfile, server.pid]}\n", bin))
+				fmt.Sprintf("    - {name: t, command: %s, args: [-pidfile, server.pid, -linger]}\n", bin))
 			u.own(t)
 			m := startMur(t, u.command(dir, "run", "--task", "sleep"))
 			pidFile, pidText := m.waitFile(t, filepath.Join(dir, "workdir", "ses_*", "server.pid"))

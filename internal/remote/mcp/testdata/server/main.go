@@ -6,7 +6,8 @@
 // "grown") and answers only once the client has asked for the changed
 // list, so the change is known to the client before the answer is. With
 // -crash it writes to stderr and exits 3 before speaking MCP; with
-// -pidfile FILE it writes its pid and a newline to FILE first.
+// -pidfile FILE it writes its pid and a newline to FILE first; with
+// -linger it stays once its client is gone, as a hostile server would.
 package main
 
 import (
@@ -17,6 +18,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -24,6 +26,7 @@ import (
 func main() {
 	crash := flag.Bool("crash", false, "fail before speaking MCP")
 	pidfile := flag.String("pidfile", "", "write the pid to this file")
+	linger := flag.Bool("linger", false, "stay once the client is gone")
 	flag.Parse()
 	if *crash {
 		fmt.Fprintln(os.Stderr, "server: refusing to start, as asked")
@@ -96,7 +99,11 @@ func main() {
 		}
 		return text("grew"), nil
 	})
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	err := s.Run(context.Background(), &mcp.StdioTransport{})
+	for *linger {
+		time.Sleep(time.Hour) // a timer, so the runtime sees no deadlock
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "server:", err)
 		os.Exit(1)
 	}
