@@ -155,50 +155,54 @@ func TestAgentMCPEverythingEcho(t *testing.T) {
 }
 
 // server-filesystem told it may read / still cannot hand the model a file
-// outside the workdir: its process runs under the shell's Landlock scope,
-// so the read is denied, the model gets a tool error, and the file's
-// content is nowhere in what the session recorded. A file in the workdir
-// is read as usual.
+// outside the workdir: its process runs under the shell's containment at
+// the scoped and the sealed class, so the read is refused, the model gets
+// a tool error, and the file's content is nowhere in what the session
+// recorded. A file in the workdir is read as usual.
 func TestAgentMCPFilesystemContained(t *testing.T) {
 	filesystem := testguest.MCPServerDir(t, "server-filesystem")
-	work, outside := t.TempDir(), t.TempDir()
-	const secretText = "outside-secret-7f3a9c"
-	secret := filepath.Join(outside, "secret.txt")
-	if err := os.WriteFile(secret, []byte(secretText), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(work, "inside.txt"), []byte("inside content"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	turns := `[{"tool_calls": [` + mcpCall("out", "mcp__fs__read_text_file", map[string]string{"path": secret}) + `, ` +
-		mcpCall("in", "mcp__fs__read_text_file", map[string]string{"path": filepath.Join(work, "inside.txt")}) + `]},
-		{"text": "read"}]`
-	p := mcpAgentIn(t, t.TempDir(), turns, "  containment: scoped\n"+nodeGrant(testguest.MCPModules()), fmt.Sprintf(`    - name: fs
+	for _, tc := range []struct{ class string }{{"scoped"}, {"sealed"}} {
+		t.Run(tc.class, func(t *testing.T) {
+			work, outside := t.TempDir(), t.TempDir()
+			const secretText = "outside-secret-7f3a9c"
+			secret := filepath.Join(outside, "secret.txt")
+			if err := os.WriteFile(secret, []byte(secretText), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(work, "inside.txt"), []byte("inside content"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			turns := `[{"tool_calls": [` + mcpCall("out", "mcp__fs__read_text_file", map[string]string{"path": secret}) + `, ` +
+				mcpCall("in", "mcp__fs__read_text_file", map[string]string{"path": filepath.Join(work, "inside.txt")}) + `]},
+				{"text": "read"}]`
+			p := mcpAgentIn(t, t.TempDir(), turns, "  containment: "+tc.class+"\n"+nodeGrant(testguest.MCPModules()), fmt.Sprintf(`    - name: fs
       command: node
       args: [%s/dist/index.js, /]
 `, filesystem))
-	stdout, stderr, code := runMur(p.dir, nil, "run", "--workdir", work, "--task", "read")
-	if code != 0 || !strings.HasSuffix(stdout, "status:  ok\nread\n") {
-		t.Fatalf("mur run: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
-	}
-	sess, _ := filepath.Glob(filepath.Join(work, ".murmur", "ses_*"))
-	if len(sess) != 1 {
-		t.Fatalf("sessions in the workdir: %v", sess)
-	}
-	calls := toolCalls(t, sess[0])
-	if len(calls) != 2 {
-		t.Fatalf("tool_call records: %v", calls)
-	}
-	out, _ := calls[0]["output"].(string)
-	if calls[0]["status"] != "error" || !strings.Contains(out, "EACCES") {
-		t.Errorf("the read outside the workdir: %v", calls[0])
-	}
-	if calls[1]["status"] != "ok" || calls[1]["output"] != "inside content" {
-		t.Errorf("the read in the workdir: %v", calls[1])
-	}
-	nowhereUnder(t, work, secretText)
-	if strings.Contains(stdout+stderr, secretText) {
-		t.Errorf("mur's output holds the secret")
+			stdout, stderr, code := runMur(p.dir, nil, "run", "--workdir", work, "--task", "read")
+			if code != 0 || !strings.HasSuffix(stdout, "status:  ok\nread\n") {
+				t.Fatalf("mur run: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+			sess, _ := filepath.Glob(filepath.Join(work, ".murmur", "ses_*"))
+			if len(sess) != 1 {
+				t.Fatalf("sessions in the workdir: %v", sess)
+			}
+			calls := toolCalls(t, sess[0])
+			if len(calls) != 2 {
+				t.Fatalf("tool_call records: %v", calls)
+			}
+			out, _ := calls[0]["output"].(string)
+			if calls[0]["status"] != "error" || !strings.Contains(out, "EACCES") {
+				t.Errorf("the read outside the workdir: %v", calls[0])
+			}
+			if calls[1]["status"] != "ok" || calls[1]["output"] != "inside content" {
+				t.Errorf("the read in the workdir: %v", calls[1])
+			}
+			nowhereUnder(t, work, secretText)
+			if strings.Contains(stdout+stderr, secretText) {
+				t.Errorf("mur's output holds the secret")
+			}
+		})
 	}
 }
 
