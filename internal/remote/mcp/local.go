@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,6 +40,9 @@ type process struct {
 	stdout *os.File // the runtime's end of the server's stdout
 	exited chan struct{}
 	stderr *stderrLog
+	// stopping is set once stop began: an exit before it is the server's
+	// own, which the log says.
+	stopping atomic.Bool
 }
 
 // startLocal starts l bound to life (cancelling life kills it) with pipes
@@ -71,8 +75,11 @@ func startLocal(life context.Context, l *Local, log *slog.Logger) (*process, sdk
 	}
 	p.cmd = cmd
 	go func() {
-		_ = cmd.Wait()
+		err := cmd.Wait()
 		_ = tools.KillGroup(cmd) // what it left behind must not outlive it
+		if !p.stopping.Load() {
+			log.Warn("the MCP server's process ended while the session runs; its tools now fail", "err", err, "stderr", p.stderr.tail())
+		}
 		close(p.exited)
 	}()
 	return p, &sdk.IOTransport{Reader: outR, Writer: inW}, nil
@@ -82,6 +89,7 @@ func startLocal(life context.Context, l *Local, log *slog.Logger) (*process, sdk
 // then, if it has not exited within stopGrace, its process group killed.
 // It returns once the process is gone.
 func (p *process) stop() {
+	p.stopping.Store(true)
 	p.stdin.Close()
 	select {
 	case <-p.exited:
