@@ -19,6 +19,10 @@ import (
 // and every entry goes to the model.
 const maxTools = 1000
 
+// maxRefreshRounds bounds the reads of one refresh: a server announcing
+// changes without end holds up a request for a few reads at most.
+const maxRefreshRounds = 4
+
 // toolName is what model APIs accept as a tool's name; a server's tool
 // whose mcp__<server>__<tool> name is not one is left out of the list.
 var toolName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
@@ -119,7 +123,7 @@ func (sv *server) refresh() {
 	sv.refreshing = done
 	go func() {
 		defer close(done)
-		for {
+		for round := 1; ; round++ {
 			ctx, cancel := context.WithTimeout(sv.parent.ctx, sv.parent.cfg.Deadline)
 			list, err := sv.list(ctx)
 			cancel()
@@ -129,7 +133,8 @@ func (sv *server) refresh() {
 			}
 			again := sv.again
 			sv.again = false
-			if !again {
+			last := !again || round == maxRefreshRounds
+			if last {
 				sv.refreshing = nil
 			}
 			sv.mu.Unlock()
@@ -138,7 +143,10 @@ func (sv *server) refresh() {
 			} else {
 				sv.parent.changed()
 			}
-			if !again {
+			if last {
+				if again {
+					sv.refresh() // a new refresh, which the next request waits for
+				}
 				return
 			}
 		}
