@@ -27,10 +27,10 @@ var engine = []string{
 // may do at run time is the policy package's business.
 var manifestDeps = []string{"internal/base/artifactname", "internal/base/diag", "internal/base/manifestio"}
 
-// runners are the packages that run tools or talk to peers. The WIT
-// bindings in host hand calls to them; nothing below the bindings reaches
-// back up.
-var runners = []string{"internal/tools", "internal/remote/a2a"}
+// runners are the packages that run tools or talk to peers (A2A peers,
+// MCP servers). The WIT bindings in host hand calls to them; nothing
+// below the bindings reaches back up.
+var runners = []string{"internal/tools", "internal/remote/a2a", "internal/remote/mcp"}
 
 // sessionCallers are the only packages that may run a whole session: the
 // CLI, the public embedding API and mur eval run's cases. Everything else
@@ -56,6 +56,7 @@ var layers = [][]string{
 	{"internal/launch", "internal/agent"},
 	{"internal/agent/process"},
 	{"internal/host"},
+	{"internal/remote/mcp"},
 	{"internal/tools", "internal/stage", "internal/resources", "internal/remote/a2a", "internal/serve/mcp"},
 	{"internal/sandbox"},
 	{"internal/agent/transcript", "internal/telemetry"},

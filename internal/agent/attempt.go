@@ -70,6 +70,9 @@ func (l *loop) beginAttempt(ctx context.Context, tr *taskRun) (remaining uint32,
 	if strings.TrimSpace(task) == "" {
 		return 0, "", noTask()
 	}
+	if err := l.refreshTools(ctx); err != nil {
+		return 0, "", err
+	}
 	return remaining, task, nil
 }
 
@@ -137,6 +140,9 @@ func (l *loop) turn(ctx context.Context, a *attemptRun, turn uint32) (attemptEnd
 		return attemptEnd{}, true, err
 	}
 	// Steps 2–3.
+	if err := l.refreshTools(ctx); err != nil {
+		return attemptEnd{}, true, err
+	}
 	sendLen := len(a.msgs)
 	full, wire, err := l.payloads(a)
 	if err != nil {

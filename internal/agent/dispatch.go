@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/mur-go/mur/internal/agent/observe"
 	"github.com/mur-go/mur/internal/agent/trace"
@@ -19,20 +20,23 @@ import (
 const errNoShell = "shell tools are not available in this session"
 
 // dispatcher resolves a tool_call name the way session.md §2.4 orders it:
-// a native tool, a shell.allow binary, a skill, an allowlisted WASM tool.
+// a native tool, a shell.allow binary, a skill, then (beyond the spec) an
+// MCP server's mcp__ tool, an allowlisted WASM tool.
 type dispatcher struct {
 	staged    stage.LoopView
 	tools     tools.Tools
 	allowlist []string
 	shell     tools.ShellRunner
+	mcp       tools.Catalog
 }
 
-// handler is what a name resolved to: a tool, the shell, or an error
-// text for the model.
+// handler is what a name resolved to: a tool (an MCP server's when mcp
+// is set), the shell, or an error text for the model.
 type handler struct {
 	tool    tools.Tool
 	skill   bool
 	shell   bool
+	mcp     bool
 	errText string
 }
 
@@ -58,6 +62,12 @@ func (d *dispatcher) resolve(name string) handler {
 	}
 	if staged != nil && staged.Kind == stage.KindSkill {
 		return handler{tool: &tools.SkillTool{Name: name, Text: staged.SkillText}, skill: true}
+	}
+	if d.mcp != nil && strings.HasPrefix(name, tools.MCPPrefix) {
+		if t, ok := d.mcp.Lookup(name); ok {
+			return handler{tool: t, mcp: true}
+		}
+		return handler{errText: tools.ErrNotAvailable(name).Error()}
 	}
 	if !allowed {
 		return handler{errText: tools.ErrNotDeclared(name).Error()}

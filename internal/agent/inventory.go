@@ -8,17 +8,20 @@ import (
 
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/stage"
+	"github.com/mur-go/mur/internal/tools"
 )
 
 // inventory is the request's tools array (session.md §2.1, §2.3): every
 // staged artifact with a manifest except drivers, hooks and the skill
 // bound as the system prompt, plus the shell.allow binaries with the
-// manifest staging or an on-stage hook wrote for them, sorted by name.
+// manifest staging or an on-stage hook wrote for them, plus the MCP
+// servers' tools, sorted by name.
 // It is built from the values staging kept (the verified artifact
 // manifests, the shell-tool manifests as read when written), never from
 // tools/ now, which shell commands can rewrite. bound is the skill bound
-// as the system prompt ("" for none).
-func inventory(s stage.LoopView, bound string) ([]any, error) {
+// as the system prompt ("" for none); listed are the MCP servers' tools
+// as they list them now.
+func inventory(s stage.LoopView, bound string, listed []tools.Listed) ([]any, error) {
 	type entry struct {
 		name, description, schema string
 	}
@@ -51,6 +54,9 @@ func inventory(s stage.LoopView, bound string) ([]any, error) {
 			e.schema = manifest.DefaultInputSchema
 		}
 		entries = append(entries, e)
+	}
+	for _, t := range listed {
+		entries = append(entries, entry{name: t.Name, description: t.Description, schema: t.InputSchema})
 	}
 	slices.SortFunc(entries, func(a, b entry) int { return cmp.Compare(a.name, b.name) })
 	out := make([]any, 0, len(entries))

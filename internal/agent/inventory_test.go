@@ -55,7 +55,7 @@ func TestInventory(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := stage.LoopView{Artifacts: c.arts, ShellTools: c.shells,
 				Capsule: &manifest.Capsule{Inference: &manifest.Inference{SystemPromptArtifact: c.bound}}}
-			inv, err := inventory(s, s.Capsule.Inference.SystemPromptArtifact)
+			inv, err := inventory(s, s.Capsule.Inference.SystemPromptArtifact, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

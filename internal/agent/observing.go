@@ -48,6 +48,8 @@ func (l *loop) toolKind(name string, h handler) string {
 		return "shell"
 	case h.skill:
 		return "skill"
+	case h.mcp:
+		return "mcp"
 	case h.errText != "":
 		return "unknown"
 	}

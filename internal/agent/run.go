@@ -30,6 +30,9 @@ type Options struct {
 	// Shell runs capabilities.shell.allow commands; nil answers each
 	// call with an error result saying shell tools are not available.
 	Shell tools.ShellRunner
+	// MCP are the capsule's MCP servers' tools (mcp__<server>__<tool>),
+	// started; nil when the capsule declares none.
+	MCP tools.Catalog
 	// Hooks are the hook points; nil is NoHooks.
 	Hooks Hooks
 	// Tasks hands out the tasks; nil is NewCLITasks of the accessible workdir.
@@ -100,6 +103,12 @@ type loop struct {
 	inv                         []any
 	invJSON                     string
 	invLog                      []byte
+	// bound is the skill bound as the system prompt, which the tool list
+	// leaves out; listed the version of MCP's list the tool list holds
+	// (refreshTools), hasListed whether it holds one yet.
+	bound     string
+	listed    uint64
+	hasListed bool
 	// reqHead and reqTail are the request JSON around the messages,
 	// the same every turn (see payloads).
 	reqHead, reqTail string
@@ -214,11 +223,11 @@ func newLoop(o Options) (*loop, error) {
 	if l.prompt, err = resolveSystem(l.s, o.SystemPrompt); err != nil {
 		return nil, err
 	}
-	bound := l.s.Capsule.Inference.SystemPromptArtifact
+	l.bound = l.s.Capsule.Inference.SystemPromptArtifact
 	if o.SystemPrompt != nil {
-		bound = ""
+		l.bound = ""
 	}
-	if l.inv, err = inventory(l.s, bound); err != nil {
+	if l.inv, err = inventory(l.s, l.bound, nil); err != nil {
 		return nil, failure(KindIO, err, "building the tool inventory: %v", err)
 	}
 	if l.invJSON, err = encode(l.inv); err != nil {
@@ -227,7 +236,7 @@ func newLoop(o Options) (*loop, error) {
 	if l.invLog, err = inventoryLog(l.inv); err != nil {
 		return nil, failure(KindIO, err, "encoding the tool inventory: %v", err)
 	}
-	l.d = &dispatcher{staged: l.s, tools: o.Tools, allowlist: o.Allowlist, shell: o.Shell}
+	l.d = &dispatcher{staged: l.s, tools: o.Tools, allowlist: o.Allowlist, shell: o.Shell, mcp: o.MCP}
 	return l, nil
 }
 

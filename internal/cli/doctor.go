@@ -145,6 +145,11 @@ func printProject(w io.Writer, r doctor.Report) {
 	if g := r.Capsule; g != nil && !g.Grants.FloorMet && g.Grants.ShortfallReason != nil {
 		fixes = append(fixes, "the capsule's containment: "+*g.Grants.ShortfallReason)
 	}
+	if g := r.Capsule; g != nil {
+		for _, m := range g.Grants.MCPRefusals() {
+			fixes = append(fixes, "the capsule's mcp servers: "+m)
+		}
+	}
 	fmt.Fprintln(w)
 	if len(fixes) == 0 {
 		fmt.Fprintln(w, "All checks passed.")

@@ -82,6 +82,16 @@ func printGrants(w io.Writer, g stage.EffectiveGrants) {
 	for _, sr := range g.StagedRuntimeGrants {
 		fmt.Fprintf(w, "staged runtime: %s: %s (%s)\n", sr.Binary, sr.SourcePath, sr.Pin)
 	}
+	for _, m := range g.MCPServers {
+		if m.Kind == "local" {
+			fmt.Fprintf(w, "mcp server %s: local: %s (on stdio, contained like a shell command)\n", m.Name, strings.Join(append([]string{m.Command}, m.Args...), " "))
+		} else {
+			fmt.Fprintf(w, "mcp server %s: remote: %s (streamable HTTP from the host; headers: %s)\n", m.Name, m.URL, list(m.Headers))
+		}
+		if m.Refusal != "" {
+			fmt.Fprintf(w, "  REFUSED: %s\n", m.Refusal)
+		}
+	}
 	if wd := g.Workdir; wd != nil {
 		fmt.Fprintf(w, "workdir:          %s\n", wd.Path)
 		if len(wd.Holds) > 0 {

@@ -86,10 +86,11 @@ type Capsule struct {
 
 // OK reports whether nothing failed: every non-info check passed, the
 // project (if asked for) was found and every declared artifact passed,
-// and the capsule would not be refused.
+// and the capsule would not be refused (its containment floor, its MCP
+// servers' reach).
 func (r Report) OK() bool {
 	return r.HostProblems() == 0 && r.ProjectErr == nil && (r.Project == nil || r.Project.Failed == 0) &&
-		(r.Capsule == nil || r.Capsule.Grants.FloorMet)
+		(r.Capsule == nil || r.Capsule.Grants.FloorMet && len(r.Capsule.Grants.MCPRefusals()) == 0)
 }
 
 // HostProblems counts the failed host checks (info items never fail).

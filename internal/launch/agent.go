@@ -6,6 +6,7 @@ import (
 	"github.com/mur-go/mur/engine/component"
 	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/host"
+	"github.com/mur-go/mur/internal/remote/mcp"
 	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/tools"
 )
@@ -29,6 +30,10 @@ type AgentTools struct {
 	// Shell runs the capabilities.shell.allow binaries (nil when the
 	// capsule allows none).
 	Shell tools.ShellRunner
+	// MCP are the capsule's MCP servers, not yet started (nil when it
+	// declares none): the session starts them before its first task and
+	// closes them when it ends.
+	MCP *mcp.Servers
 }
 
 // NewAgentTools prepares the driver and tools of the staged agent capsule
@@ -44,6 +49,10 @@ func NewAgentTools(opts Options) (*AgentTools, error) {
 	linker, tb, shell, err := newAgentToolbox(&o)
 	if err != nil {
 		return nil, err
+	}
+	servers, err := newMCP(&o)
+	if err != nil {
+		return nil, &diag.Error{Code: CodeIO, Err: err, Msg: err.Error()}
 	}
 	name := inf.Driver.Artifact
 	for _, a := range o.Staged.Artifacts {
@@ -62,7 +71,7 @@ func NewAgentTools(opts Options) (*AgentTools, error) {
 		if err != nil {
 			return nil, err
 		}
-		at := &AgentTools{Driver: driver, Tools: tb.tools, Allowlist: tb.allowlist, Shell: shell}
+		at := &AgentTools{Driver: driver, Tools: tb.tools, Allowlist: tb.allowlist, Shell: shell, MCP: servers}
 		config, overlay, err := inf.CompactionDriverConfig()
 		if err != nil {
 			return nil, &diag.Error{Code: CodeRun, Err: err, Msg: err.Error()}

@@ -10,7 +10,7 @@ import (
 // tools and shell runner built as for the loop (no driver), and how its
 // agent CLI is started (session.md §6).
 type ProcessTools struct {
-	// Tools, Allowlist and Shell are AgentTools'; Driver is nil.
+	// Tools, Allowlist, Shell and MCP are AgentTools'; Driver is nil.
 	AgentTools
 	// Env is the CLI's environment, built like a native tool's
 	// (security.md §7: no runtime pairs, credentials stripped, synthetic
@@ -38,9 +38,13 @@ func NewProcessTools(opts Options) (*ProcessTools, error) {
 	if err != nil {
 		return nil, err
 	}
+	servers, err := newMCP(&o)
+	if err != nil {
+		return nil, &diag.Error{Code: CodeIO, Err: err, Msg: err.Error()}
+	}
 	g := s.Ceiling
 	return &ProcessTools{
-		AgentTools: AgentTools{Tools: tb.tools, Allowlist: tb.allowlist, Shell: shell},
+		AgentTools: AgentTools{Tools: tb.tools, Allowlist: tb.allowlist, Shell: shell, MCP: servers},
 		Env:        tools.SubprocessEnv{Getenv: o.Getenv, BaselineEnv: g.ShellBaselineEnv, StripEnv: g.ShellStripEnv},
 		Sandbox:    o.trampoline(sandbox.RlimitsFor(g.Resources), nil, nil),
 	}, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/launch"
+	"github.com/mur-go/mur/internal/remote/mcp"
 	"github.com/mur-go/mur/internal/serve/a2a"
 	"github.com/mur-go/mur/internal/stage"
 	"github.com/mur-go/mur/internal/tools"
@@ -47,9 +48,16 @@ func runAgent(ctx context.Context, sess *stage.Staged, l *listening, lo launch.O
 	// Guests are built knowing the capsule URL, as in Murmur, whose
 	// runtime binds before it builds them.
 	lo.CapsuleURL = a2a.CapsuleURL(l.ln)
-	ao, drv, err := sessionTools(lo)
+	ao, drv, servers, err := sessionTools(lo)
 	if err != nil {
 		return err
+	}
+	if servers != nil {
+		if err := servers.Start(ctx); err != nil {
+			return err
+		}
+		defer servers.Close()
+		ao.MCP = servers
 	}
 	// The transcript hears the hooks too, and async hooks report from
 	// their own goroutines: one observer, one event at a time.
@@ -117,23 +125,24 @@ type hookDriver struct {
 }
 
 // sessionTools are the session's driver or agent CLI, its tools and
-// shell, as launch builds them for the capsule's transport.
-func sessionTools(lo launch.Options) (agent.Options, hookDriver, error) {
+// shell, as launch builds them for the capsule's transport, and its MCP
+// servers, not yet started (nil without any).
+func sessionTools(lo launch.Options) (agent.Options, hookDriver, *mcp.Servers, error) {
 	inf := lo.Staged.Capsule.Inference
 	if inf.Transport == "process" {
 		pt, err := launch.NewProcessTools(lo)
 		if err != nil {
-			return agent.Options{}, hookDriver{}, err
+			return agent.Options{}, hookDriver{}, nil, err
 		}
 		return agent.Options{Tools: pt.Tools, Allowlist: pt.Allowlist, Shell: pt.Shell,
-			Process: &agent.ProcessOptions{Env: pt.Env, Sandbox: pt.Sandbox}}, hookDriver{}, nil
+			Process: &agent.ProcessOptions{Env: pt.Env, Sandbox: pt.Sandbox}}, hookDriver{}, pt.MCP, nil
 	}
 	at, err := launch.NewAgentTools(lo)
 	if err != nil {
-		return agent.Options{}, hookDriver{}, err
+		return agent.Options{}, hookDriver{}, nil, err
 	}
 	return agent.Options{Driver: at.Driver, Tools: at.Tools, Allowlist: at.Allowlist, Shell: at.Shell},
-		hookDriver{name: inf.Driver.Artifact, compaction: at.CompactionDriver}, nil
+		hookDriver{name: inf.Driver.Artifact, compaction: at.CompactionDriver}, at.MCP, nil
 }
 
 // withSystemPrompt is the capsule as `mur run --system-prompt` makes it:

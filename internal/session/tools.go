@@ -8,6 +8,7 @@ import (
 	"github.com/mur-go/mur/internal/agent"
 	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/launch"
+	"github.com/mur-go/mur/internal/remote/mcp"
 	"github.com/mur-go/mur/internal/stage"
 )
 
@@ -49,7 +50,15 @@ func serveTools(ctx context.Context, sess *stage.Staged, lo launch.Options, o Op
 	var drv hookDriver
 	var err error
 	if sess.Capsule.IsAgent() {
-		ao, drv, err = sessionTools(lo)
+		var servers *mcp.Servers
+		ao, drv, servers, err = sessionTools(lo)
+		if err == nil && servers != nil {
+			// The capsule's MCP servers' tools are among those served.
+			if err = servers.Start(ctx); err == nil {
+				defer servers.Close()
+				ao.MCP = servers
+			}
+		}
 	} else {
 		var t *launch.AgentTools
 		if t, err = launch.NewServedTools(lo); err == nil {

@@ -19,6 +19,10 @@ type EffectiveGrants struct {
 	// Workdir is --explain-scope's report on a --workdir; nil without one
 	// (and in the trace, whose session ran in it).
 	Workdir *WorkdirReport `json:"workdir,omitempty"`
+	// MCPServers is the mcp block (a mur-go extension); nil without one.
+	// It is the report's alone: the trace's effective_grants keep
+	// Murmur's fields.
+	MCPServers []MCPServerReport `json:"mcp_servers,omitempty"`
 }
 
 // SubprocessReport is the mechanism detail behind the tier.
@@ -43,7 +47,7 @@ func Explain(c *manifest.Capsule, flag string, support policy.HostSupport) (Effe
 		}
 		g.FloorMet, g.ShortfallReason = false, &reason
 	}
-	return EffectiveGrants{EffectiveGrants: g}, nil
+	return EffectiveGrants{EffectiveGrants: g, MCPServers: mcpReport(c)}, nil
 }
 
 // EffectiveGrants reports c's grants under this containment decision, as

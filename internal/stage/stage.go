@@ -26,7 +26,7 @@ import (
 // Stage stages a session. The order is Murmur's (a2a-cli.md §6.3,
 // artifacts.md §9.5, security.md §10.2), with every refusal before any
 // write: capability ceiling, containment floor (E-CAP-003) and unenforceable
-// resources, --workdir, murmur.lock entries (the pinned versions asked
+// resources, each remote MCP server's reach (E-CAP-001, checkMCP), --workdir, murmur.lock entries (the pinned versions asked
 // for), store lookup (E-RUN-008), per artifact integrity, extraction,
 // grants and compilation, the agent's driver declared (E-RUN-006), its
 // reach to inference.endpoint (E-CAP-001, checkEndpoint), what the
@@ -49,6 +49,9 @@ func Stage(ctx context.Context, opts Options) (*Staged, error) {
 	if c.Inference != nil {
 		s.secrets.Add(c.Inference.APIKey) // for the session's life
 	}
+	for _, v := range c.MCP.Secrets() {
+		s.secrets.Add(v) // the host sends them; nothing records them
+	}
 	var err error
 	if s.manifestPath, err = filepath.Abs(opts.Manifest.Path); err != nil {
 		return nil, ioError("failed to resolve the manifest path: "+err.Error(), err)
@@ -59,6 +62,9 @@ func Stage(ctx context.Context, opts Options) (*Staged, error) {
 		return nil, err
 	}
 	if s.Containment, err = checkCapabilities(c, opts.Containment, opts.Host, opts.Getenv("PATH")); err != nil {
+		return nil, err
+	}
+	if err := checkMCP(c, opts.Manifest.Path, s.Ceiling.Network); err != nil {
 		return nil, err
 	}
 	userDir := ""

@@ -148,8 +148,8 @@ func (s *Staged) checkNotInside(dir, what string) error {
 }
 
 // subprocessReasons says what lets the capsule start native subprocesses
-// (shell.allow, spawn.allow, a native tool, transport: process), "" when
-// nothing does.
+// (shell.allow, spawn.allow, a native tool, transport: process, a local
+// MCP server), "" when nothing does.
 func (s *Staged) subprocessReasons() string {
 	var why []string
 	caps := s.Capsule.Capabilities
@@ -166,6 +166,13 @@ func (s *Staged) subprocessReasons() string {
 	}
 	if inf := s.Capsule.Inference; inf != nil && inf.Transport == "process" {
 		why = append(why, "transport: process runs "+inf.Command)
+	}
+	if m := s.Capsule.MCP; m != nil {
+		for _, sv := range m.Servers {
+			if sv.Local() {
+				why = append(why, "mcp server '"+sv.Name+"' runs "+sv.Command)
+			}
+		}
 	}
 	return strings.Join(why, "; ")
 }

@@ -11,7 +11,7 @@ import (
 )
 
 var (
-	capsuleKeys     = []string{"name", "version", "mur_version", "registry", "artifacts", "capabilities", "network", "context", "observability", "trace", "lifecycle", "inference"}
+	capsuleKeys     = []string{"name", "version", "mur_version", "registry", "artifacts", "capabilities", "network", "context", "observability", "trace", "lifecycle", "inference", "mcp"}
 	artifactRefKeys = []string{"name", "version", "runtime", "source", "local_source", "prompt_payload", "capabilities", "on_overflow"}
 	lifecycleKeys   = []string{"task_acceptance", "after_task", "queue_depth", "input_timeout_secs", "conversation"}
 	evalKeys        = []string{"dataset_id", "scorers"}
@@ -57,6 +57,9 @@ func (d *decoder) capsule(root *yaml.Node, env EnvFunc) *Capsule {
 	if inf := c.Inference; inf != nil && inf.SystemPromptArtifact != "" {
 		d.checkPromptArtifact(c, o)
 	}
+
+	f, ok = o.get("mcp")
+	c.MCP = d.mcp(f, ok, c, env)
 
 	f, ok = o.get("context")
 	if ctx := d.optMap(f, ok, "context", []string{"max_tokens"}); ctx != nil {

@@ -19,6 +19,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("a: &x [*x, *x]\nb: *x\n"))
 	f.Add([]byte("name: &n {a: *n}\n"))
 	f.Add([]byte("<<: {name: a}\nversion: !!int 1\n"))
+	f.Add([]byte(agentHdr + "mcp:\n  servers:\n    - {name: l, command: node, args: [a], env: {A: b}}\n    - {name: r, url: 'https://x/mcp', headers: {Authorization: 'Bearer ${ANTHROPIC_API_KEY}'}}\n"))
 	inputs, _ := filepath.Glob("testdata/golden/*.yaml")
 	for _, in := range inputs {
 		if b, err := os.ReadFile(in); err == nil {

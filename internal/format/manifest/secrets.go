@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -114,9 +115,19 @@ func isScanEnvRef(v string) bool {
 	return true
 }
 
+// mcpHeaderPath is a remote MCP server's header value, where ${VAR} is
+// expanded.
+var mcpHeaderPath = regexp.MustCompile(`^mcp\.servers\[\d+\]\.headers\.`)
+
+// interpolated reports a field whose ${VAR} references are expanded.
+func interpolated(path string) bool {
+	return path == "inference.api_key" || mcpHeaderPath.MatchString(path)
+}
+
 // literalRefs warns where a whole value is written as ${NAME} but the
-// field is not interpolated (only inference.api_key is): the author almost
-// certainly expects substitution and would get the literal text.
+// field is not interpolated (only inference.api_key and an MCP header
+// value are): the author almost certainly expects substitution and would
+// get the literal text.
 func literalRefs(root *yaml.Node, file string) []Warning {
 	var out []Warning
 	budget := maxVisits
@@ -137,12 +148,12 @@ func literalRefs(root *yaml.Node, file string) []Warning {
 				walk(c, index(path, i), depth+1)
 			}
 		case yaml.ScalarNode:
-			if path == "inference.api_key" || kindOf(n) != kindString {
+			if interpolated(path) || kindOf(n) != kindString {
 				return
 			}
 			if name, ok := envRef(strings.TrimSpace(n.Value)); ok {
 				out = append(out, Warning{Code: WarnLiteralInterpolation, File: file, Path: path, Line: n.Line, Column: n.Column,
-					Msg:  fmt.Sprintf("'%s' is not interpolated in '%s'; only inference.api_key reads ${VAR} from the environment", n.Value, path),
+					Msg:  fmt.Sprintf("'%s' is not interpolated in '%s'; only inference.api_key and mcp.servers[].headers read ${VAR} from the environment", n.Value, path),
 					Hint: fmt.Sprintf("write the value itself, or pass %s to guests with capabilities.env.allow", name)})
 			}
 		}

@@ -105,6 +105,8 @@ type Capsule struct {
 	Lifecycle         Lifecycle
 	// Inference is nil for a script capsule.
 	Inference *Inference
+	// MCP is the mcp block (a mur-go extension); nil when absent.
+	MCP *MCP
 	// Registry holds registry.* as written; only `mur install`/`mur publish`
 	// interpret it (see RegistrySettings.Resolve).
 	Registry RegistrySettings
