@@ -10,8 +10,6 @@ import (
 
 	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/eval"
-	"github.com/mur-go/mur/internal/format/manifest"
-	"github.com/mur-go/mur/internal/policy"
 	"github.com/mur-go/mur/internal/serve/a2a"
 	runsession "github.com/mur-go/mur/internal/session"
 )
@@ -112,20 +110,10 @@ func newEvalRunCommand(a *app) *cobra.Command {
 // evalSession is what every case's session gets: mur run's settings with
 // no flags, the capsule's output on stderr (stdout is the report).
 func (a *app) evalSession(self string, noCgroup bool) runsession.Options {
-	return runsession.Options{
-		Trampoline:     self,
-		NoCgroup:       noCgroup,
-		RuntimeVersion: murVersion(),
-		CacheDir:       os.Getenv(cacheDirEnv),
-		Stdout:         a.stderr,
-		Stderr:         a.stderr,
-		Log:            a.log,
-		OnWarning:      func(w manifest.Warning) { fmt.Fprintln(a.stderr, w.String()) },
-		OnSecurityWarning: func(w manifest.Warning) {
-			fmt.Fprintln(a.stderr, policy.LaunchLine(policy.StderrPrefix, w))
-		},
-		Serve: runsession.ServeOptions{Token: os.Getenv(a2a.TokenEnv), RunningDir: runningDir()},
-	}
+	o := a.sessionOptions(self)
+	o.NoCgroup = noCgroup
+	o.Serve = runsession.ServeOptions{Token: os.Getenv(a2a.TokenEnv), RunningDir: runningDir()}
+	return o
 }
 
 // printCaseResult is a case's lines: why it failed on stderr, its result

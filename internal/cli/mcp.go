@@ -175,25 +175,10 @@ func serveMCP(ctx context.Context, a *app, cmd *cobra.Command, o mcpServeOptions
 			fmt.Fprintln(a.stdout, url)
 		}
 	}
-	res, err := runsession.ServeMCP(ctx, runsession.Options{
-		ManifestPath:   o.manifest,
-		NoEnvFile:      o.noEnvFile,
-		Workdir:        o.workdir,
-		Containment:    o.containment,
-		NoCgroup:       o.noCgroup,
-		Trampoline:     self,
-		RuntimeVersion: murVersion(),
-		CacheDir:       os.Getenv(cacheDirEnv),
-		// stdout is the protocol's (or the URL's): the capsule's own
-		// output goes to stderr.
-		Stdout:    a.stderr,
-		Stderr:    a.stderr,
-		Log:       a.log,
-		OnWarning: func(w manifest.Warning) { fmt.Fprintln(a.stderr, w.String()) },
-		OnSecurityWarning: func(w manifest.Warning) {
-			fmt.Fprintln(a.stderr, policy.LaunchLine(policy.StderrPrefix, w))
-		},
-	}, m)
+	so := a.sessionOptions(self)
+	so.ManifestPath, so.NoEnvFile, so.Workdir = o.manifest, o.noEnvFile, o.workdir
+	so.Containment, so.NoCgroup = o.containment, o.noCgroup
+	res, err := runsession.ServeMCP(ctx, so, m)
 	if s := res.Session; s != nil {
 		fmt.Fprintf(a.stderr, "mur: session %s ended %s; trace: %s\n", s.ID, res.Status, filepath.Join(s.SessionDir, "trace.jsonl"))
 	}
