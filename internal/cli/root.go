@@ -122,7 +122,9 @@ What it does today:
   traces           "mur trace show|steps|diff|report" read what agent
                    sessions did from their trace.jsonl: a summary, the
                    turns one by one, two sessions compared, statistics
-                   over many.
+                   over many; "mur trace transcript" prints what the
+                   model and tools said, "mur trace html" draws the run
+                   as one self-contained page.
   evaluate         "mur eval run" runs each case of a dataset against an
                    agent capsule, a session per case, and scores it with
                    the manifest's scorers; "mur eval show" and "mur eval
