@@ -62,7 +62,7 @@ var layers = [][]string{
 	{"internal/agent/transcript", "internal/telemetry"},
 	{"internal/agent/trace", "internal/agent/tokens", "internal/agent/inference", "internal/agent/observe"},
 	{"internal/store/provision"},
-	{"internal/store/install", "internal/policy", "internal/store/firstparty"},
+	{"internal/store/install", "internal/policy", "internal/store/firstparty", "internal/store/search"},
 	{"internal/store/registry"},
 	{"internal/format/artifact", "internal/format/lockfile"},
 	{"internal/format/manifest"},

@@ -117,6 +117,9 @@ What it does today:
   install          "mur install" fetches a capsule's artifacts into its
                    project store and pins them in murmur.lock; "mur list"
                    shows what is installed.
+  search           "mur search QUERY" finds artifacts by name, description
+                   or tag in Murmur's public index, an index file or URL,
+                   or the global store (--registry local).
   sessions         "mur sessions list|prune" shows and removes the session
                    directories runs keep under <manifest dir>/workdir/.
   traces           "mur trace show|steps|diff|report" read what agent
@@ -176,7 +179,8 @@ func newRootCommand(a *app) *cobra.Command {
 	root.PersistentFlags().Var(levelFlag{&a.logLevel}, "log-level",
 		"diagnostics written to stderr: debug, info, warn or error")
 	root.AddCommand(newVersionCommand(a), newWasmCommand(a))
-	root.AddCommand(newBuildCommand(a), newPublishCommand(a), newInstallCommand(a), newListCommand(a), newRegistryCommand(a))
+	root.AddCommand(newBuildCommand(a), newPublishCommand(a), newInstallCommand(a), newListCommand(a), newRegistryCommand(a),
+		newSearchCommand(a))
 	root.AddCommand(newRunCommand(a), newSessionsCommand(a), newDoctorCommand(a), newSendCommand(a), newWatchCommand(a),
 		newPsCommand(a), newStopCommand(a), newCancelTaskCommand(a), newTraceCommand(a), newEvalCommand(a))
 	root.AddCommand(newMCPCommand(a))

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mur-go/mur/internal/base/termtext"
+	"github.com/mur-go/mur/internal/store/search"
+)
+
+const searchLong = `Search an artifact index for artifacts whose name, description or tags
+contain QUERY (case-insensitive), and print them as a table, in index
+order, or "No results found.".
+
+--registry chooses the index:
+  (none)          Murmur's public index
+                  (` + search.DefaultIndexURL + `)
+  local           the artifacts in the global store (~/.murmur/artifacts)
+  /abs/path.json  an artifacts-index.json file
+  http(s)://…     an artifacts-index.json fetched from that URL
+
+An index is a JSON document {"schema_version": "1", "updated_at": …,
+"artifacts": [{"name", "version", "runtime", "description", "tags",
+"platforms"}]}; any other schema version is refused. An index larger than
+16 MiB is refused, and every string of it is printed with control and
+bidirectional characters escaped.`
+
+const searchExample = `  mur search git
+  mur search editor --registry local
+  mur search git --registry https://my-org.example.com/artifacts-index.json
+  mur search murmur --limit 3`
+
+func newSearchCommand(a *app) *cobra.Command {
+	var reg string
+	var limit int
+	cmd := &cobra.Command{
+		Use:     "search QUERY",
+		Short:   "Search an artifact index by name, description or tag",
+		Long:    searchLong,
+		Example: searchExample,
+		Args:    exactArgs("QUERY"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if limit < 1 {
+				return usagef(cmd, "--limit must be at least 1, got %d", limit)
+			}
+			src, err := search.ParseSource(reg)
+			if errors.Is(err, search.ErrBadSource) {
+				return &usageError{cmd, err}
+			}
+			entries, err := search.Load(cmd.Context(), src, os.Getenv)
+			if err != nil {
+				return err
+			}
+			return printSearch(a.stdout, search.Match(entries, args[0], limit))
+		},
+	}
+	cmd.Flags().StringVar(&reg, "registry", "", "`INDEX` to search: local, an absolute index file path, or an index URL")
+	cmd.Flags().IntVar(&limit, "limit", 10, "show at most `N` results")
+	return cmd
+}
+
+// printSearch writes Murmur's table: NAME, VERSION and RUNTIME padded to
+// their widest cell, DESCRIPTION last (an em dash when there is none).
+// Every cell is escaped first, so the index chooses nothing but text.
+func printSearch(w io.Writer, found []search.Entry) error {
+	if len(found) == 0 {
+		_, err := fmt.Fprintln(w, "No results found.")
+		return err
+	}
+	rows := [][4]string{{"NAME", "VERSION", "RUNTIME", "DESCRIPTION"}}
+	for _, e := range found {
+		desc := "—"
+		if e.Description != nil {
+			desc = *e.Description
+		}
+		rows = append(rows, [4]string{e.Name, e.Version, e.Runtime, desc})
+	}
+	var width [3]int
+	for i := range rows {
+		for c := range rows[i] {
+			rows[i][c] = termtext.Escape(rows[i][c], true)
+			if c < 3 {
+				width[c] = max(width[c], utf8.RuneCountInString(rows[i][c]))
+			}
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		for c := range 3 {
+			b.WriteString(r[c])
+			b.WriteString(strings.Repeat(" ", width[c]-utf8.RuneCountInString(r[c])+2))
+		}
+		b.WriteString(r[3])
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
