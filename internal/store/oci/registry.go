@@ -3,6 +3,8 @@ package oci
 import (
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"time"
 
 	"oras.land/oras-go/v2/registry/remote"
@@ -31,6 +33,9 @@ var (
 type Options struct {
 	// PlainHTTP allows HTTP to a non-loopback registry.
 	PlainHTTP bool
+	// Getenv locates the Docker config (DOCKER_CONFIG, else
+	// HOME/.docker); nil is os.Getenv.
+	Getenv func(string) string
 	// HTTP is the transport; nil means one with a 5 minute total timeout.
 	HTTP *http.Client
 	Log  *slog.Logger
@@ -45,7 +50,14 @@ func New(url string, o Options) (*Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := credentials.NewStoreFromDocker(credentials.StoreOptions{})
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	var store credentials.Store = credentials.NewMemoryStore()
+	if path := dockerConfig(getenv); path != "" {
+		store, err = credentials.NewStore(path, credentials.StoreOptions{})
+	}
 	if err != nil {
 		return nil, &diag.Error{Code: reg.CodeIO, Err: err,
 			Msg:  "cannot read the Docker credential configuration: " + err.Error(),
@@ -65,6 +77,18 @@ func New(url string, o Options) (*Registry, error) {
 		auth:  &auth.Client{Client: hc, Cache: auth.NewCache(), Credential: credentials.Credential(store)},
 		log:   log,
 	}, nil
+}
+
+// dockerConfig is where docker reads its configuration; "" when neither
+// DOCKER_CONFIG nor HOME is set (then there are no credentials).
+func dockerConfig(getenv func(string) string) string {
+	if d := getenv("DOCKER_CONFIG"); d != "" {
+		return filepath.Join(d, "config.json")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".docker", "config.json")
+	}
+	return ""
 }
 
 // repository is the remote repository of one package.
