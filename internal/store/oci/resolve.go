@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/opencontainers/go-digest"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 	"oras.land/oras-go/v2/content"
 	"oras.land/oras-go/v2/registry/remote"
@@ -100,6 +101,9 @@ func (r *Registry) pick(raw []byte, name, version string, p *artifact.Platform) 
 		if m.MediaType != ocispec.MediaTypeImageManifest {
 			continue
 		}
+		if m.Digest.Validate() != nil {
+			return ocispec.Descriptor{}, nil, r.refused(name, version, "its index holds an invalid digest")
+		}
 		if p != nil && samePlatform(m.Platform, *p) {
 			served := *p
 			return m, &served, nil
@@ -136,7 +140,8 @@ func (r *Registry) checkManifest(raw []byte, desc ocispec.Descriptor, name, vers
 	}
 	layer := m.Layers[0]
 	sha := strings.ToLower(m.Annotations[AnnotationSHA256])
-	if layer.Digest.Algorithm() != "sha256" || layer.Digest.Encoded() != sha || sha == "" {
+	// A malformed digest makes go-digest panic: validate it first.
+	if layer.Digest.Validate() != nil || layer.Digest.Algorithm() != digest.SHA256 || layer.Digest.Encoded() != sha {
 		return ocispec.Descriptor{}, nil, r.refused(name, version, "its layer digest "+string(layer.Digest)+" is not the annotated package sha256 "+sha)
 	}
 	if layer.Size <= 0 || layer.Size > reg.MaxDownloadBytes {
