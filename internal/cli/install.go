@@ -65,6 +65,9 @@ func newInstallCommand(a *app) *cobra.Command {
 		Example: installExample,
 		Args:    maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkPlainHTTP(cmd, plainHTTP, reg); err != nil {
+				return err
+			}
 			in := &installer{app: a, reg: reg, global: global, plainHTTP: plainHTTP}
 			if len(args) == 0 {
 				return in.all(cmd.Context())

@@ -59,6 +59,9 @@ func newPublishCommand(a *app) *cobra.Command {
 		Example: publishExample,
 		Args:    maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkPlainHTTP(cmd, plainHTTP, reg); err != nil {
+				return err
+			}
 			path := ""
 			if len(args) == 1 {
 				path = args[0]

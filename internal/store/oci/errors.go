@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"oras.land/oras-go/v2/errdef"
 	"oras.land/oras-go/v2/registry/remote/auth"
@@ -25,6 +26,11 @@ func (r *Registry) failure(what string, err error) error {
 	var verify *tls.CertificateVerificationError
 	var record tls.RecordHeaderError
 	switch {
+	case strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		// net/http's text for a tls.RecordHeaderError of an HTTP answer.
+		return &diag.Error{Code: reg.CodeIO, Err: err,
+			Msg:  fmt.Sprintf("TLS with OCI registry %s failed for %s: it answers in plain HTTP", r.loc.Host, what),
+			Hint: "use the registry's TLS address, or pass --plain-http if plain HTTP to it is really meant (credentials then cross the network in clear)"}
 	case errors.Is(err, auth.ErrBasicCredentialNotFound):
 		return &diag.Error{Code: reg.CodeIO, Err: fmt.Errorf("%w: %w", reg.ErrAuth, err),
 			Msg:  fmt.Sprintf("OCI registry %s refused authentication for %s: it requires credentials and none are configured for it", r.loc.Host, what),
