@@ -270,12 +270,15 @@ func TestAuthentication(t *testing.T) {
 		name, config string
 	}{
 		{"no credentials", `{"auths":{}}`},
+		{"no config file", ""},
 		{"wrong password", `{"auths":{"` + r.Host + `":{"auth":"bXVydGVzdDpub3Bl"}}}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			if err := os.WriteFile(dir+"/config.json", []byte(c.config), 0o600); err != nil {
-				t.Fatal(err)
+			if c.config != "" {
+				if err := os.WriteFile(dir+"/config.json", []byte(c.config), 0o600); err != nil {
+					t.Fatal(err)
+				}
 			}
 			t.Setenv("DOCKER_CONFIG", dir)
 			reg, err := oci.New("oci://"+r.Host+"/murmur", oci.Options{})
