@@ -110,7 +110,7 @@ func TestPublishResolve(t *testing.T) {
 		msg  string
 	}{
 		{"again", func() error { _, err := reg.Publish(ctx, meta("hello", "1.0.0"), data); return err }, "E-REG-003", "already exists"},
-		{"missing tag", func() error { _, err := reg.Resolve(ctx, "hello", "2.0.0", nil); return err }, "E-REG-001", "hello@2.0.0 not found"},
+		{"missing tag", func() error { _, err := reg.Resolve(ctx, "hello", "2.0.0", nil); return err }, "E-REG-001", "hello@2.0.0 not found in OCI registry 127.0.0.1:"},
 		{"missing repository", func() error { _, err := reg.Resolve(ctx, "nobody", "1.0.0", nil); return err }, "E-REG-001", "not found"},
 		{"reserved", func() error {
 			_, err := reg.Publish(ctx, meta("hello", "latest"), pkg(t, "hello", "latest", ""))

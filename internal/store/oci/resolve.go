@@ -27,7 +27,9 @@ func (r *Registry) Resolve(ctx context.Context, name, version string, p *artifac
 	}
 	desc, err := repo.Resolve(ctx, version)
 	if notFound(err) {
-		return nil, reg.NotFoundError(name, version)
+		missing := reg.NotFoundError(name, version)
+		missing.Msg = fmt.Sprintf("artifact %s@%s not found in OCI registry %s: no tag %s", name, version, r.loc.Host, where)
+		return nil, missing
 	}
 	if err != nil {
 		return nil, r.failure("resolving "+where, err)
