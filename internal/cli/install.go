@@ -37,7 +37,9 @@ entry from murmur.lock to upgrade on purpose.
 
 The registry is chosen as for 'mur publish': --registry, then
 registry.remote_url / registry.default in ./murmur.yaml, else the global
-store. Installing from GitHub release sources (bare names, github: refs)
+store. From an oci:// registry, the tag's manifest and package blob are
+checked against their digests and the package sha256 annotation before
+anything is written (see 'mur publish --help'). Installing from GitHub release sources (bare names, github: refs)
 is not implemented in mur-go yet, and so neither is Murmur's
 --all-platforms, which fetches every platform variant from them: mur-go
 has no such flag.`
@@ -48,12 +50,14 @@ const installExample = `  # every artifact of the capsule in this directory, pin
   mur install hello-tool@0.1.0
   # from a team registry
   NEXUS_API_KEY=secret mur install hello-tool@0.1.0 --registry http://registry.internal:7800
+  # from an OCI registry (credentials from the Docker config)
+  mur install hello-tool@0.1.0 --registry oci://registry.example.com/murmur
   # a package file into the global store
   mur install -g ./hello-tool-0.1.0.mur.zip`
 
 func newInstallCommand(a *app) *cobra.Command {
 	var reg string
-	var global bool
+	var global, plainHTTP bool
 	cmd := &cobra.Command{
 		Use:     "install [ARTIFACT]",
 		Short:   "Install artifacts into the project (or global) store and pin them",
@@ -61,7 +65,10 @@ func newInstallCommand(a *app) *cobra.Command {
 		Example: installExample,
 		Args:    maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in := &installer{app: a, reg: reg, global: global}
+			if err := checkPlainHTTP(cmd, plainHTTP, reg); err != nil {
+				return err
+			}
+			in := &installer{app: a, reg: reg, global: global, plainHTTP: plainHTTP}
 			if len(args) == 0 {
 				return in.all(cmd.Context())
 			}
@@ -69,7 +76,8 @@ func newInstallCommand(a *app) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&reg, "registry", "", "registry URL, or \"local\" for the global store")
+	f.StringVar(&reg, "registry", "", "registry URL (http(s):// or oci://HOST[:PORT]/PREFIX), or \"local\" for the global store")
+	f.BoolVar(&plainHTTP, "plain-http", false, "allow plain HTTP to a non-loopback oci:// registry")
 	f.BoolVarP(&global, "global", "g", false, "install into the global store ~/.murmur/artifacts (no lock for a single ARTIFACT)")
 	return cmd
 }
@@ -77,8 +85,9 @@ func newInstallCommand(a *app) *cobra.Command {
 // installer carries one invocation's choices.
 type installer struct {
 	*app
-	reg    string
-	global bool
+	reg       string
+	plainHTTP bool
+	global    bool
 }
 
 // one installs a single reference.
@@ -182,7 +191,7 @@ func (in *installer) source(wd string) (registry.Resolver, registry.Target, erro
 	if err != nil {
 		return nil, t, err
 	}
-	r, err := t.Open(os.Getenv, in.log)
+	r, err := in.openRegistry(t, in.plainHTTP)
 	return r, t, err
 }
 

@@ -30,7 +30,7 @@ func (in *installer) all(ctx context.Context) error {
 	}
 	prog := in.newProgress()
 	rep, err := provision.Capsule(ctx, provision.Options{Manifest: filepath.Join(root, manifest.FileName),
-		Registry: in.reg, SelectDir: wd, Global: in.global, Getenv: os.Getenv, Log: in.log,
+		Registry: in.reg, PlainHTTP: in.plainHTTP, SelectDir: wd, Global: in.global, Getenv: os.Getenv, Log: in.log,
 		OnDone: func(d provision.Declared, done, total int, err error) {
 			prog.status(fmt.Sprintf("installing artifacts: %d/%d done (last: %s@%s)", done, total, d.Name, d.Version), true)
 			in.log.Debug("install finished", "artifact", d.Name+"@"+d.Version, "err", err)

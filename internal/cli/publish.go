@@ -24,7 +24,11 @@ read from ./murmur.yaml (what 'mur build' writes by default).
 The registry is, first match wins: --registry (a URL, or "local" for the
 global store ~/.murmur/artifacts); registry.remote_url in ./murmur.yaml;
 registry.default there ("remote" means http://localhost:7800); else local.
-Remote registries need NEXUS_API_KEY.
+Remote HTTP registries need NEXUS_API_KEY. An oci://HOST[:PORT]/PREFIX
+registry stores the package as an OCI artifact at PREFIX/<name>:<version>,
+with credentials from the Docker config (~/.docker/config.json or
+$DOCKER_CONFIG, and its credential helpers); plain HTTP is used only for a
+loopback registry or with --plain-http.
 
 Published versions are immutable: publishing the same name and version
 again fails with E-REG-003. The versions latest, stable and edge are
@@ -40,11 +44,14 @@ const publishExample = `  # after 'mur build' in the artifact directory
   mur publish dist/hello-tool-0.1.0.mur.zip --registry local
   # to a team registry (see 'mur registry serve')
   NEXUS_API_KEY=secret mur publish --registry http://registry.internal:7800
+  # to an OCI registry (after 'docker login registry.example.com')
+  mur publish --registry oci://registry.example.com/murmur
   # a native tool built for another machine
   mur publish my-native-tool-0.2.0.mur.zip --platform darwin-aarch64`
 
 func newPublishCommand(a *app) *cobra.Command {
 	var reg, platform string
+	var plainHTTP bool
 	cmd := &cobra.Command{
 		Use:     "publish [PATH]",
 		Short:   "Publish a .mur.zip to the local or a remote registry",
@@ -52,19 +59,23 @@ func newPublishCommand(a *app) *cobra.Command {
 		Example: publishExample,
 		Args:    maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkPlainHTTP(cmd, plainHTTP, reg); err != nil {
+				return err
+			}
 			path := ""
 			if len(args) == 1 {
 				path = args[0]
 			}
-			return a.publish(cmd, path, reg, platform)
+			return a.publish(cmd, path, reg, platform, plainHTTP)
 		},
 	}
-	cmd.Flags().StringVar(&reg, "registry", "", "registry URL, or \"local\" for the global store")
+	cmd.Flags().StringVar(&reg, "registry", "", "registry URL (http(s):// or oci://HOST[:PORT]/PREFIX), or \"local\" for the global store")
+	cmd.Flags().BoolVar(&plainHTTP, "plain-http", false, "allow plain HTTP to a non-loopback oci:// registry")
 	cmd.Flags().StringVar(&platform, "platform", "", "publish as a native variant for `OS-ARCH` (e.g. linux-x86_64)")
 	return cmd
 }
 
-func (a *app) publish(cmd *cobra.Command, path, reg, platform string) error {
+func (a *app) publish(cmd *cobra.Command, path, reg, platform string, plainHTTP bool) error {
 	ctx := cmd.Context()
 	if platform != "" {
 		if _, err := artifact.ParsePlatform(platform); err != nil {
@@ -98,7 +109,7 @@ func (a *app) publish(cmd *cobra.Command, path, reg, platform string) error {
 	if err != nil {
 		return err
 	}
-	r, err := target.Open(os.Getenv, a.log)
+	r, err := a.openRegistry(target, plainHTTP)
 	if err != nil {
 		return err
 	}

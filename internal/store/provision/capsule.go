@@ -26,11 +26,14 @@ type Options struct {
 	// murmur.yaml in SelectDir ("" is the manifest's directory). The
 	// built-in artifacts stand behind it.
 	Registry, SelectDir string
+	// PlainHTTP allows HTTP to an oci:// registry not on loopback.
+	PlainHTTP bool
 	// Global stores the packages in the global store instead of the
 	// project's; the pins still go to the project's murmur.lock.
 	Global bool
 	// Getenv reads HOME for the global store and the registry's
-	// credentials; nil is os.Getenv.
+	// credentials (NEXUS_API_KEY; DOCKER_CONFIG for an OCI registry); nil
+	// is os.Getenv.
 	Getenv func(string) string
 	// Log receives the registries' diagnostics; nil is slog.Default().
 	Log *slog.Logger
@@ -93,7 +96,7 @@ func Capsule(ctx context.Context, o Options) (Report, error) {
 	if rep.Target, err = registry.Select(o.Registry, o.SelectDir); err != nil {
 		return rep, err
 	}
-	src, err := rep.Target.Open(o.Getenv, o.Log)
+	src, err := Open(rep.Target, o.PlainHTTP, o.Getenv, o.Log)
 	if err != nil {
 		return rep, err
 	}
