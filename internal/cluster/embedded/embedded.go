@@ -41,11 +41,13 @@ type Options struct {
 // Server is a running embedded server.
 type Server struct {
 	s    *server.Server
+	addr string
 	temp string
 }
 
-// Start starts a server and waits until it takes clients (and, in a
-// cluster, until JetStream is ready or wait ends).
+// Start starts a server and waits until it takes clients; in a cluster
+// a server takes none before it finds a quorum, so a wait of 0 returns
+// at once and Ready waits once all are started.
 func Start(o Options, wait time.Duration) (*Server, error) {
 	if o.Host == "" {
 		o.Host = "127.0.0.1"
@@ -87,27 +89,28 @@ func Start(o Options, wait time.Duration) (*Server, error) {
 		srv.removeTemp()
 		return nil, diag.Wrap(CodeNATS, err, "could not start the embedded NATS server: %v", err)
 	}
-	srv.s = s
+	srv.s, srv.addr = s, net.JoinHostPort(o.Host, strconv.Itoa(o.Port))
 	go s.Start()
-	if !s.ReadyForConnections(wait) {
-		srv.Shutdown()
-		return nil, diag.New(CodeNATS, "the embedded NATS server did not take connections within %s", wait).
-			WithHint("check that " + net.JoinHostPort(o.Host, strconv.Itoa(o.Port)) + " is free")
+	if wait > 0 {
+		if err := srv.Ready(wait); err != nil {
+			srv.Shutdown()
+			return nil, err
+		}
 	}
 	return srv, nil
 }
 
+// Ready waits until the server takes clients.
+func (s *Server) Ready(wait time.Duration) error {
+	if !s.s.ReadyForConnections(wait) {
+		return diag.New(CodeNATS, "the embedded NATS server did not take connections within %s", wait).
+			WithHint("check that " + s.addr + " is free")
+	}
+	return nil
+}
+
 // URL is the server's client URL.
 func (s *Server) URL() string { return s.s.ClientURL() }
-
-// RouteURL is the server's cluster route URL, for the others' Routes.
-func (s *Server) RouteURL() string {
-	addr := s.s.ClusterAddr()
-	if addr == nil {
-		return ""
-	}
-	return "nats-route://" + addr.String()
-}
 
 // Shutdown stops the server and removes a temporary data directory.
 func (s *Server) Shutdown() {
