@@ -193,7 +193,7 @@ func (e *example) gateway(t *testing.T, urls string) (*proc, string) {
 
 // worker starts mur worker on the cluster and returns it with its id.
 func (e *example) worker(t *testing.T, urls string, prep func(*exec.Cmd), extra ...string) (*proc, string) {
-	w := e.start(t, prep, append([]string{"worker", "--nats", urls, "--manifest", "murmur.yaml", "--ack-wait", "2s"}, extra...)...)
+	w := e.start(t, prep, append([]string{"worker", "--nats", urls, "--manifest", "murmur.yaml", "--ack-wait", "6s"}, extra...)...)
 	id, _, _ := strings.Cut(w.await(t, "worker: "), " ")
 	return w, id
 }
@@ -214,7 +214,8 @@ func client(t *testing.T, base string) *a2aclient.Client {
 	if iface == nil || iface.URL != base {
 		t.Fatalf("the card names no JSON-RPC interface at %s: %+v", base, card.SupportedInterfaces)
 	}
-	c, err := a2aclient.NewFromEndpoints(t.Context(), []*a2a.AgentInterface{iface})
+	// No timeout but the test's: a task waits its turn in the queue.
+	c, err := a2aclient.NewFromEndpoints(t.Context(), []*a2a.AgentInterface{iface}, a2aclient.WithJSONRPCTransport(&http.Client{}))
 	if err != nil {
 		t.Fatal(err)
 	}

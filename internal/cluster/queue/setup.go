@@ -77,18 +77,36 @@ func Ensure(ctx context.Context, js jetstream.JetStream, s Setup) (*Stores, erro
 	return &Stores{Tasks: tasks, Capsules: caps}, nil
 }
 
+// bucket opens a bucket, made if missing. Its reads go to the stream's
+// leader, not to any replica (AllowDirect off): a replica may not hold
+// the write a moment ago yet, and a gateway that recorded a task must
+// find it when it reads it back, wherever the read lands.
 func bucket(ctx context.Context, js jetstream.JetStream, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
-	kv, err := js.KeyValue(ctx, cfg.Bucket)
-	if err == nil {
-		return kv, nil
-	}
-	if !errors.Is(err, jetstream.ErrBucketNotFound) {
+	_, err := js.KeyValue(ctx, cfg.Bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		if _, err = js.CreateKeyValue(ctx, cfg); err != nil {
+			_, err2 := js.KeyValue(ctx, cfg.Bucket)
+			if err2 != nil {
+				return nil, setupError(cfg.Bucket, err)
+			}
+		}
+	} else if err != nil {
 		return nil, setupError(cfg.Bucket, err)
 	}
-	if kv, err = js.CreateKeyValue(ctx, cfg); err != nil {
-		if kv, err2 := js.KeyValue(ctx, cfg.Bucket); err2 == nil {
-			return kv, nil
+	name := "KV_" + cfg.Bucket
+	s, err := js.Stream(ctx, name)
+	if err != nil {
+		return nil, setupError(cfg.Bucket, err)
+	}
+	if sc := s.CachedInfo().Config; sc.AllowDirect || sc.MirrorDirect {
+		sc.AllowDirect, sc.MirrorDirect = false, false
+		if _, err := js.UpdateStream(ctx, sc); err != nil {
+			return nil, setupError(cfg.Bucket, err)
 		}
+	}
+	// Opened after the update, the bucket reads through the leader.
+	kv, err := js.KeyValue(ctx, cfg.Bucket)
+	if err != nil {
 		return nil, setupError(cfg.Bucket, err)
 	}
 	return kv, nil

@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
@@ -75,10 +76,16 @@ func (p *publisher) publish(ctx context.Context, ev a2a.Event, final bool) {
 	p.mu.Unlock()
 	b = p.w.secrets.Bytes(b)
 	subj := queue.EventSubject(p.w.o.Capsule.Name, string(p.task.ID))
+	budget := 2 * time.Second
 	if final {
-		ctx = context.WithoutCancel(ctx)
+		// Streams end on it: it rides out an election as records do.
+		ctx, budget = context.WithoutCancel(ctx), 4*p.w.o.AckWait
 	}
-	if _, err := p.w.o.Conn.JS.Publish(ctx, subj, b); err != nil && ctx.Err() == nil {
+	err = queue.Retry(ctx, budget, func(ctx context.Context) error {
+		_, err := p.w.o.Conn.JS.Publish(ctx, subj, b)
+		return err
+	})
+	if err != nil && ctx.Err() == nil {
 		p.w.log.Warn("publishing a task event", "task", p.task.ID, "error", p.w.secrets.String(err.Error()))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -17,10 +18,10 @@ import (
 type claim int
 
 const (
-	claimRun      claim = iota // run it
-	claimEnded                 // it has ended already (a redelivery of a finished task)
-	claimCanceled              // a client canceled it before this delivery ran
-	claimExhausted             // it had its deliveries
+	claimRun       claim = iota // run it
+	claimEnded                  // it has ended already (a redelivery of a finished task)
+	claimCanceled               // a client canceled it before this delivery ran
+	claimExhausted              // it had its deliveries
 )
 
 // run takes one delivery of a job: it claims the task's record (a new
@@ -47,24 +48,11 @@ func (w *Worker) run(ctx context.Context, m jetstream.Msg) {
 
 	attempt := int(md.NumDelivered)
 	var c claim
-	rec, err := queue.Update(ctx, w.o.Stores.Tasks, key, func(r *queue.Record) error {
-		c = claimRun
-		switch {
-		case r.Final():
-			c = claimEnded
-			return queue.ErrUnchanged
-		case r.Cancel:
-			c = claimCanceled
-			r.Task.Status = status(r.Task, a2a.TaskStateCanceled, "task canceled")
-		case attempt > w.o.MaxAttempts:
-			c = claimExhausted
-			r.Task.Status = status(r.Task, a2a.TaskStateFailed,
-				fmt.Sprintf("error: no worker finished the task in %d attempts", w.o.MaxAttempts))
-		default:
-			r.Attempt, r.Worker = attempt, w.o.ID
-			r.Task.Status = status(r.Task, a2a.TaskStateWorking, "")
-		}
-		return nil
+	var rec *queue.Record
+	err = queue.Retry(ctx, w.o.AckWait, func(ctx context.Context) error {
+		var err error
+		rec, err = queue.Update(ctx, w.o.Stores.Tasks, key, w.claim(attempt, &c))
+		return err
 	})
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		w.log.Warn("dropping a job whose task has no record (expired?)", "task", job.TaskID)
@@ -81,34 +69,24 @@ func (w *Worker) run(ctx context.Context, m jetstream.Msg) {
 		if c != claimEnded {
 			p.status(ctx, rec.Task.Status, true)
 		}
-		_ = m.DoubleAck(ctx)
+		w.ack(ctx, m, job.TaskID)
 		return
 	}
 	w.note("start", job.TaskID)
 	p.status(ctx, rec.Task.Status, false)
 	stop := w.keepAlive(m)
+	defer stop()
 	out := w.session(taskCtx, job, p)
-	stop()
 	if ctx.Err() != nil {
 		// The worker is stopping hard: the task goes to another worker.
 		return
 	}
-	final, err := queue.Update(context.WithoutCancel(ctx), w.o.Stores.Tasks, key, func(r *queue.Record) error {
-		if r.Final() {
-			return queue.ErrUnchanged
-		}
-		state := out.state
-		if r.Cancel && errors.Is(context.Cause(taskCtx), errClientCancel) {
-			state = a2a.TaskStateCanceled
-		}
-		r.Task.Status = status(r.Task, state, out.message)
-		if out.answer != "" {
-			r.Task.Artifacts = []*a2a.Artifact{{ID: responseArtifact, Name: "response", Parts: a2a.ContentParts{a2a.NewTextPart(out.answer)}}}
-		}
-		if r.Task.Status.Message != nil {
-			r.Task.History = append(r.Task.History, r.Task.Status.Message)
-		}
-		return nil
+	clientCancel := errors.Is(context.Cause(taskCtx), errClientCancel)
+	var final *queue.Record
+	err = queue.Retry(context.WithoutCancel(ctx), 4*w.o.AckWait, func(ctx context.Context) error {
+		var err error
+		final, err = queue.Update(ctx, w.o.Stores.Tasks, key, settle(out, clientCancel))
+		return err
 	})
 	if err != nil {
 		w.log.Warn("recording a task's outcome", "task", job.TaskID, "error", w.secrets.String(err.Error()))
@@ -120,10 +98,62 @@ func (w *Worker) run(ctx context.Context, m jetstream.Msg) {
 		p.answer(ctx, out.answer)
 	}
 	p.status(ctx, final.Task.Status, true)
-	if err := m.DoubleAck(ctx); err != nil {
-		w.log.Warn("acknowledging a finished task (it may be delivered again; its record says it ended)", "task", job.TaskID, "error", err)
+	w.ack(ctx, m, job.TaskID)
+	w.note(stateName(final.Task.Status.State), job.TaskID)
+}
+
+// claim is the change a delivery makes to the task's record: a new
+// attempt by this worker, or the end the record calls for.
+func (w *Worker) claim(attempt int, c *claim) func(*queue.Record) error {
+	return func(r *queue.Record) error {
+		*c = claimRun
+		switch {
+		case r.Final():
+			*c = claimEnded
+			return queue.ErrUnchanged
+		case r.Cancel:
+			*c = claimCanceled
+			r.Task.Status = status(r.Task, a2a.TaskStateCanceled, "task canceled")
+		case attempt > w.o.MaxAttempts:
+			*c = claimExhausted
+			r.Task.Status = status(r.Task, a2a.TaskStateFailed,
+				fmt.Sprintf("error: no worker finished the task in %d attempts", w.o.MaxAttempts))
+		default:
+			r.Attempt, r.Worker = attempt, w.o.ID
+			r.Task.Status = status(r.Task, a2a.TaskStateWorking, "")
+		}
+		return nil
 	}
-	w.note(string(final.Task.Status.State), job.TaskID)
+}
+
+// settle is the change that records how the session ended.
+func settle(out outcome, clientCancel bool) func(*queue.Record) error {
+	return func(r *queue.Record) error {
+		if r.Final() {
+			return queue.ErrUnchanged
+		}
+		state := out.state
+		if r.Cancel && clientCancel {
+			state = a2a.TaskStateCanceled
+		}
+		r.Task.Status = status(r.Task, state, out.message)
+		if out.answer != "" {
+			r.Task.Artifacts = []*a2a.Artifact{{ID: responseArtifact, Name: "response", Parts: a2a.ContentParts{a2a.NewTextPart(out.answer)}}}
+		}
+		if r.Task.Status.Message != nil {
+			r.Task.History = append(r.Task.History, r.Task.Status.Message)
+		}
+		return nil
+	}
+}
+
+// ack acknowledges a delivery whose task's record has ended; a lost ack
+// only means a redelivery that finds the record ended and runs nothing.
+func (w *Worker) ack(ctx context.Context, m jetstream.Msg, task string) {
+	err := queue.Retry(context.WithoutCancel(ctx), 2*w.o.AckWait, m.DoubleAck)
+	if err != nil {
+		w.log.Warn("acknowledging a finished task (it may be delivered again; its record says it ended)", "task", task, "error", err)
+	}
 }
 
 // status is a status of t at this instant, with text as the agent's
@@ -156,6 +186,11 @@ func (w *Worker) keepAlive(m jetstream.Msg) (stop func()) {
 		}
 	}()
 	return func() { close(done) }
+}
+
+// stateName is a state as people say it: completed, canceled, failed.
+func stateName(s a2a.TaskState) string {
+	return strings.ToLower(strings.TrimPrefix(string(s), "TASK_STATE_"))
 }
 
 func (w *Worker) note(event, task string) {

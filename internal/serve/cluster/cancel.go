@@ -23,18 +23,11 @@ func (h *handler) CancelTask(ctx context.Context, req *a2a.CancelTaskRequest) (*
 		return nil, err
 	}
 	var ended, queued bool
-	r, err := queue.Update(ctx, h.g.o.Stores.Tasks, h.key(req.ID), func(r *queue.Record) error {
-		ended, queued = r.Final(), false
-		if ended {
-			return queue.ErrUnchanged
-		}
-		r.Cancel = true
-		if r.Task.Status.State == a2a.TaskStateSubmitted {
-			queued = true
-			r.Task.Status = a2a.TaskStatus{State: a2a.TaskStateCanceled, Timestamp: now(),
-				Message: a2a.NewMessageForTask(a2a.MessageRoleAgent, r.Task, a2a.NewTextPart("task canceled before it started"))}
-		}
-		return nil
+	var r *queue.Record
+	err := queue.Retry(ctx, retryBudget, func(ctx context.Context) error {
+		var err error
+		r, err = queue.Update(ctx, h.g.o.Stores.Tasks, h.key(req.ID), h.markCanceled(&ended, &queued))
+		return err
 	})
 	if err != nil {
 		return nil, h.g.internal("canceling the task", err)
@@ -58,12 +51,33 @@ func (h *handler) CancelTask(ctx context.Context, req *a2a.CancelTaskRequest) (*
 	return r.Task, nil
 }
 
+// markCanceled is the change CancelTask makes to the record: ended says
+// the task had ended already, queued that no worker had started it.
+func (h *handler) markCanceled(ended, queued *bool) func(*queue.Record) error {
+	return func(r *queue.Record) error {
+		*ended, *queued = r.Final(), false
+		if *ended {
+			return queue.ErrUnchanged
+		}
+		r.Cancel = true
+		if r.Task.Status.State == a2a.TaskStateSubmitted {
+			*queued = true
+			r.Task.Status = a2a.TaskStatus{State: a2a.TaskStateCanceled, Timestamp: now(),
+				Message: a2a.NewMessageForTask(a2a.MessageRoleAgent, r.Task, a2a.NewTextPart("task canceled before it started"))}
+		}
+		return nil
+	}
+}
+
 // publishFinal ends the task's event stream, for a task no worker will.
 func (h *handler) publishFinal(ctx context.Context, t *a2a.Task) {
 	ev := &a2a.TaskStatusUpdateEvent{TaskID: t.ID, ContextID: t.ContextID, Status: t.Status}
 	b, err := queue.EncodeEvent(ev)
 	if err == nil {
-		_, err = h.g.o.Conn.JS.Publish(ctx, queue.EventSubject(h.name, string(t.ID)), b)
+		err = queue.Retry(ctx, retryBudget, func(ctx context.Context) error {
+			_, err := h.g.o.Conn.JS.Publish(ctx, queue.EventSubject(h.name, string(t.ID)), b)
+			return err
+		})
 	}
 	if err != nil {
 		h.g.log.Warn("publishing a canceled task's last event", "task", t.ID, "error", err)

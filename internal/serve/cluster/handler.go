@@ -34,7 +34,12 @@ func (h *handler) get(ctx context.Context, id a2a.TaskID) (*queue.Record, error)
 	if strings.ContainsAny(string(id), ".*> ") {
 		return nil, fmt.Errorf("task %s: %w", id, a2a.ErrTaskNotFound)
 	}
-	r, _, err := queue.Get(ctx, h.g.o.Stores.Tasks, h.key(id))
+	var r *queue.Record
+	err := queue.Retry(ctx, retryBudget, func(ctx context.Context) error {
+		var err error
+		r, _, err = queue.Get(ctx, h.g.o.Stores.Tasks, h.key(id))
+		return err
+	})
 	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
 		return nil, fmt.Errorf("task %s: %w", id, a2a.ErrTaskNotFound)
 	}

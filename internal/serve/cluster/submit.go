@@ -40,6 +40,26 @@ func (h *handler) submit(ctx context.Context, req *a2a.SendMessageRequest) (*que
 	if err != nil {
 		return nil, err
 	}
+	var r *queue.Record
+	err = queue.Retry(ctx, retryBudget, func(ctx context.Context) error {
+		var err error
+		r, err = h.queueTask(ctx, msg, text)
+		return err
+	})
+	if err != nil {
+		return nil, h.g.internal("queueing the task", err)
+	}
+	return r, nil
+}
+
+// retryBudget is how long a request rides out the cluster's passing
+// unavailability (a server down, a leader election).
+const retryBudget = 15 * time.Second
+
+// queueTask is one try at what submit does: find or mint the message's
+// task, record it, queue its job and read the record back. Each step is
+// safe to repeat.
+func (h *handler) queueTask(ctx context.Context, msg *a2a.Message, text string) (*queue.Record, error) {
 	kv := h.g.o.Stores.Tasks
 	m, err := h.made(ctx, kv, msg)
 	if err != nil {
@@ -52,20 +72,17 @@ func (h *handler) submit(ctx context.Context, req *a2a.SendMessageRequest) (*que
 		Status:  a2a.TaskStatus{State: a2a.TaskStateSubmitted, Timestamp: now()},
 		History: []*a2a.Message{&kept}}}
 	if err := queue.Create(ctx, kv, key, rec); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
-		return nil, h.g.internal("recording the task", err)
+		return nil, err
 	}
 	job, err := json.Marshal(queue.Job{TaskID: m.Task, ContextID: m.Context, Text: text, Traceparent: server.Traceparent(ctx)})
 	if err != nil {
 		return nil, err
 	}
 	if _, err := h.g.o.Conn.JS.Publish(ctx, queue.JobSubject(h.name), job, jetstream.WithMsgID(m.Task)); err != nil {
-		return nil, h.g.internal("queueing the task", err)
+		return nil, err
 	}
 	r, _, err := queue.Get(ctx, kv, key)
-	if err != nil {
-		return nil, h.g.internal("reading the task back", err)
-	}
-	return r, nil
+	return r, err
 }
 
 // made mints the task for a message id, or finds the one it made.
@@ -87,15 +104,15 @@ func (h *handler) made(ctx context.Context, kv jetstream.KeyValue, msg *a2a.Mess
 	if _, err := kv.Create(ctx, key, b); err == nil {
 		return m, nil
 	} else if !errors.Is(err, jetstream.ErrKeyExists) {
-		return made{}, h.g.internal("recording the message id", err)
+		return made{}, err
 	}
 	e, err := kv.Get(ctx, key)
 	if err != nil {
-		return made{}, h.g.internal("reading the message id's task", err)
+		return made{}, err
 	}
 	var old made
 	if err := json.Unmarshal(e.Value(), &old); err != nil || old.Task == "" {
-		return made{}, h.g.internal("reading the message id's task", fmt.Errorf("not a record mur wrote"))
+		return made{}, fmt.Errorf("the record of message id key %s is not one mur wrote", key)
 	}
 	return old, nil
 }

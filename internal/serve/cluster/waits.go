@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -69,7 +70,12 @@ func (w *waits) until(ctx context.Context, key string, done func(*queue.Record) 
 		w.mu.Unlock()
 	}()
 	for {
-		r, _, err := queue.Get(ctx, w.kv, key)
+		var r *queue.Record
+		err := queue.Retry(ctx, 15*time.Second, func(ctx context.Context) error {
+			var err error
+			r, _, err = queue.Get(ctx, w.kv, key)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
