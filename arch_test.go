@@ -34,8 +34,7 @@ var runners = []string{"internal/tools", "internal/remote/a2a"}
 
 // sessionCallers are the only packages that may run a whole session: the
 // CLI, the public embedding API, mur eval run's cases and mur worker's
-// tasks. Everything else
-// is below the pipeline it drives.
+// tasks. Everything else is below the pipeline it drives.
 var sessionCallers = []string{"internal/cli", "capsule", "internal/eval", "internal/cluster/worker"}
 
 // hostDeps are the only module packages host may import: the engine it

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/mur-go/mur/internal/cluster/queue"
 	server "github.com/mur-go/mur/internal/serve/a2a"
 )
 
@@ -31,7 +32,12 @@ type fronts struct {
 
 // get is name's front door, nil when no worker serves it.
 func (fs *fronts) get(ctx context.Context, name string) (*front, error) {
-	e, err := fs.g.o.Stores.Capsules.Get(ctx, name)
+	var e jetstream.KeyValueEntry
+	err := queue.Retry(ctx, retryBudget, func(ctx context.Context) error {
+		var err error
+		e, err = fs.g.o.Stores.Capsules.Get(ctx, name)
+		return err
+	})
 	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
 		return nil, nil
 	}
