@@ -35,7 +35,7 @@ func TestClusterLosesNoTask(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			nc := startNATS(t, 3)
 			st := nc.ensure(t)
-			_, base := e.gateway(t, nc.urls)
+			g, base := e.gateway(t, nc.urls)
 			a, aid := e.worker(t, nc.urls, nil, "--concurrency", "8")
 			e.worker(t, nc.urls, nil, "--concurrency", "8")
 			cl := client(t, base)
@@ -79,8 +79,8 @@ func TestClusterLosesNoTask(t *testing.T) {
 			for range done {
 				n++
 			}
-			if n != clients*each {
-				t.Fatalf("%d tasks answered, want %d", n, clients*each)
+			if n != clients*each || t.Failed() {
+				t.Fatalf("%d tasks answered, want %d\ngateway:\n%.3000s\nworker a:\n%.3000s", n, clients*each, g.stderr.String(), a.stderr.String())
 			}
 			if c.rerun {
 				// What a ran when it died: everything it started and did

@@ -38,6 +38,9 @@ func startWaits(ctx context.Context, kv jetstream.KeyValue, log *slog.Logger) (*
 	return w, nil
 }
 
+// backstop is how often a waiter reads its record with no wake.
+const backstop = 2 * time.Second
+
 func (w *waits) stop() { _ = w.watcher.Stop() }
 
 func (w *waits) wake(key string) {
@@ -82,8 +85,11 @@ func (w *waits) until(ctx context.Context, key string, done func(*queue.Record) 
 		if done(r) {
 			return r, nil
 		}
+		// The watch wakes the waiter; the backstop re-reads should the
+		// watch's consumer be lost with a server and not yet remade.
 		select {
 		case <-ch:
+		case <-time.After(backstop):
 		case <-ctx.Done():
 			return r, ctx.Err()
 		}
