@@ -6,7 +6,7 @@
 # tasks/s and p50/p99 from bench/a2a/load, and the ratios of each to mur
 # run's. README.md has the figures and the scaling model built on them.
 # Usage: bench/cluster/run.sh [TASKS [CLIENTS [CONC]]]
-set -euo pipefail
+set -eo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 tasks="${1:-400}" clients="${2:-16}" conc="${3:-8}"
 bin="$(mktemp -d)"
@@ -59,15 +59,15 @@ serve run run --json
 [[ "$(line '{')" =~ \"url\":\"([^\"]+)\" ]] || { cat "$bin/run.err" >&2; exit 1; }
 murrun="${BASH_REMATCH[1]}"; drain
 serve gateway gateway --embedded-nats --nats-port 0
-nats="$(line 'nats: url ')"; gw="$(line 'a2a: url ')/bench"; drain
+nats="$(line 'nats: url ')"; gw="$(line 'a2a: url ')"; gw="${gw#http://}/bench"; drain
 serve worker1 worker --nats "$nats" --replicas 1 --concurrency "$conc"
 line 'worker: ' >/dev/null; drain
 
 out="$bin/results"
 "$bin/load" -tasks "$tasks" -clients "$clients" "mur-run=$murrun=bench answer" | tee -a "$out"
-"$bin/load" -tasks "$tasks" -clients "$clients" "1-worker=$gw=bench answer" | tee -a "$out"
+"$bin/load" -tasks "$tasks" -clients "$clients" "1-worker=$gw=bench answer" | tee -a "$out" || { tail -n 20 "$bin"/*.err >&2; exit 1; }
 serve worker2 worker --nats "$nats" --replicas 1 --concurrency "$conc"
 line 'worker: ' >/dev/null; drain
-"$bin/load" -tasks "$tasks" -clients "$clients" "2-workers=$gw=bench answer" | tee -a "$out"
+"$bin/load" -tasks "$tasks" -clients "$clients" "2-workers=$gw=bench answer" | tee -a "$out" || { tail -n 20 "$bin"/*.err >&2; exit 1; }
 awk '{ for (i = 1; i <= NF; i++) { if ($(i+1) == "tasks/s") r[$1] = $i; if ($i == "p50") p50[$1] = $(i+1); if ($i == "p99") p99[$1] = $(i+1) } }
 END { for (k in r) if (k != "mur-run") printf "%-10s tasks/s x%.3f of mur run, p50 x%.1f, p99 x%.1f\n", k, r[k] / r["mur-run"], p50[k] / p50["mur-run"], p99[k] / p99["mur-run"] }' "$out"

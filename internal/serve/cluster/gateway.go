@@ -74,7 +74,7 @@ func Serve(ctx context.Context, o Options) error {
 	defer w.stop()
 	g.waits = w
 	g.fronts = &fronts{g: g, m: map[string]*front{}}
-	if host, _, _ := net.SplitHostPort(o.Bind); o.Bind != "" && !httpbound.Loopback(host) {
+	if o.Bind != "" && !httpbound.Loopback(o.Bind) {
 		log.Warn("the gateway is reachable from other machines", "bind", o.Bind)
 	}
 	srv := g.bounds.Server(g, nil)
