@@ -33,9 +33,9 @@ var manifestDeps = []string{"internal/base/artifactname", "internal/base/diag", 
 var runners = []string{"internal/tools", "internal/remote/a2a", "internal/remote/mcp"}
 
 // sessionCallers are the only packages that may run a whole session: the
-// CLI, the public embedding API and mur eval run's cases. Everything else
-// is below the pipeline it drives.
-var sessionCallers = []string{"internal/cli", "capsule", "internal/eval"}
+// CLI, the public embedding API, mur eval run's cases and mur worker's
+// tasks. Everything else is below the pipeline it drives.
+var sessionCallers = []string{"internal/cli", "capsule", "internal/eval", "internal/cluster/worker"}
 
 // hostDeps are the only module packages host may import: the engine it
 // binds to and the runners it hands calls to. It stages, installs and
@@ -50,14 +50,14 @@ var topLevel = []string{"internal/cli", "capsule", "internal/session"}
 var layers = [][]string{
 	{"cmd/mur"},
 	{"internal/cli", "capsule"},
-	{"internal/eval"},
-	{"internal/session", "internal/doctor", "internal/traceview", "internal/timeline"},
+	{"internal/eval", "internal/cluster/worker"},
+	{"internal/session", "internal/doctor", "internal/traceview", "internal/timeline", "internal/serve/cluster"},
 	{"internal/agent/hooks", "internal/serve/a2a"},
 	{"internal/launch", "internal/agent"},
 	{"internal/agent/process"},
 	{"internal/host"},
 	{"internal/remote/mcp"},
-	{"internal/tools", "internal/stage", "internal/resources", "internal/remote/a2a", "internal/serve/mcp"},
+	{"internal/tools", "internal/stage", "internal/resources", "internal/remote/a2a", "internal/serve/mcp", "internal/cluster/queue", "internal/cluster/embedded"},
 	{"internal/sandbox"},
 	{"internal/agent/transcript", "internal/telemetry"},
 	{"internal/agent/trace", "internal/agent/tokens", "internal/agent/inference", "internal/agent/observe"},

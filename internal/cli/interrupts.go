@@ -34,6 +34,7 @@ func (c *signalCause) Unwrap() error { return errInterrupted }
 type interrupts struct {
 	sigs    chan os.Signal
 	stopped chan struct{}
+	drain   *drainer
 	// status is the exit status of the first signal; 0 before it.
 	status atomic.Int32
 }
@@ -44,7 +45,8 @@ type interrupts struct {
 // command is doing. Call stop when the command has returned.
 func watchInterrupts(parent context.Context, grace time.Duration, stderr io.Writer, exit func(code int)) (context.Context, *interrupts) {
 	ctx, cancel := context.WithCancelCause(parent)
-	in := &interrupts{sigs: make(chan os.Signal, 2), stopped: make(chan struct{})}
+	in := &interrupts{sigs: make(chan os.Signal, 2), stopped: make(chan struct{}), drain: &drainer{ch: make(chan struct{})}}
+	ctx = context.WithValue(ctx, drainKey{}, in.drain)
 	signal.Notify(in.sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		defer cancel(nil)
@@ -53,6 +55,17 @@ func watchInterrupts(parent context.Context, grace time.Duration, stderr io.Writ
 		case sig = <-in.sigs:
 		case <-in.stopped:
 			return
+		}
+		if in.drain.on.Load() {
+			// A draining command ends by itself, status 0; only a second
+			// signal stops it as the first would stop another command.
+			close(in.drain.ch)
+			fmt.Fprintf(stderr, "mur: %v: draining: finishing what runs, taking nothing new (signal again to stop it)\n", sig)
+			select {
+			case sig = <-in.sigs:
+			case <-in.stopped:
+				return
+			}
 		}
 		code := signalStatus(sig)
 		in.status.Store(int32(code))
@@ -72,6 +85,26 @@ func watchInterrupts(parent context.Context, grace time.Duration, stderr io.Writ
 		exit(code)
 	}()
 	return ctx, in
+}
+
+// drainer lets a command take the first SIGINT or SIGTERM as "finish
+// what you run and stop" (mur worker) instead of a cancellation.
+type drainer struct {
+	on atomic.Bool
+	ch chan struct{}
+}
+
+type drainKey struct{}
+
+// drainOnSignal makes the first signal close the returned channel instead
+// of cancelling ctx; nil when ctx is not a command's (a test's own).
+func drainOnSignal(ctx context.Context) <-chan struct{} {
+	d, _ := ctx.Value(drainKey{}).(*drainer)
+	if d == nil {
+		return nil
+	}
+	d.on.Store(true)
+	return d.ch
 }
 
 // exitStatus returns the status of the first signal, or 0 if none came.

@@ -184,6 +184,7 @@ func newRootCommand(a *app) *cobra.Command {
 	root.AddCommand(newRunCommand(a), newSessionsCommand(a), newDoctorCommand(a), newSendCommand(a), newWatchCommand(a),
 		newPsCommand(a), newStopCommand(a), newCancelTaskCommand(a), newTraceCommand(a), newEvalCommand(a))
 	root.AddCommand(newMCPCommand(a))
+	root.AddCommand(newGatewayCommand(a), newWorkerCommand(a))
 	return root
 }
 

@@ -90,6 +90,7 @@ type cardSource struct {
 	info  CardInfo
 	token bool
 	host  string // the bound base's host:port
+	path  string // the base's path ("" for mur run, /NAME on a gateway)
 	card  []byte
 }
 
@@ -98,14 +99,18 @@ func newCardSource(ctx context.Context, info CardInfo, base string, token bool) 
 	if err != nil {
 		return cardSource{}, fmt.Errorf("building the agent card: %w", err)
 	}
-	return cardSource{info: info, token: token, host: strings.TrimPrefix(base, "http://"), card: card}, nil
+	host, path, _ := strings.Cut(strings.TrimPrefix(base, "http://"), "/")
+	if path != "" {
+		path = "/" + path
+	}
+	return cardSource{info: info, token: token, host: host, path: path, card: card}, nil
 }
 
 func (c cardSource) forHost(ctx context.Context, host string) ([]byte, error) {
 	if host == "" || host == c.host || !validHost(host) {
 		return c.card, nil
 	}
-	return publicCardJSON(ctx, publicCard(c.info, "http://"+host, c.token))
+	return publicCardJSON(ctx, publicCard(c.info, "http://"+host+c.path, c.token))
 }
 
 // validHost accepts a Host header that is a host or host:port made of

@@ -72,10 +72,12 @@ func (m *mux) route(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case path == MurmurCardPath:
 		writeJSON(w, m.mcard)
-	case path == MurmurSessionPath:
+	case path == MurmurSessionPath && m.session != nil:
 		writeJSON(w, m.session)
-	case path == MurmurWatchPath:
+	case path == MurmurWatchPath && m.watch != nil:
 		m.serveWatch(w, r)
+	case path == MurmurSessionPath || path == MurmurWatchPath:
+		http.Error(w, "this front door serves no session of its own: "+path+" is mur run's", http.StatusNotFound)
 	case path == "/" || path == "":
 		if isV1(r.Header.Get(versionHeader)) {
 			m.v1.ServeHTTP(w, r)

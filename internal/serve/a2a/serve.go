@@ -257,13 +257,22 @@ func Serve(ctx context.Context, o ServerOptions) error {
 
 // newMux builds the routes over the SDK's transports.
 func newMux(ctx context.Context, o ServerOptions, reg *registry, watch *watchHub, base string, bounds *httpbound.Bounds) (*mux, error) {
-	hb := o.Heartbeat
+	m, err := newFrontMux(ctx, &handler{g: reg}, o.Card, base, o.Token, o.Heartbeat, bounds)
+	if err != nil {
+		return nil, err
+	}
+	m.watch = watch
+	return m, nil
+}
+
+// newFrontMux is the front door over h: the card, the token and the
+// three transports behind the body bounds.
+func newFrontMux(ctx context.Context, h a2asrv.RequestHandler, card CardInfo, base, token string, hb time.Duration, bounds *httpbound.Bounds) (*mux, error) {
 	if hb <= 0 {
 		hb = defaultHeartbeat
 	}
-	h := &handler{g: reg}
 	keep := a2asrv.WithTransportKeepAlive(hb)
-	cards, err := newCardSource(ctx, o.Card, base, o.Token != "")
+	cards, err := newCardSource(ctx, card, base, token != "")
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +280,7 @@ func newMux(ctx context.Context, o ServerOptions, reg *registry, watch *watchHub
 		v1:    a2asrv.NewJSONRPCHandler(h, keep),
 		v0:    a2av0.NewJSONRPCHandler(h, keep),
 		rest:  a2asrv.NewRESTHandler(h, keep),
-		watch: watch, cards: cards, token: []byte(o.Token),
+		cards: cards, token: []byte(token),
 	}
 	m.routes = bounds.Body(http.HandlerFunc(m.route))
 	return m, nil

@@ -1,0 +1,200 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/mur-go/mur/internal/cluster/queue"
+)
+
+// claim is what the record said when the worker took a job.
+type claim int
+
+const (
+	claimRun       claim = iota // run it
+	claimEnded                  // it has ended already (a redelivery of a finished task)
+	claimCanceled               // a client canceled it before this delivery ran
+	claimExhausted              // it had its deliveries
+)
+
+// run takes one delivery of a job: it claims the task's record (a new
+// attempt), runs the session with the delivery kept alive, records and
+// publishes the outcome, and acknowledges the delivery only then, so a
+// worker that dies at any point leaves the task to be delivered again.
+func (w *Worker) run(ctx context.Context, m jetstream.Msg) {
+	var job queue.Job
+	if err := json.Unmarshal(m.Data(), &job); err != nil || job.TaskID == "" {
+		w.log.Warn("dropping a job mur did not write", "error", err)
+		_ = m.Term()
+		return
+	}
+	md, err := m.Metadata()
+	if err != nil {
+		w.log.Warn("a job without its metadata", "task", job.TaskID, "error", err)
+		_ = m.Nak()
+		return
+	}
+	key := queue.TaskKey(w.o.Capsule.Name, job.TaskID)
+	taskCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	defer w.track(job.TaskID, cancel)()
+
+	attempt := int(md.NumDelivered)
+	var c claim
+	var rec *queue.Record
+	err = queue.Retry(ctx, w.o.AckWait, func(ctx context.Context) error {
+		var err error
+		rec, err = queue.Update(ctx, w.o.Stores.Tasks, key, w.claim(attempt, &c))
+		return err
+	})
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		w.log.Warn("dropping a job whose task has no record (expired?)", "task", job.TaskID)
+		_ = m.Term()
+		return
+	}
+	if err != nil {
+		w.log.Warn("claiming a task", "task", job.TaskID, "error", w.secrets.String(err.Error()))
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	p := &publisher{w: w, task: rec.Task, attempt: attempt}
+	if c != claimRun {
+		if c != claimEnded {
+			p.status(ctx, rec.Task.Status, true)
+		}
+		w.ack(ctx, m, job.TaskID)
+		return
+	}
+	w.note("start", job.TaskID)
+	p.status(ctx, rec.Task.Status, false)
+	stop := w.keepAlive(m)
+	defer stop()
+	out := w.session(taskCtx, job, p)
+	if ctx.Err() != nil {
+		// The worker is stopping hard: the task goes to another worker.
+		return
+	}
+	clientCancel := errors.Is(context.Cause(taskCtx), errClientCancel)
+	var final *queue.Record
+	err = queue.Retry(context.WithoutCancel(ctx), 4*w.o.AckWait, func(ctx context.Context) error {
+		var err error
+		final, err = queue.Update(ctx, w.o.Stores.Tasks, key, settle(out, clientCancel))
+		return err
+	})
+	if err != nil {
+		w.log.Warn("recording a task's outcome", "task", job.TaskID, "error", w.secrets.String(err.Error()))
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	p.task = final.Task
+	if out.answer != "" {
+		p.answer(ctx, out.answer)
+	}
+	p.status(ctx, final.Task.Status, true)
+	w.ack(ctx, m, job.TaskID)
+	w.note(stateName(final.Task.Status.State), job.TaskID)
+}
+
+// claim is the change a delivery makes to the task's record: a new
+// attempt by this worker, or the end the record calls for.
+func (w *Worker) claim(attempt int, c *claim) func(*queue.Record) error {
+	return func(r *queue.Record) error {
+		*c = claimRun
+		switch {
+		case r.Final():
+			*c = claimEnded
+			return queue.ErrUnchanged
+		case r.Cancel:
+			*c = claimCanceled
+			r.Task.Status = status(r.Task, a2a.TaskStateCanceled, "task canceled")
+		case attempt > w.o.MaxAttempts:
+			*c = claimExhausted
+			r.Task.Status = status(r.Task, a2a.TaskStateFailed,
+				fmt.Sprintf("error: no worker finished the task in %d attempts", w.o.MaxAttempts))
+		default:
+			r.Attempt, r.Worker = attempt, w.o.ID
+			r.Task.Status = status(r.Task, a2a.TaskStateWorking, "")
+		}
+		return nil
+	}
+}
+
+// settle is the change that records how the session ended.
+func settle(out outcome, clientCancel bool) func(*queue.Record) error {
+	return func(r *queue.Record) error {
+		if r.Final() {
+			return queue.ErrUnchanged
+		}
+		state := out.state
+		if r.Cancel && clientCancel {
+			state = a2a.TaskStateCanceled
+		}
+		r.Task.Status = status(r.Task, state, out.message)
+		if out.answer != "" {
+			r.Task.Artifacts = []*a2a.Artifact{{ID: responseArtifact, Name: "response", Parts: a2a.ContentParts{a2a.NewTextPart(out.answer)}}}
+		}
+		if r.Task.Status.Message != nil {
+			r.Task.History = append(r.Task.History, r.Task.Status.Message)
+		}
+		return nil
+	}
+}
+
+// ack acknowledges a delivery whose task's record has ended; a lost ack
+// only means a redelivery that finds the record ended and runs nothing.
+func (w *Worker) ack(ctx context.Context, m jetstream.Msg, task string) {
+	err := queue.Retry(context.WithoutCancel(ctx), 2*w.o.AckWait, m.DoubleAck)
+	if err != nil {
+		w.log.Warn("acknowledging a finished task (it may be delivered again; its record says it ended)", "task", task, "error", err)
+	}
+}
+
+// status is a status of t at this instant, with text as the agent's
+// message ("" for none).
+func status(t *a2a.Task, state a2a.TaskState, text string) a2a.TaskStatus {
+	ts := time.Now().UTC()
+	s := a2a.TaskStatus{State: state, Timestamp: &ts}
+	if text != "" {
+		s.Message = a2a.NewMessageForTask(a2a.MessageRoleAgent, t, a2a.NewTextPart(text))
+	}
+	return s
+}
+
+// keepAlive tells the cluster the task is in progress every third of the
+// ack wait, until stop.
+func (w *Worker) keepAlive(m jetstream.Msg) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(w.o.AckWait / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if err := m.InProgress(); err != nil {
+					w.log.Debug("signing a task in progress", "error", err)
+				}
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// stateName is a state as people say it: completed, canceled, failed.
+func stateName(s a2a.TaskState) string {
+	return strings.ToLower(strings.TrimPrefix(string(s), "TASK_STATE_"))
+}
+
+func (w *Worker) note(event, task string) {
+	if w.o.OnTask != nil {
+		w.o.OnTask(event, task)
+	}
+}
