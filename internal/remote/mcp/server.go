@@ -30,14 +30,17 @@ var toolName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // server is one started MCP server: its client session, its process when
 // it is local, and its tool list as last read.
 type server struct {
-	name    string
-	parent  *Servers
-	log     *slog.Logger
-	session *sdk.ClientSession
-	proc    *process // nil for a remote server
+	name   string
+	parent *Servers
+	log    *slog.Logger
+	proc   *process // nil for a remote server
 
-	mu    sync.Mutex
-	tools []*sdk.Tool
+	mu sync.Mutex
+	// session is set under mu once connected: a server may announce a
+	// changed list before Connect has returned, on the connection's own
+	// goroutine, and the first read after connect lists everything.
+	session *sdk.ClientSession
+	tools   []*sdk.Tool
 	// refreshing is closed when the refresh under way is done (nil when
 	// none is); again asks it to read the list once more, for a change
 	// announced while it read.
@@ -76,17 +79,30 @@ func (sv *server) connect(ctx, life context.Context, c Server) error {
 	if err != nil {
 		return err
 	}
+	sv.mu.Lock()
 	sv.session = session
+	sv.mu.Unlock()
 	return nil
+}
+
+// client is the connected session, nil before connect returned.
+func (sv *server) client() *sdk.ClientSession {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	return sv.session
 }
 
 // list reads the server's whole tool list, at most maxTools, and keeps
 // the tools the model can be offered: a name model APIs accept once
 // prefixed, listed once.
 func (sv *server) list(ctx context.Context) ([]*sdk.Tool, error) {
+	session := sv.client()
+	if session == nil {
+		return nil, fmt.Errorf("not connected")
+	}
 	var out []*sdk.Tool
 	n := 0
-	for t, err := range sv.session.Tools(ctx, nil) {
+	for t, err := range session.Tools(ctx, nil) {
 		if err != nil {
 			return nil, err
 		}
@@ -115,6 +131,9 @@ func (sv *server) fullName(tool string) string { return tools.MCPPrefix + sv.nam
 func (sv *server) refresh() {
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
+	if sv.session == nil {
+		return // the list read once connected has the change
+	}
 	if sv.refreshing != nil {
 		sv.again = true
 		return
@@ -193,8 +212,8 @@ func (sv *server) has(tool string) bool {
 
 // close ends the session and, for a local server, its process.
 func (sv *server) close() {
-	if sv.session != nil {
-		if err := sv.session.Close(); err != nil {
+	if session := sv.client(); session != nil {
+		if err := session.Close(); err != nil {
 			sv.log.Debug("closing the MCP session", "err", err)
 		}
 	}

@@ -36,7 +36,7 @@ func (t *Tool) Invoke(ctx context.Context, in tools.ToolInput) (tools.ToolResult
 	deadline := t.server.parent.cfg.Deadline
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
-	res, err := t.server.session.CallTool(ctx, &sdk.CallToolParams{Name: t.name, Arguments: args})
+	res, err := t.server.client().CallTool(ctx, &sdk.CallToolParams{Name: t.name, Arguments: args})
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
 		return tools.ToolResult{}, fmt.Errorf("tool '%s' did not answer within its deadline of %s", t.full, deadline)
