@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"strings"
 
@@ -66,7 +67,44 @@ func publicCardJSON(ctx context.Context, card *a2a.AgentCard) ([]byte, error) {
 	if !ok {
 		return json.Marshal(card)
 	}
-	return p.CardJSON(ctx)
+	b, err := p.CardJSON(ctx)
+	if err != nil || len(card.SecuritySchemes) == 0 {
+		return b, err
+	}
+	return unionSchemes(b, card.SecuritySchemes)
+}
+
+// unionSchemes gives each security scheme of the union card both shapes:
+// a2a-go's producer writes only v0.3's {"type":"http",…}, which a v1.0
+// client (a2a-go's own resolver among them) refuses, so it could not
+// reach a capsule that needs a token. Each shape's reader ignores the
+// other's keys.
+func unionSchemes(cardJSON []byte, schemes a2a.NamedSecuritySchemes) ([]byte, error) {
+	var card map[string]json.RawMessage
+	if err := json.Unmarshal(cardJSON, &card); err != nil {
+		return nil, err
+	}
+	v1, err := json.Marshal(schemes)
+	if err != nil {
+		return nil, err
+	}
+	var old, add map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(card["securitySchemes"], &old); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(v1, &add); err != nil {
+		return nil, err
+	}
+	for name, keys := range add {
+		if old[name] == nil {
+			old[name] = map[string]json.RawMessage{}
+		}
+		maps.Copy(old[name], keys)
+	}
+	if card["securitySchemes"], err = json.Marshal(old); err != nil {
+		return nil, err
+	}
+	return json.MarshalIndent(card, "", "  ")
 }
 
 // murmurCard is Murmur's own card (a2a-cli.md §2.2).
