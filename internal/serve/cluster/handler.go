@@ -11,6 +11,8 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
+
+	server "github.com/mur-go/mur/internal/serve/a2a"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mur-go/mur/internal/cluster/queue"
@@ -19,6 +21,7 @@ import (
 // handler is one capsule's A2A methods over the cluster: the front door
 // (serve/a2a.NewFront) calls it as mur run's calls its registry.
 type handler struct {
+	server.Unoffered
 	g    *gateway
 	name string
 }
@@ -187,24 +190,4 @@ func (h *handler) ListTasks(ctx context.Context, req *a2a.ListTasksRequest) (*a2
 		resp.NextPageToken = string(resp.Tasks[len(resp.Tasks)-1].ID)
 	}
 	return resp, nil
-}
-
-func (h *handler) GetTaskPushConfig(context.Context, *a2a.GetTaskPushConfigRequest) (*a2a.PushConfig, error) {
-	return nil, a2a.ErrPushNotificationNotSupported
-}
-
-func (h *handler) ListTaskPushConfigs(context.Context, *a2a.ListTaskPushConfigRequest) (*a2a.ListTaskPushConfigResponse, error) {
-	return nil, a2a.ErrPushNotificationNotSupported
-}
-
-func (h *handler) CreateTaskPushConfig(context.Context, *a2a.PushConfig) (*a2a.PushConfig, error) {
-	return nil, a2a.ErrPushNotificationNotSupported
-}
-
-func (h *handler) DeleteTaskPushConfig(context.Context, *a2a.DeleteTaskPushConfigRequest) error {
-	return a2a.ErrPushNotificationNotSupported
-}
-
-func (h *handler) GetExtendedAgentCard(context.Context, *a2a.GetExtendedAgentCardRequest) (*a2a.AgentCard, error) {
-	return nil, a2a.ErrExtendedCardNotConfigured
 }
