@@ -65,11 +65,7 @@ func (w Workdir) Secrets() *redact.Redactor { return w.secrets }
 // from guests, so the session's secrets are redacted from data.
 func (w Workdir) WriteSessionFile(path string, data []byte, flag int) error {
 	data = w.secrets.Bytes(data)
-	rel, err := filepath.Rel(w.SessionDir, path)
-	if err != nil {
-		return err
-	}
-	root, err := os.OpenRoot(w.SessionDir)
+	root, rel, err := w.sessionRoot(path)
 	if err != nil {
 		return err
 	}
@@ -88,11 +84,7 @@ func (w Workdir) WriteSessionFile(path string, data []byte, flag int) error {
 // be its own whatever the session planted.
 func (w Workdir) ReplaceSessionFile(path string, data []byte) error {
 	data = w.secrets.Bytes(data)
-	rel, err := filepath.Rel(w.SessionDir, path)
-	if err != nil {
-		return err
-	}
-	root, err := os.OpenRoot(w.SessionDir)
+	root, rel, err := w.sessionRoot(path)
 	if err != nil {
 		return err
 	}
@@ -126,4 +118,18 @@ func (w Workdir) OpenResult() (*os.File, error) {
 // record of what the runtime set up and decided.
 func (w Workdir) AppendBootstrap(line string) error {
 	return w.WriteSessionFile(filepath.Join(w.LogsDir, BootstrapLog), []byte(line+"\n"), os.O_CREATE|os.O_APPEND)
+}
+
+// sessionRoot is the session dir opened as an os.Root and path relative
+// to it, for a write that must stay inside the session dir.
+func (w Workdir) sessionRoot(path string) (*os.Root, string, error) {
+	rel, err := filepath.Rel(w.SessionDir, path)
+	if err != nil {
+		return nil, "", err
+	}
+	root, err := os.OpenRoot(w.SessionDir)
+	if err != nil {
+		return nil, "", err
+	}
+	return root, rel, nil
 }
