@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/mur-go/mur/internal/base/jsonline"
 )
 
 // codex reports whether command selects the codex dialect: its base name
@@ -57,7 +59,7 @@ func claudeArgs(model, notices, prompt string, b *bridgeConfig) ([]string, error
 
 // claudeTaskLine is the one stream-json line the task is sent as.
 func claudeTaskLine(task string) ([]byte, error) {
-	line, err := compactJSON(map[string]any{"type": "user", "message": map[string]any{"role": "user",
+	line, err := jsonline.Compact(map[string]any{"type": "user", "message": map[string]any{"role": "user",
 		"content": []any{map[string]any{"type": "text", "text": task}}}})
 	return []byte(line + "\n"), err
 }

@@ -1,9 +1,7 @@
 package process
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net"
@@ -72,14 +70,3 @@ func (b *Bridge) Close() error {
 }
 
 func simpleHex() string { return strings.ReplaceAll(uuid.NewString(), "-", "") }
-
-// compactJSON is v as compact JSON without HTML escaping.
-func compactJSON(v any) (string, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(buf.String(), "\n"), nil
-}

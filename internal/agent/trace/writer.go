@@ -1,14 +1,13 @@
 package trace
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"sync"
 	"time"
 
 	"github.com/mur-go/mur/internal/base/confined"
+	"github.com/mur-go/mur/internal/base/jsonline"
 	"github.com/mur-go/mur/internal/base/redact"
 )
 
@@ -21,20 +20,11 @@ const FileName = "trace.jsonl"
 // it loses nothing but the lines not yet written. Safe for concurrent use.
 type Writer struct {
 	mu sync.Mutex
-	f  *os.File
-	// buf and enc encode each line, under mu: a served capsule writes six
-	// records a task, and an encoder and buffer of their own each were a
-	// tenth of the loop's allocations.
-	buf       bytes.Buffer
-	enc       *json.Encoder
+	// f is nil once closed.
+	f         *jsonline.File
 	sessionID string
 	now       func() time.Time
-	secrets   *redact.Redactor
 }
-
-// keepBuf bounds the encoding buffer kept between writes: a rare huge line
-// (a tool's whole output) is not held for the rest of the session.
-const keepBuf = 64 << 10
 
 // Open opens (creating, appending) dir/trace.jsonl, refusing a planted
 // link at that name: guests can write the session dir. now nil is
@@ -55,10 +45,7 @@ func Open(dir, sessionID string, now func() time.Time, secrets *redact.Redactor)
 	if err != nil {
 		return nil, fmt.Errorf("opening trace.jsonl: %w", err)
 	}
-	w := &Writer{f: f, sessionID: sessionID, now: now, secrets: secrets}
-	w.enc = json.NewEncoder(&w.buf)
-	w.enc.SetEscapeHTML(false)
-	return w, nil
+	return &Writer{f: jsonline.New(f, secrets), sessionID: sessionID, now: now}, nil
 }
 
 // Record is what Write takes: a record type with Common first.
@@ -76,16 +63,7 @@ func (w *Writer) Write(eventType string, rec Record) error {
 	if w.f == nil {
 		return fmt.Errorf("writing a %s record: trace.jsonl is closed", eventType)
 	}
-	w.buf.Reset()
-	defer func() {
-		if w.buf.Cap() > keepBuf {
-			w.buf = bytes.Buffer{}
-		}
-	}()
-	if err := w.enc.Encode(rec); err != nil {
-		return fmt.Errorf("encoding a %s record: %w", eventType, err)
-	}
-	if _, err := w.f.Write(w.secrets.Bytes(w.buf.Bytes())); err != nil {
+	if err := w.f.Write(rec); err != nil {
 		return fmt.Errorf("writing a %s record: %w", eventType, err)
 	}
 	return nil
@@ -100,12 +78,8 @@ func (w *Writer) Close() error {
 	}
 	f := w.f
 	w.f = nil
-	serr := f.Sync()
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("closing trace.jsonl: %w", err)
-	}
-	if serr != nil {
-		return fmt.Errorf("syncing trace.jsonl: %w", serr)
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ func TestWriterLinesInSpecOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	name, big := "echo", strings.Repeat("x", 2*keepBuf)
+	name, big := "echo", strings.Repeat("x", 256<<10)
 	cases := []struct {
 		typ  string
 		rec  Record
@@ -31,7 +31,7 @@ func TestWriterLinesInSpecOrder(t *testing.T) {
 			`{"event_type":"inference","session_id":"ses_x","timestamp":1700000000123,"turn":0,"input_tokens":0,"output_tokens":0,"decision":"end_turn","tool_name":null}`},
 		{TypeToolCall, &ToolCall{ToolName: "t", Input: map[string]any{"b": 1, "a": "<&>"}, InputBytes: 15, Status: "ok"},
 			`{"event_type":"tool_call","session_id":"ses_x","timestamp":1700000000123,"turn":0,"tool_name":"t","input":{"a":"<&>","b":1},"input_bytes":15,"output_bytes":0,"duration_ms":0,"status":"ok"}`},
-		// A line longer than the kept buffer, then a short one after it.
+		// A line longer than the buffer jsonline keeps, then a short one.
 		{TypeToolCall, &ToolCall{ToolName: "big", Input: map[string]any{}, Output: &big, Status: "ok"},
 			`{"event_type":"tool_call","session_id":"ses_x","timestamp":1700000000123,"turn":0,"tool_name":"big","input":{},"input_bytes":0,"output":"` + big + `","output_bytes":0,"duration_ms":0,"status":"ok"}`},
 		{TypeSessionEnd, &SessionEnd{TotalTurns: 1, ExitStatus: "ok"},

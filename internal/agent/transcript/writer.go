@@ -1,8 +1,6 @@
 package transcript
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/mur-go/mur/internal/agent/observe"
 	"github.com/mur-go/mur/internal/base/confined"
+	"github.com/mur-go/mur/internal/base/jsonline"
 	"github.com/mur-go/mur/internal/base/redact"
 )
 
@@ -32,19 +31,15 @@ type Options struct {
 // trace.jsonl is the record; the first failed write is logged and the
 // transcript ends there. Safe for concurrent use.
 type Writer struct {
-	mu      sync.Mutex
-	f       *os.File
+	mu sync.Mutex
+	// f is nil once closed.
+	f       *jsonline.File
 	secrets *redact.Redactor
 	log     *slog.Logger
-	buf     bytes.Buffer
-	enc     *json.Encoder
 	failed  bool
 	// tasks is what each task under way has sent and streamed.
 	tasks map[string]*taskState
 }
-
-// keepBuf bounds the encoding buffer kept between lines.
-const keepBuf = 64 << 10
 
 // Open creates dir/transcript.jsonl, which must not exist (a file planted
 // there, link or not, is refused: guests can write the session dir), only
@@ -66,9 +61,7 @@ func Open(dir string, o Options) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", FileName, err)
 	}
-	w := &Writer{f: f, secrets: o.Secrets, log: o.Log, tasks: map[string]*taskState{}}
-	w.enc = json.NewEncoder(&w.buf)
-	w.enc.SetEscapeHTML(false)
+	w := &Writer{f: jsonline.New(f, o.Secrets), secrets: o.Secrets, log: o.Log, tasks: map[string]*taskState{}}
 	first := Entry{Kind: KindSession, Time: o.Now().UTC(), Version: Version, SessionID: o.SessionID, Capsule: o.Capsule, Cap: Cap}
 	if err := w.write(&first); err != nil {
 		f.Close()
@@ -101,16 +94,7 @@ func (w *Writer) write(en *Entry) error {
 		en.Text, en.Error = w.secrets.String(en.Text), w.secrets.String(en.Error)
 	}
 	en.capText()
-	w.buf.Reset()
-	defer func() {
-		if w.buf.Cap() > keepBuf {
-			w.buf = bytes.Buffer{}
-		}
-	}()
-	if err := w.enc.Encode(en); err != nil {
-		return fmt.Errorf("encoding a %s entry: %w", en.Kind, err)
-	}
-	if _, err := w.f.Write(w.secrets.Bytes(w.buf.Bytes())); err != nil {
+	if err := w.f.Write(en); err != nil {
 		return fmt.Errorf("writing a %s entry: %w", en.Kind, err)
 	}
 	return nil
@@ -136,12 +120,8 @@ func (w *Writer) Close() error {
 	}
 	f := w.f
 	w.f = nil
-	serr := f.Sync()
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("closing %s: %w", FileName, err)
-	}
-	if serr != nil {
-		return fmt.Errorf("syncing %s: %w", FileName, serr)
 	}
 	return nil
 }

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strings"
+
+	"github.com/mur-go/mur/internal/base/jsonline"
 )
 
 // objectSchema is schema when it is a JSON object of type object, which
@@ -36,17 +37,5 @@ func CanonicalInput(args json.RawMessage) (string, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return "", errors.New("text after the arguments object")
 	}
-	return compactJSON(m)
-}
-
-// compactJSON is v as compact JSON without HTML escaping, the form a
-// tool's input takes in dispatch and in the trace.
-func compactJSON(v any) (string, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(buf.String(), "\n"), nil
+	return jsonline.Compact(m)
 }
