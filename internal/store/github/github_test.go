@@ -103,6 +103,25 @@ func TestReleaseInstallsEveryPackageOfTheHost(t *testing.T) {
 	}
 }
 
+// TestReleaseHeldBytesAreBounded: a release's packages, held together
+// until every one is checked, share one package's cap.
+func TestReleaseHeldBytesAreBounded(t *testing.T) {
+	s := ghreleases.Start(t)
+	half := int64(registry.MaxDownloadBytes/2 + 1)
+	s.Put(repo, ghreleases.Release{Tag: "v1", Assets: []ghreleases.Asset{
+		{Name: "a.mur.zip", Data: pkg(t, "a", "1.0.0", ""), Size: half},
+		{Name: "b.mur.zip", Data: pkg(t, "b", "1.0.0", ""), Size: half}}}, false)
+	_, err := open(t, s, nil).Release(context.Background(), "v1", "linux-x86_64")
+	if code(err) != "E-REG-002" || !strings.Contains(err.Error(), "its packages hold more than the") {
+		t.Errorf("got %v", err)
+	}
+	for _, q := range s.Requests() {
+		if strings.Contains(q.Path, "/assets/") {
+			t.Errorf("downloaded %s", q.Path)
+		}
+	}
+}
+
 func TestResolveVersionTagThenLatest(t *testing.T) {
 	s := ghreleases.Start(t)
 	s.Put(repo, ghreleases.Release{Tag: "v0.3.31", Assets: []ghreleases.Asset{

@@ -81,18 +81,29 @@ func (r *Repo) Release(ctx context.Context, tag, platform string) ([]*registry.R
 	if err != nil {
 		return nil, err
 	}
+	// The packages are held in memory until every one is checked, so
+	// together they get one package's cap: announced, then as read.
+	tooMuch := refused(r.String(), "release "+tag, fmt.Sprintf("its packages hold more than the %d bytes accepted", int64(registry.MaxDownloadBytes)))
+	var chosen []Asset
+	var announced, held int64
+	for _, a := range rel.Assets {
+		if v := variantOf(a.Name); strings.HasSuffix(a.Name, artifact.Ext) && (v == "" || v == platform) {
+			chosen = append(chosen, a)
+			if a.Size > registry.MaxDownloadBytes-announced {
+				return nil, tooMuch
+			}
+			announced += a.Size
+		}
+	}
 	var out []*registry.Resolved
 	byName := map[string]int{}
-	for _, a := range rel.Assets {
-		if !strings.HasSuffix(a.Name, artifact.Ext) {
-			continue
-		}
-		if v := variantOf(a.Name); v != "" && v != platform {
-			continue
-		}
+	for _, a := range chosen {
 		p, err := r.pkg(ctx, rel, a, "", "")
 		if err != nil {
 			return nil, err
+		}
+		if held += int64(len(p.Data)); held > registry.MaxDownloadBytes {
+			return nil, tooMuch
 		}
 		i, dup := byName[p.Name]
 		switch {
