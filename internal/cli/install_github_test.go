@@ -121,6 +121,14 @@ func TestInstallGitHubRef(t *testing.T) {
 		t.Errorf("lock: %+v", l.Artifacts)
 	}
 	mur(t, "install", "-g", "github:acme/artifacts@v1.2.0").want(t, 0, "Installed a@1.0.0 from github:acme/artifacts → "+filepath.Join(home, ".murmur", "artifacts", "a", "1.0.0"), "")
+	// One bad package of a release: none of it is stored.
+	s.Put("acme/artifacts", ghreleases.Release{Tag: "v2", Assets: []ghreleases.Asset{
+		{Name: "c-1.0.0.mur.zip", Data: toolPackage(t, "c", "1.0.0", "")},
+		{Name: "d-1.0.0.mur.zip", Data: toolPackage(t, "../d", "1.0.0", "")},
+	}}, false)
+	before := snapshot(t, capsule)
+	mur(t, "install", "github:acme/artifacts@v2").want(t, 1, "", `error[E-REG-002]: refused d-1.0.0.mur.zip from github:acme/artifacts: it holds a package named "../d", which is no artifact name`)
+	sameFiles(t, before, snapshot(t, capsule))
 	mur(t, "install", "github:acme/artifacts@v9").want(t, 1, "", "error[E-REG-001]: could not resolve 'github:acme/artifacts@v9'\n  github:acme/artifacts — release tags/v9 not found")
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
@@ -32,6 +33,10 @@ func (r *Repo) pkg(ctx context.Context, rel *Release, a Asset, name, version str
 			WithHint("ask the release's publisher to rebuild it with 'mur build'")
 	}
 	switch {
+	case artifact.CheckName(m.Name) != nil:
+		return nil, refused(r.String(), a.Name, fmt.Sprintf("it holds a package named %q, which is no artifact name", m.Name))
+	case !plainVersion(m.Version):
+		return nil, refused(r.String(), a.Name, fmt.Sprintf("it holds a package of version %q, which is no version", m.Version))
 	case name != "" && m.Name != name:
 		return nil, refused(r.String(), a.Name, fmt.Sprintf("it holds the package %q, not %q", m.Name, name))
 	case version != "" && m.Version != version:
@@ -49,6 +54,12 @@ func (r *Repo) pkg(ctx context.Context, rel *Release, a Asset, name, version str
 		meta.Platforms = []artifact.Platform{*served}
 	}
 	return &registry.Resolved{Name: m.Name, Version: m.Version, Data: data, SHA256: sum, Meta: meta, Platform: served}, nil
+}
+
+// plainVersion: a version is one printable path component, since the
+// store makes a directory of it.
+func plainVersion(v string) bool {
+	return v != "" && len(v) <= 128 && !strings.HasPrefix(v, ".") && !strings.ContainsAny(v, "/\\: ") && printable(v)
 }
 
 // packageManifest reads murmur.yaml from package bytes already verified.

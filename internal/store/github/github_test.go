@@ -218,6 +218,12 @@ func TestHostileReleases(t *testing.T) {
 		{"another package under the name", func(t *testing.T, _ *ghreleases.Server) []ghreleases.Asset {
 			return []ghreleases.Asset{{Name: "tool.mur.zip", Data: pkg(t, "openai-compatible", "1.0.0", "")}}
 		}, "E-REG-002", `it holds the package "openai-compatible", not "tool"`},
+		{"package name walks out of the store", func(t *testing.T, _ *ghreleases.Server) []ghreleases.Asset {
+			return []ghreleases.Asset{{Name: "tool.mur.zip", Data: pkg(t, "../../evil", "1.0.0", "")}}
+		}, "E-REG-002", `it holds a package named "../../evil", which is no artifact name`},
+		{"version walks out of the store", func(t *testing.T, _ *ghreleases.Server) []ghreleases.Asset {
+			return []ghreleases.Asset{{Name: "tool.mur.zip", Data: pkg(t, "tool", "../../1", "")}}
+		}, "E-REG-002", `it holds a package of version "../../1", which is no version`},
 		{"not a package", func(t *testing.T, _ *ghreleases.Server) []ghreleases.Asset {
 			return []ghreleases.Asset{{Name: "tool.mur.zip", Data: []byte("<html>")}}
 		}, "E-IO-003", "asset tool.mur.zip from github:acme/artifacts is not a readable package"},
