@@ -3,6 +3,8 @@ package github
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -351,6 +353,30 @@ func TestTagStaysOneSegment(t *testing.T) {
 	for _, tag := range []string{"..", ".", " ", "v\x00"} {
 		if _, err := r.Release(context.Background(), tag, "linux-x86_64"); code(err) != "E-REG-001" || !strings.Contains(err.Error(), "invalid release tag") {
 			t.Errorf("%q: %v", tag, err)
+		}
+	}
+}
+
+// TestAPIErrorsSayWhatGitHubSaid: a refusal of the API is E-IO-003 with
+// GitHub's message when it is printable text.
+func TestAPIErrorsSayWhatGitHubSaid(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{`{"message":"API rate limit exceeded\u001b[31m"}`, "failed: HTTP 403\n  hint: check the network; set GITHUB_TOKEN"},
+		{`{"message":"API rate limit exceeded"}`, `failed: HTTP 403: "API rate limit exceeded"`},
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusForbidden)
+			w.Write([]byte(tc.body))
+		}))
+		t.Cleanup(srv.Close)
+		c, err := Open(Options{Getenv: func(k string) string { return map[string]string{APIBaseEnv: srv.URL}[k] }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := c.Repo(repo)
+		_, err = r.Latest(context.Background(), "tool", "linux-x86_64")
+		if code(err) != "E-IO-003" || !strings.Contains(diag.Render(err), "error[E-IO-003]: reading release latest from github:acme/artifacts "+tc.want) {
+			t.Errorf("got %s", diag.Render(err))
 		}
 	}
 }
