@@ -380,3 +380,26 @@ func TestAPIErrorsSayWhatGitHubSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestRedirectNeverStepsDownToPlainHTTP: from https, a redirect may not
+// go to plain http off loopback (a TLS stand-in would need the process's
+// roots changed, so the policy is tested as the client calls it).
+func TestRedirectNeverStepsDownToPlainHTTP(t *testing.T) {
+	req := func(u string) *http.Request {
+		r, err := http.NewRequest(http.MethodGet, u, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	from := []*http.Request{req("https://api.github.com/repos/a/b/releases/assets/1")}
+	for u, ok := range map[string]bool{
+		"https://objects.githubusercontent.com/x": true,
+		"http://objects.githubusercontent.com/x":  false,
+		"http://127.0.0.1:9/x":                    true,
+	} {
+		if err := checkRedirect(req(u), from); (err == nil) != ok {
+			t.Errorf("%s: %v", u, err)
+		}
+	}
+}
