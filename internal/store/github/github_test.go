@@ -72,6 +72,16 @@ func TestLatestPicksTheHostVariantThenTheGeneric(t *testing.T) {
 	if err != nil || got.Version != "0.3.0" || got.Platform != nil {
 		t.Errorf("hook: %v %+v", err, got)
 	}
+	elsewhere := "darwin-aarch64"
+	if host == elsewhere {
+		elsewhere = "linux-x86_64"
+	}
+	s.Put("acme/native", ghreleases.Release{Tag: "v1", Assets: []ghreleases.Asset{
+		{Name: "git-1.0.0-" + elsewhere + ".mur.zip", Data: pkg(t, "git", "1.0.0", "")}}}, true)
+	native, _ := r.c.Repo("acme/native")
+	if _, err := native.Latest(context.Background(), "git", host); code(err) != "E-REG-001" {
+		t.Errorf("another platform's variant: %v", err)
+	}
 	_, err = r.Latest(context.Background(), "nope", host)
 	if code(err) != "E-REG-001" || !errors.Is(err, registry.ErrNotFound) || !strings.Contains(err.Error(), "could not resolve 'nope'\n  github:acme/artifacts — asset not found in latest release 'v2'") {
 		t.Errorf("missing: %v", err)

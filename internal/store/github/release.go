@@ -127,7 +127,8 @@ func (r *Release) asset(name string) (Asset, bool) {
 
 // forArtifact is Murmur's choice for a name with no version: a variant
 // for the platform (<name>-*-<platform>.mur.zip), else <name>.mur.zip,
-// else any <name>-*.mur.zip, in the release's order.
+// else any <name>-*.mur.zip that is no other platform's variant (Murmur
+// takes those too), in the release's order.
 func (r *Release) forArtifact(name, platform string) (Asset, bool) {
 	prefix, suffix := name+"-", "-"+platform+artifact.Ext
 	for _, a := range r.Assets {
@@ -139,6 +140,9 @@ func (r *Release) forArtifact(name, platform string) (Asset, bool) {
 		return a, true
 	}
 	for _, a := range r.Assets {
+		if v := variantOf(a.Name); v != "" && v != platform {
+			continue // another platform's binary would not run here
+		}
 		if strings.HasPrefix(a.Name, prefix) && strings.HasSuffix(a.Name, artifact.Ext) {
 			return a, true
 		}
