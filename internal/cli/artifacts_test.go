@@ -16,6 +16,7 @@ import (
 
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/format/lockfile"
+	"github.com/mur-go/mur/internal/store/github"
 	"github.com/mur-go/mur/internal/store/registry"
 )
 
@@ -39,6 +40,10 @@ func sandbox(t *testing.T, artifacts ...string) (home, capsule string) {
 	t.Setenv("HOME", home)
 	t.Setenv("USERPROFILE", "")
 	t.Setenv(registry.APIKeyEnv, "")
+	// No test reaches GitHub: release sources go to a port nothing serves
+	// unless the test starts a stand-in.
+	t.Setenv(github.APIBaseEnv, "http://127.0.0.1:1")
+	t.Setenv(github.TokenEnv, "")
 	capsule = filepath.Join(t.TempDir(), "capsule")
 	y := "name: demo\nversion: \"0.1.0\"\nartifacts:\n"
 	for _, a := range artifacts {
@@ -226,11 +231,14 @@ func TestArtifactCommandErrors(t *testing.T) {
 		{capsule, []string{"install", "a@1@2"}, 1, "artifact reference must be in the format <name@version>"},
 		{capsule, []string{"install", "npm:x"}, 1, "error[E-IO-003]: unsupported artifact source prefix 'npm'"},
 		{capsule, []string{"install", "github:o/r"}, 1, "invalid github artifact reference 'github:o/r' (expected github:<owner>/<repo>@<tag>)"},
-		{capsule, []string{"install", "github:o/r@v1"}, 1, "error[E-REG-001]: installing 'github:o/r@v1' from release sources is not implemented in mur-go yet"},
+		{capsule, []string{"install", "github:o/r@v1"}, 1, "error[E-IO-003]: reading release tags/v1 from github:o/r failed: "},
+		{capsule, []string{"install", "github:o/r@v1", "--registry", "local"}, 2, "--registry and --plain-http do not apply to 'github:o/r@v1'"},
+		{capsule, []string{"install", "tool", "--plain-http"}, 2, "--plain-http applies only to an oci:// registry"},
+		{capsule, []string{"install", "github:o/r/x@v1"}, 1, "error[E-IO-003]: invalid github repo 'o/r/x' (expected owner/repo)"},
 		{capsule, []string{"install", "a@1", "--registry", "http://127.0.0.1:1"}, 1, "error[E-IO-003]: NEXUS_API_KEY is required for remote registry mode. Set it or use local mode."},
-		// Murmur's --all-platforms fetches from release sources, which
-		// mur-go lacks: no flag rather than one that does nothing.
-		{capsule, []string{"install", "--all-platforms", "a@1"}, 2, "unknown flag: --all-platforms"},
+		{capsule, []string{"install", "--all-platforms"}, 2, "--all-platforms requires an artifact reference (name@version)"},
+		{capsule, []string{"install", "--all-platforms", "a@1", "--registry", "local"}, 2, "--registry and --plain-http do not apply to --all-platforms"},
+		{capsule, []string{"install", "--all-platforms", "a"}, 1, "error[E-IO-003]: artifact reference must be in the format <name@version>"},
 		{capsule, []string{"install"}, 0, ""},
 		{capsule, []string{"list", "-g", "--all"}, 2, "-g and --all cannot be used together"},
 		{capsule, []string{"build", "--version", "2"}, 2, "--version and --summary only apply with --skill"},

@@ -28,21 +28,34 @@ murmur.lock: its version and the sha256 of its exact package bytes.
 
 ARTIFACT is one of:
   name@version        from the registry; pinned in murmur.lock (unless -g)
+  name                the latest release of Murmur's default source on
+                      GitHub (murmur-nexus/default-artifacts); pinned
+  github:OWNER/REPO@TAG
+                      every package of that GitHub release (variants for
+                      other platforms left out); each pinned
   ./path/x.mur.zip    a package file, stored as is; never pinned
 
-Every download is checked against the registry's sha256 before anything is
-written (E-REG-002). If murmur.lock already pins the artifact to other
-bytes, the install is refused (E-REG-005) and nothing changes: remove the
-entry from murmur.lock to upgrade on purpose.
+Every download is checked against the sha256 its source records before
+anything is written (E-REG-002): the registry's, the OCI manifest's, or a
+GitHub release asset's "digest" and <asset>.sha256 (at least one is
+needed; both must agree). If murmur.lock already pins the artifact to
+another version or other bytes, the install is refused (E-REG-005) and
+nothing changes: remove the entry from murmur.lock to upgrade on purpose.
 
 The registry is chosen as for 'mur publish': --registry, then
 registry.remote_url / registry.default in ./murmur.yaml, else the global
 store. From an oci:// registry, the tag's manifest and package blob are
 checked against their digests and the package sha256 annotation before
-anything is written (see 'mur publish --help'). Installing from GitHub release sources (bare names, github: refs)
-is not implemented in mur-go yet, and so neither is Murmur's
---all-platforms, which fetches every platform variant from them: mur-go
-has no such flag.`
+anything is written (see 'mur publish --help').
+
+GitHub is reached at $MUR_GITHUB_API_BASE (default https://api.github.com;
+plain http only on loopback), with $GITHUB_TOKEN if set, which is sent to
+that origin only, never to the host a download is redirected to.
+--all-platforms NAME@VERSION stores each platform Murmur ships
+(linux-x86_64, darwin-aarch64) from the default source into the global
+store, unpinned: the release tagged VERSION (or vVERSION), else the
+latest, asset <name>-<version>-<platform>.mur.zip or the generic
+<name>-<version>.mur.zip.`
 
 const installExample = `  # every artifact of the capsule in this directory, pinned in murmur.lock
   mur install
@@ -53,11 +66,16 @@ const installExample = `  # every artifact of the capsule in this directory, pin
   # from an OCI registry (credentials from the Docker config)
   mur install hello-tool@0.1.0 --registry oci://registry.example.com/murmur
   # a package file into the global store
-  mur install -g ./hello-tool-0.1.0.mur.zip`
+  mur install -g ./hello-tool-0.1.0.mur.zip
+  # the latest release of a first-party artifact, or a release of your own
+  mur install murmur-driver-anthropic
+  mur install github:acme/artifacts@v1.2.0
+  # every platform's package of a version, for another machine
+  mur install --all-platforms murmur-tool-git@0.4.0`
 
 func newInstallCommand(a *app) *cobra.Command {
 	var reg string
-	var global, plainHTTP bool
+	var global, plainHTTP, allPlatforms bool
 	cmd := &cobra.Command{
 		Use:     "install [ARTIFACT]",
 		Short:   "Install artifacts into the project (or global) store and pin them",
@@ -69,6 +87,9 @@ func newInstallCommand(a *app) *cobra.Command {
 				return err
 			}
 			in := &installer{app: a, reg: reg, global: global, plainHTTP: plainHTTP}
+			if allPlatforms {
+				return in.allPlatforms(cmd, args)
+			}
 			if len(args) == 0 {
 				return in.all(cmd.Context())
 			}
@@ -79,6 +100,7 @@ func newInstallCommand(a *app) *cobra.Command {
 	f.StringVar(&reg, "registry", "", "registry URL (http(s):// or oci://HOST[:PORT]/PREFIX), or \"local\" for the global store")
 	f.BoolVar(&plainHTTP, "plain-http", false, "allow plain HTTP to a non-loopback oci:// registry")
 	f.BoolVarP(&global, "global", "g", false, "install into the global store ~/.murmur/artifacts (no lock for a single ARTIFACT)")
+	f.BoolVar(&allPlatforms, "all-platforms", false, "store NAME@VERSION for every platform Murmur ships, from GitHub, into the global store")
 	return cmd
 }
 
@@ -100,7 +122,7 @@ func (in *installer) one(cmd *cobra.Command, ref string) error {
 		if err := checkSourceRef(ref); err != nil {
 			return err
 		}
-		return notImplementedSources(fmt.Sprintf("installing '%s' from release sources is not implemented in mur-go yet", ref))
+		return in.release(cmd, ref)
 	}
 	name, version, ok := strings.Cut(ref, "@")
 	if !ok || name == "" || version == "" || strings.Contains(version, "@") {
@@ -209,10 +231,10 @@ func isLocalPackageRef(ref string) bool {
 }
 
 // checkSourceRef validates a release-source reference the way Murmur does,
-// so a typo is reported as such before "not implemented".
+// before anything is asked of GitHub.
 func checkSourceRef(ref string) error {
 	bad := func(msg string) error {
-		return &diag.Error{Code: artifact.CodeIO, Msg: msg, Hint: "install a published version instead: mur install <name>@<version>"}
+		return &diag.Error{Code: artifact.CodeIO, Msg: msg, Hint: "for example: mur install github:murmur-nexus/default-artifacts@v0.1.1, or a bare name"}
 	}
 	if ref == "" {
 		return bad("artifact reference cannot be empty")
@@ -230,11 +252,6 @@ func checkSourceRef(ref string) error {
 		return bad(fmt.Sprintf("invalid github artifact reference '%s' (expected github:<owner>/<repo>@<tag>)", ref))
 	}
 	return nil
-}
-
-func notImplementedSources(msg string) error {
-	return &diag.Error{Code: registry.CodeNotFound, Err: registry.ErrNotFound, Msg: msg,
-		Hint: "publish the package to a registry and install it by version: mur install <name>@<version>, or install the file: mur install ./<name>-<version>.mur.zip"}
 }
 
 // notFoundHint adds which registry was searched to E-REG-001.
