@@ -52,6 +52,10 @@ func TestLatestPicksTheHostVariantThenTheGeneric(t *testing.T) {
 	s := ghreleases.Start(t)
 	host := artifact.CurrentPlatform()
 	s.Put(repo, ghreleases.Release{Tag: "v2", Assets: []ghreleases.Asset{
+		// Another artifact whose name starts with "tool-", listed first.
+		{Name: "tool-extra-1.0.0-" + host + ".mur.zip", Data: pkg(t, "tool-extra", "1.0.0", "host")},
+		{Name: "gen-extra-1.0.0.mur.zip", Data: pkg(t, "gen-extra", "1.0.0", "")},
+		{Name: "gen-0.2.0.mur.zip", Data: pkg(t, "gen", "0.2.0", "")},
 		{Name: "tool-1.0.0-other-arch.mur.zip", Data: pkg(t, "tool", "1.0.0", "other")},
 		{Name: "tool.mur.zip", Data: pkg(t, "tool", "1.0.0", "generic")},
 		{Name: "tool-1.0.0-" + host + ".mur.zip", Data: pkg(t, "tool", "1.0.0", "host")},
@@ -71,6 +75,10 @@ func TestLatestPicksTheHostVariantThenTheGeneric(t *testing.T) {
 	got, err = r.Latest(context.Background(), "hook", host)
 	if err != nil || got.Version != "0.3.0" || got.Platform != nil {
 		t.Errorf("hook: %v %+v", err, got)
+	}
+	got, err = r.Latest(context.Background(), "gen", host)
+	if err != nil || got.Name != "gen" || got.Version != "0.2.0" {
+		t.Errorf("gen: %v %+v", err, got)
 	}
 	elsewhere := "darwin-aarch64"
 	if host == elsewhere {

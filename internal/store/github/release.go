@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/mod/semver"
+
 	"github.com/mur-go/mur/internal/format/artifact"
 )
 
@@ -126,13 +128,13 @@ func (r *Release) asset(name string) (Asset, bool) {
 }
 
 // forArtifact is Murmur's choice for a name with no version: a variant
-// for the platform (<name>-*-<platform>.mur.zip), else <name>.mur.zip,
-// else any <name>-*.mur.zip that is no other platform's variant (Murmur
-// takes those too), in the release's order.
+// for the platform (<name>-<version>-<platform>.mur.zip), else
+// <name>.mur.zip, else any <name>-<version>.mur.zip that is no other
+// platform's variant (Murmur takes those too), in the release's order.
 func (r *Release) forArtifact(name, platform string) (Asset, bool) {
 	prefix, suffix := name+"-", "-"+platform+artifact.Ext
 	for _, a := range r.Assets {
-		if strings.HasPrefix(a.Name, prefix) && strings.HasSuffix(a.Name, suffix) {
+		if versionBetween(a.Name, prefix, suffix) {
 			return a, true
 		}
 	}
@@ -140,14 +142,24 @@ func (r *Release) forArtifact(name, platform string) (Asset, bool) {
 		return a, true
 	}
 	for _, a := range r.Assets {
-		if v := variantOf(a.Name); v != "" && v != platform {
-			continue // another platform's binary would not run here
+		if variantOf(a.Name) != "" {
+			continue // the host's were looked for first; another's would not run here
 		}
-		if strings.HasPrefix(a.Name, prefix) && strings.HasSuffix(a.Name, artifact.Ext) {
+		if versionBetween(a.Name, prefix, artifact.Ext) {
 			return a, true
 		}
 	}
 	return Asset{}, false
+}
+
+// versionBetween: asset is prefix, a semantic version, then suffix. Murmur
+// matches any text there, so "tool" also took "tool-extra-1.0.0…", another
+// artifact, when a release listed it first.
+func versionBetween(asset, prefix, suffix string) bool {
+	if len(asset) < len(prefix)+len(suffix) || !strings.HasPrefix(asset, prefix) || !strings.HasSuffix(asset, suffix) {
+		return false
+	}
+	return semver.IsValid("v" + strings.TrimPrefix(asset[len(prefix):len(asset)-len(suffix)], "v"))
 }
 
 // versioned is Murmur's choice for name@version:
