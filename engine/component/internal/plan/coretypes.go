@@ -10,6 +10,7 @@ import (
 
 	"github.com/mur-go/mur/engine/canon"
 	"github.com/mur-go/mur/engine/component/internal/ast"
+	"github.com/mur-go/mur/engine/component/internal/coremod"
 	"github.com/mur-go/mur/engine/component/internal/validate"
 )
 
@@ -92,12 +93,40 @@ func (p *Plan) checkCoreTypes() error {
 				return validate.Invalid(validate.RuleCoreImportType, ci.offset, "core import of type %s is given a function of type %s", sigString(sigOf(def)), sigString(want))
 			}
 		}
-		for _, def := range ci.Compiled.ImportedMemories() {
-			mod, name, _ := def.Import()
-			if k, ok := providerIndex(mod); ok {
-				if _, ok := p.CoreInsts[k].Compiled.ExportedMemories()[name]; !ok {
-					return validate.Invalid(validate.RuleCoreImportType, ci.offset, "core memory import is given %q, which is not a memory", name)
+	}
+	return p.checkCoreExternImports()
+}
+
+// checkCoreExternImports checks every table, memory and global import
+// against the export that supplies it, by core subtyping (wazero lists no
+// compiled module's tables or globals, so both sides are read from the
+// module bytes).
+func (p *Plan) checkCoreExternImports() error {
+	exports := map[int]map[string]coremod.ExternType{}
+	for _, ci := range p.CoreInsts {
+		imps, _, err := coremod.ExternTypes(ci.Bytes)
+		if err != nil {
+			return validate.Invalid(validate.RuleCoreModule, ci.offset, "%v", err)
+		}
+		for _, imp := range imps {
+			k, ok := providerIndex(imp.Module)
+			if !ok || k >= len(p.CoreInsts) {
+				continue
+			}
+			if exports[k] == nil {
+				if _, exports[k], err = coremod.ExternTypes(p.CoreInsts[k].Bytes); err != nil {
+					return validate.Invalid(validate.RuleCoreModule, p.CoreInsts[k].offset, "%v", err)
 				}
+			}
+			got, ok := exports[k][imp.Name]
+			if !ok {
+				return validate.Invalid(validate.RuleCoreImportType, ci.offset, "core import %q: the supplied instance has no export %q", imp.Name, imp.Name)
+			}
+			if imp.Kind == coremod.KindFunc && got.Kind == coremod.KindFunc {
+				continue // signatures: checkCoreTypes
+			}
+			if err := imp.ExternType.Matches(got); err != nil {
+				return validate.Invalid(validate.RuleCoreImportType, ci.offset, "core import %q: %v", imp.Name, err)
 			}
 		}
 	}
