@@ -117,7 +117,7 @@ func (s *vscope) def(d ast.Def) error {
 	off := ast.DefOffset(d)
 	switch d := d.(type) {
 	case *ast.CoreModule:
-		if err := CoreMemories(d); err != nil {
+		if err := CoreModule(d); err != nil {
 			return err
 		}
 		*s.coreMods = append(*s.coreMods, d)
