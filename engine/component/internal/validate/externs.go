@@ -19,7 +19,13 @@ const (
 func (s *vscope) externDesc(d ast.ExternDesc, off int, what string) (vtype, error) {
 	switch d.Kind {
 	case ast.ExternCoreModule:
-		return vtype{}, s.idx(ast.SortCoreType, d.TypeIdx, off, what)
+		if err := s.idx(ast.SortCoreType, d.TypeIdx, off, what); err != nil {
+			return vtype{}, err
+		}
+		if k := s.core[d.TypeIdx]; k != vkCoreModule && k != vkUnknown {
+			return vtype{}, Invalid(RuleIndexSort, off, "%s: core type %d is a %s type, not a module type", what, d.TypeIdx, k)
+		}
+		return vtype{}, nil
 	case ast.ExternFunc:
 		_, err := s.typeOf(d.TypeIdx, vkFunc, off, what)
 		return vtype{}, err

@@ -24,10 +24,12 @@ const (
 	vkComponent
 	vkInstance
 	vkResource
+	vkCoreFunc   // core types only
+	vkCoreModule // core types only
 )
 
 func (k vkind) String() string {
-	return [...]string{"unknown", "value", "function", "component", "instance", "resource"}[k]
+	return [...]string{"unknown", "value", "function", "component", "instance", "resource", "core function", "core module"}[k]
 }
 
 // vtype is a type index entry of the structural pass. borrow: the value
@@ -45,6 +47,7 @@ type vscope struct {
 	isType   bool
 	n        map[ast.Sort]int
 	types    []vtype
+	core     []vkind // what each core type index holds
 	imports  nameSet
 	exports  nameSet
 	resImps  map[string]bool
@@ -108,8 +111,11 @@ func (s *vscope) typeOf(idx uint32, want vkind, off int, what string) (vtype, er
 
 func (s *vscope) push(sort ast.Sort, t vtype) {
 	s.n[sort]++
-	if sort == ast.SortType {
+	switch sort {
+	case ast.SortType:
 		s.types = append(s.types, t)
+	case ast.SortCoreType:
+		s.core = append(s.core, t.kind)
 	}
 }
 
@@ -236,6 +242,9 @@ func (s *vscope) alias(d *ast.Alias) (vtype, error) {
 		}
 		if err := o.idx(d.Sort, d.Idx, d.Offset, "outer alias"); err != nil {
 			return vtype{}, err
+		}
+		if d.Sort == ast.SortCoreType {
+			return vtype{kind: o.core[d.Idx]}, nil
 		}
 		if d.Sort != ast.SortType {
 			return vtype{}, nil

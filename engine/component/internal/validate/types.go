@@ -14,6 +14,7 @@ const (
 	ruleBorrowResult   = "types.borrow-result"    // no borrow in function results
 	ruleBorrowExport   = "types.borrow-export"    // no borrow in exported value types
 	ruleResourceInType = "types.resource-in-type" // no resource definitions inside component/instance types
+	ruleCoreLimits     = "types.core-limits"      // limits of core memory and table types are in range
 )
 
 func (s *vscope) valType(v ast.ValType, off int, what string) (vtype, error) {
@@ -159,18 +160,23 @@ func (s *vscope) funcType(d *ast.FuncType, off int) (vtype, error) {
 	return vtype{kind: vkFunc}, nil
 }
 
-// coreType checks a core type definition's indices.
+// coreType checks a core type definition: its indices, and for a module
+// type the names and types it declares, as core validation would check a
+// module's own (unique export names and import pairs, function types
+// where functions are declared, limits in range).
 func (s *vscope) coreType(d ast.CoreTypeDef, off int) error {
 	mt, ok := d.(*ast.ModuleType)
 	if !ok {
-		s.push(ast.SortCoreType, vtype{})
+		s.push(ast.SortCoreType, vtype{kind: vkCoreFunc})
 		return nil
 	}
 	ms := newVScope(s, true)
+	imports := map[[2]string]bool{}
+	exports := map[string]bool{}
 	for _, decl := range mt.Decls {
 		switch decl := decl.(type) {
 		case *ast.CoreType:
-			ms.push(ast.SortCoreType, vtype{})
+			ms.push(ast.SortCoreType, vtype{kind: vkCoreFunc})
 		case *ast.CoreOuterAlias:
 			o := ms
 			for range decl.Count {
@@ -182,22 +188,70 @@ func (s *vscope) coreType(d ast.CoreTypeDef, off int) error {
 			if err := o.idx(ast.SortCoreType, decl.Idx, off, "module type outer alias"); err != nil {
 				return err
 			}
-			ms.push(ast.SortCoreType, vtype{})
+			ms.push(ast.SortCoreType, vtype{kind: o.core[decl.Idx]})
 		case *ast.CoreImport:
-			if decl.Desc.Kind == ast.SortCoreFunc {
-				if err := ms.idx(ast.SortCoreType, decl.Desc.TypeIdx, off, "module type import "+decl.Name); err != nil {
-					return err
-				}
+			k := [2]string{decl.Module, decl.Name}
+			if imports[k] {
+				return Invalid(ruleCoreNameDup, off, "module type: duplicate import name %q %q", decl.Module, decl.Name)
+			}
+			imports[k] = true
+			if err := ms.coreExternDesc(decl.Desc, off, "module type import "+decl.Name); err != nil {
+				return err
 			}
 		case *ast.CoreExportDecl:
-			if decl.Desc.Kind == ast.SortCoreFunc {
-				if err := ms.idx(ast.SortCoreType, decl.Desc.TypeIdx, off, "module type export "+decl.Name); err != nil {
-					return err
-				}
+			if exports[decl.Name] {
+				return Invalid(ruleCoreNameDup, off, "module type: export name %q declared twice", decl.Name)
+			}
+			exports[decl.Name] = true
+			if err := ms.coreExternDesc(decl.Desc, off, "module type export "+decl.Name); err != nil {
+				return err
 			}
 		}
 	}
-	s.push(ast.SortCoreType, vtype{})
+	s.push(ast.SortCoreType, vtype{kind: vkCoreModule})
+	return nil
+}
+
+// Core limits: 2^16 pages of 64 KiB for a 32-bit memory, 2^48 for a
+// 64-bit one; tables are bounded only by their index type.
+const (
+	maxPages32 = 1 << 16
+	maxPages64 = 1 << 48
+)
+
+// coreExternDesc checks a core extern type of a module type.
+func (s *vscope) coreExternDesc(d ast.CoreExternDesc, off int, what string) error {
+	switch d.Kind {
+	case ast.SortCoreFunc:
+		if err := s.idx(ast.SortCoreType, d.TypeIdx, off, what); err != nil {
+			return err
+		}
+		if k := s.core[d.TypeIdx]; k != vkCoreFunc && k != vkUnknown {
+			return Invalid(RuleIndexSort, off, "%s: core type %d is a %s type, not a function type", what, d.TypeIdx, k)
+		}
+	case ast.SortCoreMemory:
+		limit := uint64(maxPages32)
+		if d.Memory.Is64 {
+			limit = maxPages64
+		}
+		return coreLimits(d.Memory.Limits, limit, off, what+": memory size")
+	case ast.SortCoreTable:
+		limit := uint64(1<<32 - 1)
+		if d.Table.Is64 {
+			limit = 1<<64 - 1
+		}
+		return coreLimits(d.Table.Limits, limit, off, what+": table size")
+	}
+	return nil
+}
+
+func coreLimits(l ast.Limits, limit uint64, off int, what string) error {
+	if l.Min > limit || (l.Max != nil && *l.Max > limit) {
+		return Invalid(ruleCoreLimits, off, "%s must be at most %d", what, limit)
+	}
+	if l.Max != nil && *l.Max < l.Min {
+		return Invalid(ruleCoreLimits, off, "%s: maximum %d below minimum %d", what, *l.Max, l.Min)
+	}
 	return nil
 }
 
