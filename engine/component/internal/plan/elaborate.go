@@ -48,6 +48,13 @@ type scope struct {
 	// resImps and resExps name the resources imported and exported so far,
 	// for [constructor]/[method] names (resolved.go).
 	resImps, resExps resourceNames
+	// External visibility (visibility.go): the type and instance indices
+	// an import, export or named alias introduced, and the types imports
+	// and exports made visible. compType: the declarators of a component
+	// type, checked as they come.
+	named, namedInst map[int]bool
+	visImp, visExp   map[any]bool
+	compType         bool
 }
 
 // resources returns the scope's imported or exported resources by name.
@@ -64,9 +71,9 @@ func (s *scope) resources(imports bool) resourceNames {
 type elaborator struct {
 	p         *Plan
 	typeNodes int
-	// visible holds the types some import or export names (external
-	// visibility, resolved.go).
-	visible map[any]bool
+	// handleNamed holds the own and borrow types made from a type index
+	// that an import, export or named alias introduced (visibility.go).
+	handleNamed map[any]bool
 	// spent is shared with the check-only elaborations of nested
 	// components that are never instantiated, so the caps bound all.
 	spent *spent
@@ -86,7 +93,7 @@ type spent struct{ coreInsts, compInsts, funcs int }
 // core modules needs them, from the host, for a plan that can run; without
 // them (modules nil) it is elaborated check-only.
 func Elaborate(c *ast.Component, modules map[string]*ast.CoreModule) (*Plan, error) {
-	e := &elaborator{p: New(), visible: map[any]bool{}, spent: &spent{}, modules: modules}
+	e := &elaborator{p: New(), handleNamed: map[any]bool{}, spent: &spent{}, modules: modules}
 	e.checkOnly = modules == nil && ImportsModules(c)
 	root := &scope{root: true, exports: newInstanceVal()}
 	if err := e.walk(root, c); err != nil {
@@ -133,7 +140,7 @@ func (e *elaborator) checkUninstantiated(s *scope, cd *componentDef) error {
 		return nil
 	}
 	cd.checked = true
-	sub := &elaborator{p: New(), typeNodes: e.typeNodes, visible: e.visible, spent: e.spent, checkOnly: true}
+	sub := &elaborator{p: New(), typeNodes: e.typeNodes, handleNamed: e.handleNamed, spent: e.spent, checkOnly: true}
 	err := sub.walk(&scope{outer: cd.outer, depth: s.depth + 1, root: true, exports: newInstanceVal()}, cd.ast)
 	e.typeNodes = sub.typeNodes
 	return err
@@ -169,9 +176,6 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 				return defError(d, "instance export %q: %v", ex.Name, err)
 			}
 			nameType(it, ex.Name)
-			if it.Sort == ast.SortType {
-				e.makeVisible(it.typ)
-			}
 			v.add(ex.Name, it)
 		}
 		s.instances = append(s.instances, v)
@@ -237,11 +241,15 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 				return err
 			}
 		}
+		if it.Sort == ast.SortType {
+			it.typ = nominal(it.typ)
+		}
 		nameType(it, d.Name)
 		if err := e.checkExtern(s, d.Name, it, false, d.Offset); err != nil {
 			return err
 		}
 		s.exports.add(d.Name, it)
+		s.nameIndex(it.Sort)
 		return s.push(it)
 	default:
 		return fmt.Errorf("component: unexpected definition %T", d)
@@ -501,6 +509,9 @@ func (e *elaborator) alias(s *scope, d *ast.Alias) error {
 		if it.Sort != d.Sort {
 			return validate.DefInvalid(d, validate.RuleAliasExport, "alias: export %q is a %s, not a %s", d.Name, it.Sort, d.Sort)
 		}
+		if s.namedInst[int(d.InstanceIdx)] {
+			s.nameIndex(it.Sort)
+		}
 		return s.push(it)
 	case ast.AliasCoreInstanceExport:
 		if int(d.InstanceIdx) >= len(s.coreInstances) {
@@ -536,6 +547,9 @@ func (e *elaborator) alias(s *scope, d *ast.Alias) error {
 		it, err := o.item(d.Sort, d.Idx)
 		if err != nil {
 			return defError(d, "outer alias: %v", err)
+		}
+		if d.Sort == ast.SortType && o.named[int(d.Idx)] {
+			s.nameIndex(d.Sort) // an alias is the same type index, named or not
 		}
 		return s.push(it)
 	}
@@ -704,9 +718,27 @@ func (e *elaborator) importDef(s *scope, d *ast.Import) error {
 		} else if err := checkFits(validate.RuleArgType, fmt.Sprintf("instantiate argument %q", d.Name), declared, it, d.Offset); err != nil {
 			return err
 		}
-		if err := e.checkExtern(s, d.Name, it, true, d.Offset); err != nil {
+		// Visibility is the import's, as declared; the argument's types
+		// are what later aliases of it resolve to, so they are visible too.
+		view := it
+		switch dt := declared.(type) {
+		case *wit.Func:
+			view.Func = &Func{Type: dt}
+		case *instanceType:
+			view.Inst = instanceView(dt)
+			s.registerInstance(it.Inst, true, 0)
+		case *wit.ResourceType:
+		case nil:
+		default:
+			// Instantiation substitutes the argument for the import: the
+			// import's index holds the argument's type itself.
+			view.typ = dt
+			s.markVisible(it.typ, true)
+		}
+		if err := e.checkExtern(s, d.Name, view, true, d.Offset); err != nil {
 			return err
 		}
+		s.nameIndex(it.Sort)
 		return s.push(it)
 	}
 	it, err := e.rootImport(s, d)
@@ -717,6 +749,7 @@ func (e *elaborator) importDef(s *scope, d *ast.Import) error {
 		return err
 	}
 	e.p.Imports = append(e.p.Imports, Import{Name: d.Name, Item: it})
+	s.nameIndex(it.Sort)
 	return s.push(it)
 }
 
@@ -773,7 +806,7 @@ func (e *elaborator) rootImport(s *scope, d *ast.Import) (Item, error) {
 			if int(d.Desc.TypeIdx) >= len(s.types) {
 				return Item{}, fmt.Errorf("type index %d out of range", d.Desc.TypeIdx)
 			}
-			t = s.types[d.Desc.TypeIdx]
+			t = nominal(s.types[d.Desc.TypeIdx])
 		}
 		return Item{Sort: ast.SortType, typ: t}, nil
 	}
