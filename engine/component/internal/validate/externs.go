@@ -37,7 +37,7 @@ func (s *vscope) externDesc(d ast.ExternDesc, off int, what string) (vtype, erro
 		return vtype{}, err
 	case ast.ExternType:
 		if d.Bound == ast.BoundSubResource {
-			return vtype{kind: vkResource}, nil
+			return vtype{kind: vkResource, res: true}, nil
 		}
 		return s.typeOf(d.TypeIdx, vkUnknown, off, what)
 	}

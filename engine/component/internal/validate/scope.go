@@ -33,10 +33,13 @@ func (k vkind) String() string {
 }
 
 // vtype is a type index entry of the structural pass. borrow: the value
-// type transitively contains a borrow handle.
+// type transitively contains a borrow handle; res: the type transitively
+// refers to a resource type (of its own scope or, for a component or
+// instance type, from outside it).
 type vtype struct {
 	kind   vkind
 	borrow bool
+	res    bool
 }
 
 // vscope is one component, component type or instance type during the
@@ -53,6 +56,9 @@ type vscope struct {
 	resImps  map[string]bool
 	resExps  map[string]bool
 	coreMods *[]*ast.CoreModule
+	// outerRes: an outer alias in this type scope (or a type scope in
+	// it) names a type outside it that refers to resources.
+	outerRes bool
 }
 
 func newVScope(outer *vscope, isType bool) *vscope {
@@ -233,11 +239,13 @@ func (s *vscope) alias(d *ast.Alias) (vtype, error) {
 		return vtype{}, s.idx(ast.SortCoreInstance, d.InstanceIdx, d.Offset, "alias core export "+d.Name)
 	case ast.AliasOuter:
 		o, crosses := s, false
+		var passed []*vscope
 		for range d.Count {
 			if o.outer == nil {
 				return vtype{}, Invalid(ruleOuterCount, d.Offset, "outer alias: count %d reaches past the outermost component", d.Count)
 			}
 			crosses = crosses || !o.isType
+			passed = append(passed, o)
 			o = o.outer
 		}
 		if err := o.idx(d.Sort, d.Idx, d.Offset, "outer alias"); err != nil {
@@ -250,8 +258,11 @@ func (s *vscope) alias(d *ast.Alias) (vtype, error) {
 			return vtype{}, nil
 		}
 		t := o.types[d.Idx]
-		if crosses && t.kind == vkResource {
-			return t, Invalid(ruleOuterResource, d.Offset, "outer alias of resource type %d into a nested component (resources cannot be aliased across a component boundary)", d.Idx)
+		if crosses && t.res {
+			return t, Invalid(ruleOuterResource, d.Offset, "outer alias of type %d, which transitively refers to resources, into a nested component (resources cannot be aliased across a component boundary)", d.Idx)
+		}
+		for _, p := range passed {
+			p.outerRes = p.outerRes || t.res
 		}
 		return t, nil
 	}

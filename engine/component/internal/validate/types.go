@@ -40,6 +40,7 @@ func (s *vscope) valTypes(vs []ast.ValType, off int, what string) (vtype, error)
 			return t, err
 		}
 		t.borrow = t.borrow || m.borrow
+		t.res = t.res || m.res
 	}
 	return t, nil
 }
@@ -90,10 +91,10 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 		return s.valTypes(types, off, "result")
 	case *ast.Own:
 		_, err := s.handle("own", d.TypeIdx, off)
-		return vtype{kind: vkValue}, err
+		return vtype{kind: vkValue, res: true}, err
 	case *ast.Borrow:
 		_, err := s.handle("borrow", d.TypeIdx, off)
-		return vtype{kind: vkValue, borrow: true}, err
+		return vtype{kind: vkValue, borrow: true, res: true}, err
 	case *ast.FuncType:
 		return s.funcType(d, off)
 	case *ast.ResourceType:
@@ -105,7 +106,7 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 				return vtype{}, err
 			}
 		}
-		return vtype{kind: vkResource}, nil
+		return vtype{kind: vkResource, res: true}, nil
 	case *ast.InstanceType:
 		ts := newVScope(s, true)
 		for _, decl := range d.Decls {
@@ -113,7 +114,7 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 				return vtype{}, err
 			}
 		}
-		return vtype{kind: vkInstance}, nil
+		return vtype{kind: vkInstance, res: ts.outerRes}, nil
 	case *ast.ComponentType:
 		ts := newVScope(s, true)
 		for _, decl := range d.Decls {
@@ -121,7 +122,7 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 				return vtype{}, err
 			}
 		}
-		return vtype{kind: vkComponent}, nil
+		return vtype{kind: vkComponent, res: ts.outerRes}, nil
 	}
 	return vtype{}, Invalid(RuleIndexSort, off, "unknown type definition %T", d)
 }
@@ -139,11 +140,14 @@ func (s *vscope) handle(what string, idx uint32, off int) (vtype, error) {
 
 func (s *vscope) funcType(d *ast.FuncType, off int) (vtype, error) {
 	labels := make([]string, len(d.Params))
+	res := false
 	for i, p := range d.Params {
 		labels[i] = p.Name
-		if _, err := s.valType(p.Type, off, "func parameter "+p.Name); err != nil {
+		t, err := s.valType(p.Type, off, "func parameter "+p.Name)
+		if err != nil {
 			return vtype{}, err
 		}
+		res = res || t.res
 	}
 	if err := checkLabels("func parameter", labels, off); err != nil {
 		return vtype{}, err
@@ -156,8 +160,9 @@ func (s *vscope) funcType(d *ast.FuncType, off int) (vtype, error) {
 		if r.borrow {
 			return vtype{}, Invalid(ruleBorrowResult, off, "func result contains a borrow handle (results can only return own handles)")
 		}
+		res = res || r.res
 	}
-	return vtype{kind: vkFunc}, nil
+	return vtype{kind: vkFunc, res: res}, nil
 }
 
 // coreType checks a core type definition: its indices, and for a module
