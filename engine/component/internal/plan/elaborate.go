@@ -616,7 +616,7 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 			kind = HostResourceRep
 		}
 		if kind != HostResourceDrop {
-			if _, local := e.p.Resources[rt]; !local {
+			if def, local := e.p.Resources[rt]; !local || def.CompInst != s.compInst {
 				return validate.DefInvalid(d, validate.RuleResourceLocal, "canon %s: resource type %d is not defined by this component", d.Kind, d.TypeIdx)
 			}
 		}

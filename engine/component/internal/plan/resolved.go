@@ -36,6 +36,13 @@ func checkFits(rule, what string, declared any, it Item, off int) error {
 		if err := FuncTypesMatch(it.Func.Type, ft, nil); err != nil {
 			return validate.Invalid(rule, off, "%s: function type differs: %v", what, err)
 		}
+		// Subtyping of function types compares parameter names too (the
+		// host linker, matching WIT definitions, does not ask for them).
+		for i, p := range ft.Params {
+			if got := it.Func.Type.Params[i].Name; got != p.Name {
+				return validate.Invalid(rule, off, "%s: expected parameter named %q, found %q", what, p.Name, got)
+			}
+		}
 	case ast.SortType:
 		if err := checkExportType(typedExport{sort: ast.SortType, desc: declared}, it, nil); err != nil {
 			return validate.Invalid(rule, off, "%s: %v", what, err)

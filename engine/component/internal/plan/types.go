@@ -299,6 +299,10 @@ func pushDesc(ts *scope, sort ast.Sort, desc any) error {
 					v.add(ex.name, Item{Sort: ast.SortType, typ: ex.desc})
 				case ast.SortFunc:
 					v.add(ex.name, Item{Sort: ast.SortFunc, Func: &Func{Type: ex.desc.(*wit.Func)}})
+				case ast.SortInstance:
+					if nested, ok := ex.desc.(*instanceType); ok {
+						v.add(ex.name, Item{Sort: ast.SortInstance, Inst: instanceView(nested)})
+					}
 				}
 			}
 		}
