@@ -487,6 +487,9 @@ func (e *elaborator) instantiate(s *scope, d *ast.Instantiate) error {
 		}
 		args[a.Name] = it
 	}
+	if cd.abstract != nil {
+		return e.instantiateAbstract(s, d, cd.abstract, args)
+	}
 	inner := &scope{outer: cd.outer, depth: s.depth + 1, args: args, compInst: e.p.CompInsts, exports: newInstanceVal()}
 	e.p.CompInsts++
 	if err := e.walk(inner, cd.ast); err != nil {
@@ -774,28 +777,21 @@ func (e *elaborator) rootImport(s *scope, d *ast.Import) (Item, error) {
 		if !ok {
 			return Item{}, fmt.Errorf("type %d is not an instance type", d.Desc.TypeIdx)
 		}
-		v := newInstanceVal()
-		for _, ex := range it.exports {
-			switch ex.sort {
-			case ast.SortFunc:
-				fn, err := e.newFunc(ex.desc.(*wit.Func))
-				if err != nil {
-					return Item{}, err
-				}
-				fn.Imported, fn.Instance, fn.Name = true, d.Name, ex.name
-				v.add(ex.name, Item{Sort: ast.SortFunc, Func: fn})
-			case ast.SortType:
-				if rt, ok := ex.desc.(*wit.ResourceType); ok && ex.fresh {
-					e.p.ImportedResources = append(e.p.ImportedResources, ImportedResource{Instance: d.Name, Name: ex.name, Type: rt})
-				}
-				v.add(ex.name, Item{Sort: ast.SortType, typ: ex.desc})
-			default:
-				return Item{}, fmt.Errorf("importing an instance that exports a %s (%q) is not supported", ex.sort, ex.name)
-			}
+		v, err := e.importedInstance(d.Name, it, false, 0)
+		if err != nil {
+			return Item{}, err
 		}
 		return Item{Sort: ast.SortInstance, Inst: v}, nil
 	case ast.ExternCoreModule:
 		return e.moduleImport(s, d)
+	case ast.ExternComponent:
+		if !e.checkOnly {
+			break
+		}
+		if int(d.Desc.TypeIdx) >= len(s.types) {
+			return Item{}, fmt.Errorf("type index %d out of range", d.Desc.TypeIdx)
+		}
+		return Item{Sort: ast.SortComponent, comp: abstractComponent(s.types[d.Desc.TypeIdx])}, nil
 	case ast.ExternType:
 		var t typeItem
 		if d.Desc.Bound == ast.BoundSubResource {

@@ -143,7 +143,8 @@ func (e *elaborator) typeDef(s *scope, d ast.TypeDef) (typeItem, error) {
 				if err := e.declared(ts, imp.Name, t, true, imp.Offset); err != nil {
 					return nil, err
 				}
-				ct.imports = append(ct.imports, typedExport{name: imp.Name, sort: imp.Desc.Sort(), desc: t})
+				fresh := imp.Desc.Kind == ast.ExternType && imp.Desc.Bound == ast.BoundSubResource
+				ct.imports = append(ct.imports, typedExport{name: imp.Name, sort: imp.Desc.Sort(), desc: t, fresh: fresh})
 				ts.nameIndex(imp.Desc.Sort())
 				if err := pushDesc(ts, imp.Desc.Sort(), t); err != nil {
 					return nil, err
