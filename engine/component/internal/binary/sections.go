@@ -377,6 +377,7 @@ func decodeExternName(r *reader) (string, ast.NameAttrs, error) {
 		}
 		seen[ak] = true
 		*field = v
+		attrs.HasImplements = attrs.HasImplements || ak == 0x00
 	}
 	return name, attrs, nil
 }

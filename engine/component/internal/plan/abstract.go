@@ -20,8 +20,9 @@ import (
 // only, so a root importing anything else is refused.
 
 // importedInstance builds the instance a root import of instance type it
-// stands for; path names it for errors and host linking.
-func (e *elaborator) importedInstance(name string, it *instanceType, nested bool, depth int) (*InstanceVal, error) {
+// stands for; name (and the interface it implements, if it says) is what
+// the linker looks its functions and resources up by.
+func (e *elaborator) importedInstance(name, implements string, it *instanceType, nested bool, depth int) (*InstanceVal, error) {
 	if depth > maxTypeDepth {
 		return nil, fmt.Errorf("instances nested deeper than %d", maxTypeDepth)
 	}
@@ -39,11 +40,11 @@ func (e *elaborator) importedInstance(name string, it *instanceType, nested bool
 			if err != nil {
 				return nil, err
 			}
-			fn.Imported, fn.Instance, fn.Name = true, name, ex.name
+			fn.Imported, fn.Instance, fn.Name, fn.Implements = true, name, ex.name, implements
 			v.add(ex.name, Item{Sort: ast.SortFunc, Func: fn})
 		case ast.SortType:
 			if rt, ok := ex.desc.(*wit.ResourceType); ok && fresh && !nested {
-				e.p.ImportedResources = append(e.p.ImportedResources, ImportedResource{Instance: name, Name: ex.name, Type: rt})
+				e.p.ImportedResources = append(e.p.ImportedResources, ImportedResource{Instance: name, Name: ex.name, Implements: implements, Type: rt})
 			}
 			v.add(ex.name, Item{Sort: ast.SortType, typ: ex.desc})
 		case ast.SortInstance:
@@ -51,7 +52,7 @@ func (e *elaborator) importedInstance(name string, it *instanceType, nested bool
 			if !ok {
 				return nil, fmt.Errorf("export %q is not of an instance type", ex.name)
 			}
-			inner, err := e.importedInstance(name, nt, true, depth+1)
+			inner, err := e.importedInstance(name, "", nt, true, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -136,7 +137,7 @@ func (e *elaborator) abstractItem(sort ast.Sort, desc any) (Item, error) {
 		if !ok {
 			return Item{}, fmt.Errorf("not an instance type")
 		}
-		v, err := e.importedInstance("", it, true, 0)
+		v, err := e.importedInstance("", "", it, true, 0)
 		return Item{Sort: sort, Inst: v}, err
 	case ast.SortCoreModule:
 		return Item{Sort: sort, mod: &ast.CoreModule{}}, nil

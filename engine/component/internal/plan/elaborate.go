@@ -777,7 +777,7 @@ func (e *elaborator) rootImport(s *scope, d *ast.Import) (Item, error) {
 		if !ok {
 			return Item{}, fmt.Errorf("type %d is not an instance type", d.Desc.TypeIdx)
 		}
-		v, err := e.importedInstance(d.Name, it, false, 0)
+		v, err := e.importedInstance(d.Name, d.Attrs.Implements, it, false, 0)
 		if err != nil {
 			return Item{}, err
 		}

@@ -184,6 +184,9 @@ func (s *vscope) def(d ast.Def) error {
 			if _, err := checkExternName(set, "instance export", ex.Name, ex.Attrs, off); err != nil {
 				return err
 			}
+			if err := implementsOnInstance(ex.Attrs, sortKinds[ex.Sort], "instance export", ex.Name, off); err != nil {
+				return err
+			}
 			if err := s.idx(ex.Sort, ex.Idx, off, "instance export "+ex.Name); err != nil {
 				return err
 			}
