@@ -132,10 +132,16 @@ func TestStructureRulesWithoutText(t *testing.T) {
 			unsupported: true,
 		},
 		{
-			name: "implements",
-			c: &ast.Component{Defs: []ast.Def{&ast.Import{Name: "store", Attrs: ast.NameAttrs{Implements: "a:b/c"},
+			name: "implements on a type",
+			c: &ast.Component{Defs: []ast.Def{&ast.Import{Name: "store", Attrs: ast.NameAttrs{Implements: "a:b/c", HasImplements: true},
 				Desc: ast.ExternDesc{Kind: ast.ExternType, Bound: ast.BoundSubResource}, Offset: 9}}},
-			unsupported: true,
+			rule: ruleImplements,
+		},
+		{
+			name: "empty implements",
+			c: &ast.Component{Defs: []ast.Def{&ast.Import{Name: "store", Attrs: ast.NameAttrs{HasImplements: true},
+				Desc: ast.ExternDesc{Kind: ast.ExternInstance}, Offset: 9}}},
+			rule: ruleImplements,
 		},
 	}
 	for _, tt := range tests {
