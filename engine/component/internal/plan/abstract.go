@@ -26,8 +26,18 @@ func (e *elaborator) importedInstance(name, implements string, it *instanceType,
 	if depth > maxTypeDepth {
 		return nil, fmt.Errorf("instances nested deeper than %d", maxTypeDepth)
 	}
+	// Each import of an instance type has resource types of its own: two
+	// imports of one type do not share them.
+	fresh := map[*wit.ResourceType]*wit.ResourceType{}
+	for _, ex := range it.exports {
+		if rt, ok := ex.desc.(*wit.ResourceType); ok && ex.fresh {
+			fresh[rt] = &wit.ResourceType{Name: rt.Name}
+		}
+	}
+	su := newSubstituter(fresh, e.handleNamed)
 	v := newInstanceVal()
 	for _, ex := range it.exports {
+		ex.desc = su.desc(ex.desc)
 		_, fresh := ex.desc.(*wit.ResourceType)
 		fresh = fresh && ex.fresh
 		linked := ex.sort == ast.SortInstance || ex.sort == ast.SortType && !(nested && fresh) || ex.sort == ast.SortFunc && !nested
@@ -80,6 +90,7 @@ func abstractComponent(desc any) *componentDef {
 // declares, resources substituted.
 func (e *elaborator) instantiateAbstract(s *scope, d *ast.Instantiate, ct *componentType, args map[string]Item) error {
 	subst := map[*wit.ResourceType]*wit.ResourceType{}
+	su := newSubstituter(subst, e.handleNamed)
 	for _, imp := range ct.imports {
 		it, ok := args[imp.name]
 		if !ok {
@@ -97,7 +108,7 @@ func (e *elaborator) instantiateAbstract(s *scope, d *ast.Instantiate, ct *compo
 			subst[rt] = got
 			continue
 		}
-		if err := checkFits(validate.RuleArgType, what, substDesc(imp.desc, subst), it, d.Offset); err != nil {
+		if err := checkFits(validate.RuleArgType, what, su.desc(imp.desc), it, d.Offset); err != nil {
 			return err
 		}
 	}
@@ -106,9 +117,10 @@ func (e *elaborator) instantiateAbstract(s *scope, d *ast.Instantiate, ct *compo
 			subst[rt] = &wit.ResourceType{Name: rt.Name}
 		}
 	}
+	su = newSubstituter(subst, e.handleNamed)
 	v := newInstanceVal()
 	for _, ex := range ct.exports {
-		it, err := e.abstractItem(ex.sort, substDesc(ex.desc, subst))
+		it, err := e.abstractItem(ex.sort, su.desc(ex.desc))
 		if err != nil {
 			return defError(d, "instantiate: export %q: %v", ex.name, err)
 		}
@@ -147,77 +159,113 @@ func (e *elaborator) abstractItem(sort ast.Sort, desc any) (Item, error) {
 	return Item{Sort: sort, typ: desc}, nil
 }
 
-// substDesc replaces resource types in a declared type.
-func substDesc(desc any, m map[*wit.ResourceType]*wit.ResourceType) any {
-	if len(m) == 0 {
+// substituter replaces resource types in declared types. A handle it
+// copies keeps the visibility of the handle it copies (handleNamed).
+type substituter struct {
+	m     map[*wit.ResourceType]*wit.ResourceType
+	named map[any]bool
+	done  map[wit.Type]wit.Type
+}
+
+func newSubstituter(m map[*wit.ResourceType]*wit.ResourceType, named map[any]bool) substituter {
+	return substituter{m: m, named: named, done: map[wit.Type]wit.Type{}}
+}
+
+// desc replaces resource types in a declared type.
+func (su substituter) desc(desc any) any {
+	if len(su.m) == 0 {
 		return desc
 	}
 	switch d := desc.(type) {
 	case *wit.ResourceType:
-		if r, ok := m[d]; ok {
+		if r, ok := su.m[d]; ok {
 			return r
 		}
 		return d
 	case *wit.Func:
-		return substFunc(d, m)
+		return su.fn(d)
 	case *instanceType:
 		out := &instanceType{exports: make([]typedExport, len(d.exports))}
 		for i, ex := range d.exports {
-			ex.desc = substDesc(ex.desc, m)
+			ex.desc = su.desc(ex.desc)
 			out.exports[i] = ex
 		}
 		return out
 	case wit.Type:
-		return substType(d, m)
+		return su.typ(d)
 	}
 	return desc
 }
 
-func substFunc(f *wit.Func, m map[*wit.ResourceType]*wit.ResourceType) *wit.Func {
-	out := &wit.Func{Params: make([]wit.Param, len(f.Params)), Result: substType(f.Result, m)}
+func (su substituter) fn(f *wit.Func) *wit.Func {
+	out := &wit.Func{Params: make([]wit.Param, len(f.Params)), Result: su.typ(f.Result)}
 	for i, p := range f.Params {
-		out.Params[i] = wit.Param{Name: p.Name, Type: substType(p.Type, m)}
+		out.Params[i] = wit.Param{Name: p.Name, Type: su.typ(p.Type)}
 	}
 	return out
 }
 
-// substType copies t with resources replaced as m says.
-func substType(t wit.Type, m map[*wit.ResourceType]*wit.ResourceType) wit.Type {
+// typ is t with resources replaced: t itself when it refers to none of
+// them, else a copy, made once per type so that a type and its uses stay
+// one type.
+func (su substituter) typ(t wit.Type) wit.Type {
+	if t == nil {
+		return nil
+	}
+	if out, ok := su.done[t]; ok {
+		return out
+	}
+	changed := false
+	sub := func(m wit.Type) wit.Type {
+		n := su.typ(m)
+		changed = changed || n != m
+		return n
+	}
 	res := func(r *wit.ResourceType) *wit.ResourceType {
-		if n, ok := m[r]; ok {
+		if n, ok := su.m[r]; ok {
+			changed = true
 			return n
 		}
 		return r
 	}
+	var out wit.Type
 	switch t := t.(type) {
 	case *wit.Own:
-		return &wit.Own{Named: t.Named, Resource: res(t.Resource)}
+		out = &wit.Own{Named: t.Named, Resource: res(t.Resource)}
 	case *wit.Borrow:
-		return &wit.Borrow{Named: t.Named, Resource: res(t.Resource)}
+		out = &wit.Borrow{Named: t.Named, Resource: res(t.Resource)}
 	case *wit.List:
-		return &wit.List{Named: t.Named, Elem: substType(t.Elem, m)}
+		out = &wit.List{Named: t.Named, Elem: sub(t.Elem)}
 	case *wit.Option:
-		return &wit.Option{Named: t.Named, Elem: substType(t.Elem, m)}
+		out = &wit.Option{Named: t.Named, Elem: sub(t.Elem)}
 	case *wit.Result:
-		return &wit.Result{Named: t.Named, OK: substType(t.OK, m), Err: substType(t.Err, m)}
+		out = &wit.Result{Named: t.Named, OK: sub(t.OK), Err: sub(t.Err)}
 	case *wit.Tuple:
-		out := &wit.Tuple{Named: t.Named, Types: make([]wit.Type, len(t.Types))}
-		for i, m2 := range t.Types {
-			out.Types[i] = substType(m2, m)
+		tt := &wit.Tuple{Named: t.Named, Types: make([]wit.Type, len(t.Types))}
+		for i, m := range t.Types {
+			tt.Types[i] = sub(m)
 		}
-		return out
+		out = tt
 	case *wit.Record:
-		out := &wit.Record{Named: t.Named, Fields: make([]wit.Field, len(t.Fields))}
+		r := &wit.Record{Named: t.Named, Fields: make([]wit.Field, len(t.Fields))}
 		for i, f := range t.Fields {
-			out.Fields[i] = wit.Field{Name: f.Name, Type: substType(f.Type, m)}
+			r.Fields[i] = wit.Field{Name: f.Name, Type: sub(f.Type)}
 		}
-		return out
+		out = r
 	case *wit.Variant:
-		out := &wit.Variant{Named: t.Named, Cases: make([]wit.Case, len(t.Cases))}
+		v := &wit.Variant{Named: t.Named, Cases: make([]wit.Case, len(t.Cases))}
 		for i, c := range t.Cases {
-			out.Cases[i] = wit.Case{Name: c.Name, Type: substType(c.Type, m)}
+			v.Cases[i] = wit.Case{Name: c.Name, Type: sub(c.Type)}
 		}
-		return out
+		out = v
+	default:
+		out = t
 	}
-	return t
+	if !changed {
+		out = t
+	} else if su.named[t] {
+		su.named[out] = true
+	}
+	su.done[t] = out
+	return out
 }
