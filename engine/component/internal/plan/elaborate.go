@@ -240,6 +240,15 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 			} else if err := checkFits(validate.RuleAscription, fmt.Sprintf("export %q", d.Name), declared, it, d.Offset); err != nil {
 				return err
 			}
+			// An instance ascribed a type is exported as that type says:
+			// what it does not declare is not there.
+			if itype, ok := declared.(*instanceType); ok && it.Sort == ast.SortInstance {
+				view := newInstanceVal()
+				for _, ex := range itype.exports {
+					view.add(ex.name, it.Inst.Exports[ex.name])
+				}
+				it.Inst = view
+			}
 		}
 		if it.Sort == ast.SortType {
 			it.typ = nominal(it.typ)
