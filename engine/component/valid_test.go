@@ -227,3 +227,22 @@ func TestImplementsLinksToInterface(t *testing.T) {
 		})
 	}
 }
+
+// Exception handling is enabled for core modules; an exception no handler
+// catches ends the call as a trap at the component boundary and poisons
+// the store, as any trap does.
+func TestUncaughtExceptionIsATrap(t *testing.T) {
+	inst, err := component.NewLinker().Instantiate(context.Background(), compileValid(t, "tag-uncaught"), &component.Store{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Close(context.Background())
+	_, err = call(t, inst, "throw")
+	var te *component.TrapError
+	if !errors.As(err, &te) {
+		t.Fatalf("got %T %v; want a *component.TrapError", err, err)
+	}
+	if _, err := call(t, inst, "throw"); !errors.Is(err, component.ErrPoisoned) {
+		t.Fatalf("second call: got %v; want ErrPoisoned", err)
+	}
+}

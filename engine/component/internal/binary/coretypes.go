@@ -179,7 +179,16 @@ func decodeCoreExternDesc(r *reader) (ast.CoreExternDesc, error) {
 		d.Kind = ast.SortCoreGlobal
 		d.Global, err = decodeGlobalType(r)
 	case 0x04:
-		return d, unsupported(off, "core tags (exception handling)")
+		// A tag type: attribute 0x00 (exception), then its function type.
+		var attr byte
+		if attr, err = r.byte(); err != nil {
+			return d, err
+		}
+		if attr != 0x00 {
+			return d, failAt(off, ErrBadOpcode, "tag attribute 0x%02x, want 0x00 (exception)", attr)
+		}
+		d.Kind = ast.SortCoreTag
+		d.TypeIdx, err = r.u32()
 	default:
 		return d, failAt(off, ErrBadOpcode, "unknown core extern type 0x%02x", b)
 	}

@@ -165,7 +165,6 @@ func TestNotSupported(t *testing.T) {
 		{"start with results", component(section(9, leb(0), vecOf(), leb(1))), "value results", 12},
 		{"value sort", component(section(11, vecOf(cat(b(0x00), str("v"), b(0x02), leb(0), b(0x00))))), "value sort", 14},
 		{"value import", component(section(10, vecOf(cat(b(0x00), str("v"), b(0x02, 0x01, 0x7f))))), "value import", 14},
-		{"core tag sort", component(section(6, vecOf(cat(b(0x00, 0x04, 0x01), leb(0), str("t"))))), "tags", 12},
 		{"async func type", typeEntry(0x43, 0x00, 0x01, 0x00), "async function", 11},
 		{"stream", typeEntry(0x66, 0x00), "stream", 11},
 		{"future", typeEntry(0x65, 0x00), "future", 11},
@@ -189,7 +188,6 @@ func TestNotSupported(t *testing.T) {
 		{"gc non-final sub", component(section(3, vecOf(b(0x00, 0x50, 0x00, 0x60, 0x00, 0x00)))), "GC core types", 11},
 		{"module type in module type", moduleDecl(cat(b(0x01, 0x50), vecOf())), "GC core types", 14},
 		{"gc ref type", component(section(3, vecOf(b(0x60, 0x01, 0x64, 0x70, 0x00)))), "GC reference types", 13},
-		{"core tag import", moduleDecl(cat(b(0x00), str("a"), str("b"), b(0x04, 0x00, 0x00))), "tags", 18},
 		{"custom page size", moduleDecl(cat(b(0x03), str("m"), b(0x02, 0x08, 0x01, 0x10))), "page sizes", 17},
 		{"shared global", moduleDecl(cat(b(0x03), str("g"), b(0x03, 0x7f, 0x02))), "shared globals", 18},
 	}

@@ -133,6 +133,26 @@ func (p *Plan) checkCoreExternImports() error {
 	return nil
 }
 
+// checkCoreKind checks that a core item required to be a table, global
+// or tag is one (wazero lists none of them; the module bytes say).
+func (p *Plan) checkCoreKind(c coreCheck) error {
+	want, ok := map[ast.Sort]coremod.Kind{ast.SortCoreTable: coremod.KindTable, ast.SortCoreGlobal: coremod.KindGlobal, ast.SortCoreTag: coremod.KindTag}[c.sort]
+	if !ok {
+		return nil
+	}
+	if c.item.Inst == HostInst {
+		return validate.Invalid(c.rule, c.off, "%s: a function is not a %s", c.what, c.sort)
+	}
+	_, exps, err := coremod.ExternTypes(p.CoreInsts[c.item.Inst].Bytes)
+	if err != nil {
+		return validate.Invalid(validate.RuleCoreModule, c.off, "%v", err)
+	}
+	if got, ok := exps[c.item.Name]; !ok || got.Kind != want {
+		return validate.Invalid(c.rule, c.off, "%s: core export %q is not a %s", c.what, c.item.Name, c.sort)
+	}
+	return nil
+}
+
 // providerIndex parses the renamed module of an import that another core
 // instance provides.
 func providerIndex(mod string) (int, bool) {
@@ -166,7 +186,7 @@ func (p *Plan) providedSig(mod, name string) (canon.Signature, bool, error) {
 
 func (p *Plan) checkCore(c coreCheck) error {
 	if c.sort != ast.SortCoreFunc && c.sort != ast.SortCoreMemory {
-		return nil
+		return p.checkCoreKind(c)
 	}
 	if c.item.Inst == HostInst {
 		if c.sort != ast.SortCoreFunc {

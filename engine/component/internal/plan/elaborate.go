@@ -34,10 +34,10 @@ type scope struct {
 	root     bool
 	compInst int
 
-	coreFuncs, coreTables, coreMems, coreGlobals []CoreItem
-	coreTypes                                    []ast.CoreTypeDef
-	coreModules                                  []*ast.CoreModule
-	coreInstances                                []coreInstance
+	coreFuncs, coreTables, coreMems, coreGlobals, coreTags []CoreItem
+	coreTypes                                              []ast.CoreTypeDef
+	coreModules                                            []*ast.CoreModule
+	coreInstances                                          []coreInstance
 
 	funcs      []*Func
 	types      []typeItem
@@ -349,6 +349,8 @@ func (s *scope) coreItem(sort ast.Sort, idx uint32) (CoreItem, error) {
 		space = s.coreMems
 	case ast.SortCoreGlobal:
 		space = s.coreGlobals
+	case ast.SortCoreTag:
+		space = s.coreTags
 	default:
 		return CoreItem{}, fmt.Errorf("%s items cannot be used here", sort)
 	}
@@ -368,6 +370,8 @@ func (s *scope) pushCore(sort ast.Sort, it CoreItem) error {
 		s.coreMems = append(s.coreMems, it)
 	case ast.SortCoreGlobal:
 		s.coreGlobals = append(s.coreGlobals, it)
+	case ast.SortCoreTag:
+		s.coreTags = append(s.coreTags, it)
 	default:
 		return fmt.Errorf("cannot alias a %s from a core instance", sort)
 	}

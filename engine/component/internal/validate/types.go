@@ -227,7 +227,7 @@ const (
 // coreExternDesc checks a core extern type of a module type.
 func (s *vscope) coreExternDesc(d ast.CoreExternDesc, off int, what string) error {
 	switch d.Kind {
-	case ast.SortCoreFunc:
+	case ast.SortCoreFunc, ast.SortCoreTag:
 		if err := s.idx(ast.SortCoreType, d.TypeIdx, off, what); err != nil {
 			return err
 		}
