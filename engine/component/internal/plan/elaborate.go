@@ -237,6 +237,9 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 				if _, ok := it.typ.(*wit.ResourceType); !ok {
 					return validate.DefInvalid(d, validate.RuleAscription, "export %q: ascribed (sub resource) but it is not a resource type", d.Name)
 				}
+				// The ascription hides the resource: what is exported is a
+				// new abstract resource type, unequal to every other.
+				it.typ = declared
 			} else if err := checkFits(validate.RuleAscription, fmt.Sprintf("export %q", d.Name), declared, it, d.Offset); err != nil {
 				return err
 			}
