@@ -181,8 +181,15 @@ func (s *vscope) def(d ast.Def) error {
 	case *ast.InstanceExports:
 		set := nameSet{}
 		for _, ex := range d.Exports {
-			if _, err := checkExternName(set, "instance export", ex.Name, ex.Attrs, off); err != nil {
+			n, err := checkExternName(set, "instance export", ex.Name, ex.Attrs, off)
+			if err != nil {
 				return err
+			}
+			// A bag of exports names no resource, so no function in it can
+			// be a resource's constructor, method or static function (the
+			// reference validator says the same of every such name).
+			if n.annotation != "" {
+				return Invalid(ruleAnnotation, off, "instance export %q: a bag of exports names no resource, so [%s] names are not valid in it", ex.Name, n.annotation)
 			}
 			if err := implementsOnInstance(ex.Attrs, sortKinds[ex.Sort], "instance export", ex.Name, off); err != nil {
 				return err
