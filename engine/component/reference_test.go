@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/engine/component/internal/binary"
 	"github.com/mur-go/mur/engine/wit"
 )
 
@@ -211,10 +212,11 @@ func (r *refRunner) run(c refCommand) error {
 		r.last, r.insts[c.ID] = inst, inst
 		return nil
 	case "assert_invalid":
-		if _, err := r.compile(c); err == nil {
+		_, err := r.compile(c)
+		if err == nil {
 			return fmt.Errorf("invalid component accepted (want %q)", c.Message)
 		}
-		return nil
+		return notSupported(err, c.Message)
 	case "assert_malformed":
 		if c.Quote {
 			if c.TextError == "" {
@@ -222,10 +224,11 @@ func (r *refRunner) run(c refCommand) error {
 			}
 			return nil
 		}
-		if _, err := r.compile(c); err == nil {
+		_, err := r.compile(c)
+		if err == nil {
 			return fmt.Errorf("malformed binary accepted (want %q)", c.Message)
 		}
-		return nil
+		return notSupported(err, c.Message)
 	case "assert_trap":
 		if c.Instantiat {
 			comp, err := r.compile(c)
@@ -264,6 +267,16 @@ func (c refCommand) expectedJSON() []string {
 		out[i] = string(e)
 	}
 	return out
+}
+
+// notSupported: a component refused only because it uses a feature the
+// engine lacks has not been checked against the rule it breaks.
+func notSupported(err error, want string) error {
+	var ns *binary.NotSupportedError
+	if errors.As(err, &ns) {
+		return fmt.Errorf("refused as not supported (%s), not for the rule (want %q)", ns.Feature, want)
+	}
+	return nil
 }
 
 func isTrap(err error) bool {

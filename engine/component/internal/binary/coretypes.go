@@ -36,7 +36,11 @@ func decodeCoreType(r *reader, topLevel bool) (*ast.CoreType, error) {
 		if next == 0x50 {
 			return nil, unsupported(off, "GC core types (sub type)")
 		}
-	case b == 0x4e || b == 0x4f || b == 0x50 || b == 0x5d || b == 0x5e || b == 0x5f:
+	case b == 0x50:
+		// Inside a module type a module type cannot nest, and a GC sub
+		// type would be written 0x00 0x50 at top level only.
+		return nil, failAt(off, ErrBadOpcode, "invalid leading byte 0x50 for a core type inside a module type")
+	case b == 0x4e || b == 0x4f || b == 0x5d || b == 0x5e || b == 0x5f:
 		return nil, unsupported(off, "GC core types (rec/sub/struct/array/cont)")
 	}
 	return nil, failAt(off, ErrBadOpcode, "unknown core type opcode 0x%02x", b)

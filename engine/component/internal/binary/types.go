@@ -264,14 +264,15 @@ func decodeFuncType(r *reader) (*ast.FuncType, error) {
 		}
 		return &ast.FuncType{Params: params, Result: &t}, nil
 	case 0x01:
-		// Historically 0x01 introduced a vector of named results; only the
-		// empty vector survives in the current format.
-		n, err := r.u32()
+		// 0x01 0x00 is "no result"; named results (0x01 with a count)
+		// are gone from the format.
+		zoff := r.pos
+		n, err := r.byte()
 		if err != nil {
 			return nil, err
 		}
 		if n != 0 {
-			return nil, unsupported(off, "functions with named results")
+			return nil, failAt(zoff, ErrBadOpcode, "invalid leading byte (0x1) for number of results: 0x01 must be followed by 0x00")
 		}
 		return &ast.FuncType{Params: params}, nil
 	}
