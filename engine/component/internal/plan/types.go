@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
+	"github.com/mur-go/mur/engine/component/internal/binary"
 	"github.com/mur-go/mur/engine/component/internal/validate"
 	"github.com/mur-go/mur/engine/wit"
 )
@@ -41,11 +42,18 @@ func (e *elaborator) typeDef(s *scope, d ast.TypeDef) (typeItem, error) {
 		}
 		return v, nil
 	case *ast.List:
+		if d.Len > 0 {
+			// Validated (the structural pass checks its size); values of
+			// it have no WIT type or canonical ABI layout here yet.
+			return nil, &binary.NotSupportedError{Feature: "fixed-length list types"}
+		}
 		t, err := s.valType(d.Elem)
 		if err != nil {
 			return nil, fmt.Errorf("list: %w", err)
 		}
 		return &wit.List{Elem: t}, nil
+	case *ast.Map:
+		return nil, &binary.NotSupportedError{Feature: "map types"}
 	case *ast.Tuple:
 		tt := &wit.Tuple{Types: make([]wit.Type, len(d.Types))}
 		for i, vt := range d.Types {

@@ -40,6 +40,8 @@ type vtype struct {
 	kind   vkind
 	borrow bool
 	res    bool
+	// lay is a value type's layout in linear memory (size.go).
+	lay layout
 }
 
 // vscope is one component, component type or instance type during the

@@ -45,7 +45,21 @@ func (s *vscope) valTypes(vs []ast.ValType, off int, what string) (vtype, error)
 	return t, nil
 }
 
+// typeDef checks a type definition and, for a value type, its size in
+// linear memory.
 func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
+	t, err := s.typeDefKind(d, off)
+	if err != nil || t.kind != vkValue {
+		return t, err
+	}
+	t.lay = s.layout(d)
+	if t.lay.size >= maxValueSize {
+		return t, Invalid(ruleMaxSize, off, "a value of this type takes %d bytes in memory (with 64-bit pointers), which exceeds the maximum byte size of %d", t.lay.size, maxValueSize)
+	}
+	return t, nil
+}
+
+func (s *vscope) typeDefKind(d ast.TypeDef, off int) (vtype, error) {
 	switch d := d.(type) {
 	case ast.Primitive:
 		return vtype{kind: vkValue}, nil
@@ -72,7 +86,16 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 		}
 		return s.valTypes(types, off, "variant case")
 	case *ast.List:
-		return s.valType(d.Elem, off, "list element")
+		t, err := s.valType(d.Elem, off, "list element")
+		t.kind = vkValue
+		return t, err
+	case *ast.Map:
+		if !d.Key.IsPrim() || d.Key.Prim == ast.PrimF32 || d.Key.Prim == ast.PrimF64 {
+			return vtype{}, Invalid(ruleMapKey, off, "map key type must be bool, an integer type, char or string")
+		}
+		t, err := s.valType(d.Value, off, "map value")
+		t.kind = vkValue
+		return t, err
 	case *ast.Tuple:
 		return s.valTypes(d.Types, off, "tuple element")
 	case *ast.Flags:
