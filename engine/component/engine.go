@@ -78,7 +78,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	// into every loop (see RATIONALE.md), not WithCloseOnContextDone, whose
 	// check costs a trip out of the compiled code per loop iteration.
 	rc := wazero.NewRuntimeConfigCompiler().
-		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesThreads)
+		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesThreads | experimental.CoreFeaturesExceptionHandling)
 	if !cfg.DisableCache {
 		dir, err := CacheDir(cfg.CacheDir)
 		if err != nil {

@@ -26,7 +26,7 @@ func (l *Linker) DefineModule(name string, wasm []byte) error {
 		return fmt.Errorf("define core module %q: not a core wasm module", name)
 	}
 	m := &ast.CoreModule{Bytes: slices.Clone(wasm)}
-	if err := validate.CoreMemories(m); err != nil {
+	if err := validate.CoreModule(m); err != nil {
 		return fmt.Errorf("define core module %q: %w", name, public(err))
 	}
 	l.mu.Lock()

@@ -130,6 +130,9 @@ func (l *Linker) link(c *Component) (*linkedImports, error) {
 	li := &linkedImports{funcs: make([]*hostDef, len(p.Funcs)), resources: map[*wit.ResourceType]*wit.ResourceType{}, dtors: maps.Clone(l.dtors)}
 	for _, r := range p.ImportedResources {
 		host := l.resources[instanceKey(r.Instance)][r.Name]
+		if host == nil && r.Implements != "" {
+			host = l.resources[instanceKey(r.Implements)][r.Name]
+		}
 		if host == nil {
 			return nil, &LinkError{Name: joinName(r.Instance, r.Name), Msg: "component imports this resource type, but the host does not provide it" + l.hint(r.Instance)}
 		}
@@ -140,6 +143,11 @@ func (l *Linker) link(c *Component) (*linkedImports, error) {
 			continue
 		}
 		def := l.funcs[instanceKey(fn.Instance)][fn.Name]
+		if def == nil && fn.Implements != "" {
+			// An import under a label that implements an interface is
+			// supplied by the host's definition of that interface.
+			def = l.funcs[instanceKey(fn.Implements)][fn.Name]
+		}
 		if def == nil {
 			return nil, &LinkError{Name: fn.String(), Msg: "component imports this function, but the host does not provide it" + l.hint(fn.Instance)}
 		}

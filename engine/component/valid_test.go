@@ -185,3 +185,64 @@ func TestValidComponentsCompile(t *testing.T) {
 		t.Run(name, func(t *testing.T) { compileValid(t, name) })
 	}
 }
+
+// An instance imported under a label that implements an interface is
+// linked to the host's definition under the label if there is one, else
+// to its definition of the interface; with neither, linking fails.
+func TestImplementsLinksToInterface(t *testing.T) {
+	c := compileValid(t, "implements-link")
+	get := &wit.Func{Result: wit.U32}
+	tests := []struct {
+		name      string
+		instances map[string]uint32 // host instance -> what its get returns
+		want      uint32
+	}{
+		{name: "interface", instances: map[string]uint32{"test:kv/store": 41}, want: 42},
+		{name: "label first", instances: map[string]uint32{"test:kv/store": 41, "primary": 9}, want: 10},
+		{name: "neither", instances: map[string]uint32{"test:kv/other": 41}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := component.NewLinker()
+			for inst, v := range tt.instances {
+				if err := l.DefineFunc(inst, "get", get, func(context.Context, *component.Store, []any) (any, error) { return v, nil }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			inst, err := l.Instantiate(context.Background(), c, &component.Store{})
+			if tt.want == 0 {
+				var le *component.LinkError
+				if !errors.As(err, &le) {
+					t.Fatalf("got %v; want a *component.LinkError", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer inst.Close(context.Background())
+			if got, err := call(t, inst, "run"); err != nil || got != tt.want {
+				t.Fatalf("got %v, %v; want %d", got, err, tt.want)
+			}
+		})
+	}
+}
+
+// Exception handling is enabled for core modules; an exception no handler
+// catches ends the call as a trap at the component boundary and poisons
+// the store, as any trap does.
+func TestUncaughtExceptionIsATrap(t *testing.T) {
+	inst, err := component.NewLinker().Instantiate(context.Background(), compileValid(t, "tag-uncaught"), &component.Store{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Close(context.Background())
+	_, err = call(t, inst, "throw")
+	var te *component.TrapError
+	if !errors.As(err, &te) {
+		t.Fatalf("got %T %v; want a *component.TrapError", err, err)
+	}
+	if _, err := call(t, inst, "throw"); !errors.Is(err, component.ErrPoisoned) {
+		t.Fatalf("second call: got %v; want ErrPoisoned", err)
+	}
+}

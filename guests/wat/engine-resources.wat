@@ -81,10 +81,24 @@
     (canon lift (core func $main "roundtrip")))
   (func $dropped (result u32)
     (canon lift (core func $state "dropped")))
-  (instance $api
-    (export "counter" (type $counter))
-    (export "[constructor]counter" (func $new))
-    (export "[method]counter.bump" (func $bump))
+  ;; The interface is exported through a shim that imports the resource
+  ;; and re-exports it, so the functions' types name the exported type
+  ;; (external visibility), as wit-component lays exports out.
+  (component $shim
+    (import "counter" (type $c (sub resource)))
+    (import "new" (func $new (param "start" u32) (result (own $c))))
+    (import "bump" (func $bump (param "self" (borrow $c)) (result u32)))
+    (import "roundtrip" (func $roundtrip (param "n" u32) (result u32)))
+    (import "dropped" (func $dropped (result u32)))
+    (export $c2 "counter" (type $c))
+    (export "[constructor]counter" (func $new) (func (param "start" u32) (result (own $c2))))
+    (export "[method]counter.bump" (func $bump) (func (param "self" (borrow $c2)) (result u32)))
     (export "roundtrip" (func $roundtrip))
     (export "dropped" (func $dropped)))
+  (instance $api (instantiate $shim
+    (with "counter" (type $counter))
+    (with "new" (func $new))
+    (with "bump" (func $bump))
+    (with "roundtrip" (func $roundtrip))
+    (with "dropped" (func $dropped))))
   (export "test:guest/counters@0.1.0" (instance $api)))

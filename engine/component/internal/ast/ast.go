@@ -239,11 +239,13 @@ type Export struct {
 }
 
 // NameAttrs holds the optional attributes of an import/export name (the
-// 0x02 name encoding). Absent attributes are empty strings.
+// 0x02 name encoding). Absent attributes are empty strings; HasImplements
+// tells an empty implements from none (the former is invalid).
 type NameAttrs struct {
 	Implements    string
 	VersionSuffix string
 	ExternalID    string
+	HasImplements bool
 }
 
 // Custom is a custom section.

@@ -72,9 +72,10 @@ type CoreExportDecl struct {
 	Desc CoreExternDesc
 }
 
-// CoreExternDesc is a core extern type. Kind is SortCoreFunc (TypeIdx is
-// the function's core type index), SortCoreTable, SortCoreMemory or
-// SortCoreGlobal; only the field matching Kind is set.
+// CoreExternDesc is a core extern type. Kind is SortCoreFunc or
+// SortCoreTag (TypeIdx is the function's or tag's core type index),
+// SortCoreTable, SortCoreMemory or SortCoreGlobal; only the field matching
+// Kind is set.
 type CoreExternDesc struct {
 	Kind    Sort
 	TypeIdx uint32

@@ -12,6 +12,7 @@ const (
 	SortCoreTable
 	SortCoreMemory
 	SortCoreGlobal
+	SortCoreTag
 	SortCoreType
 	SortCoreModule
 	SortCoreInstance
@@ -34,6 +35,8 @@ func (s Sort) String() string {
 		return "core memory"
 	case SortCoreGlobal:
 		return "core global"
+	case SortCoreTag:
+		return "core tag"
 	case SortCoreType:
 		return "core type"
 	case SortCoreModule:

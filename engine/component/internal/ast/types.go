@@ -87,7 +87,14 @@ type Case struct {
 type Variant struct{ Cases []Case }
 
 // List is (list Elem).
-type List struct{ Elem ValType }
+// List is (list Elem), or with Len > 0 the fixed-length (list Elem Len).
+type List struct {
+	Elem ValType
+	Len  uint32
+}
+
+// Map is (map Key Value).
+type Map struct{ Key, Value ValType }
 
 // Tuple is (tuple Types...).
 type Tuple struct{ Types []ValType }
@@ -214,6 +221,7 @@ func (Primitive) isTypeDef()      {}
 func (*Record) isTypeDef()        {}
 func (*Variant) isTypeDef()       {}
 func (*List) isTypeDef()          {}
+func (*Map) isTypeDef()           {}
 func (*Tuple) isTypeDef()         {}
 func (*Flags) isTypeDef()         {}
 func (*Enum) isTypeDef()          {}

@@ -43,9 +43,31 @@ func decodeCanon(r *reader) (ast.Def, error) {
 		return c, err
 	}
 	if feature := canonFeature(op); feature != "" {
+		if err := canonFlag(r, op); err != nil {
+			return nil, err
+		}
 		return nil, unsupported(off, feature)
 	}
 	return nil, failAt(off, ErrBadOpcode, "unknown canonical function 0x%02x", op)
+}
+
+// canonFlag reads the boolean immediate an unsupported built-in starts
+// with (cancel?, async?), so a malformed one is refused as malformed.
+func canonFlag(r *reader, op byte) error {
+	switch op {
+	case 0x06, 0x0c, 0x20, 0x21, 0x29, 0x2a, 0x2b, 0x2c, 0x2d:
+	default:
+		return nil
+	}
+	off := r.pos
+	b, err := r.byte()
+	if err != nil {
+		return err
+	}
+	if b > 1 {
+		return failAt(off, ErrInvalid, "invalid boolean value 0x%02x", b)
+	}
+	return nil
 }
 
 // canonFeature names the extension an unsupported canonical built-in
@@ -58,8 +80,9 @@ func canonFeature(op byte) string {
 		return "canon thread built-ins"
 	case op >= 0x40 && op <= 0x42:
 		return "canon shared-everything thread built-ins"
-	case op >= 0x05 && op <= 0x25:
-		// Includes 0x07/0x08, used by earlier drafts of the async ABI.
+	case op >= 0x05 && op <= 0x25 && op != 0x07 && op != 0x08:
+		// 0x07 and 0x08, used by earlier drafts of the async ABI, are
+		// unallocated now.
 		return "canon async built-ins (task/subtask/stream/future/waitable/backpressure)"
 	}
 	return ""

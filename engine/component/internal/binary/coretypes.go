@@ -36,7 +36,11 @@ func decodeCoreType(r *reader, topLevel bool) (*ast.CoreType, error) {
 		if next == 0x50 {
 			return nil, unsupported(off, "GC core types (sub type)")
 		}
-	case b == 0x4e || b == 0x4f || b == 0x50 || b == 0x5d || b == 0x5e || b == 0x5f:
+	case b == 0x50:
+		// Inside a module type a module type cannot nest, and a GC sub
+		// type would be written 0x00 0x50 at top level only.
+		return nil, failAt(off, ErrBadOpcode, "invalid leading byte 0x50 for a core type inside a module type")
+	case b == 0x4e || b == 0x4f || b == 0x5d || b == 0x5e || b == 0x5f:
 		return nil, unsupported(off, "GC core types (rec/sub/struct/array/cont)")
 	}
 	return nil, failAt(off, ErrBadOpcode, "unknown core type opcode 0x%02x", b)
@@ -179,7 +183,16 @@ func decodeCoreExternDesc(r *reader) (ast.CoreExternDesc, error) {
 		d.Kind = ast.SortCoreGlobal
 		d.Global, err = decodeGlobalType(r)
 	case 0x04:
-		return d, unsupported(off, "core tags (exception handling)")
+		// A tag type: attribute 0x00 (exception), then its function type.
+		var attr byte
+		if attr, err = r.byte(); err != nil {
+			return d, err
+		}
+		if attr != 0x00 {
+			return d, failAt(off, ErrBadOpcode, "tag attribute 0x%02x, want 0x00 (exception)", attr)
+		}
+		d.Kind = ast.SortCoreTag
+		d.TypeIdx, err = r.u32()
 	default:
 		return d, failAt(off, ErrBadOpcode, "unknown core extern type 0x%02x", b)
 	}

@@ -92,7 +92,7 @@ func TestDecodeConstructs(t *testing.T) {
 			[]ast.Def{&ast.InstanceExports{Exports: []ast.InlineExport{
 				{Name: "a:b/c@1.0.0", Sort: ast.SortFunc, Idx: 7},
 				{Name: "legacy", Sort: ast.SortInstance, Idx: 1},
-				{Name: "x", Attrs: ast.NameAttrs{Implements: "a:b/i", VersionSuffix: "-rc1", ExternalID: "id"}, Sort: ast.SortType, Idx: 2},
+				{Name: "x", Attrs: ast.NameAttrs{Implements: "a:b/i", VersionSuffix: "-rc1", ExternalID: "id", HasImplements: true}, Sort: ast.SortType, Idx: 2},
 			}}}},
 		{"aliases", section(6, vecOf(
 			cat(b(0x01, 0x00), leb(2), str("log")),

@@ -170,7 +170,7 @@ func decodeAlias(r *reader) (*ast.Alias, error) {
 	case 0x01:
 		a.Kind = ast.AliasCoreInstanceExport
 		switch sort {
-		case ast.SortCoreFunc, ast.SortCoreTable, ast.SortCoreMemory, ast.SortCoreGlobal:
+		case ast.SortCoreFunc, ast.SortCoreTable, ast.SortCoreMemory, ast.SortCoreGlobal, ast.SortCoreTag:
 		default:
 			return nil, failAt(off, ErrInvalid, "a %s cannot be aliased from a core instance export", sort)
 		}
@@ -307,7 +307,7 @@ func decodeCoreSort(r *reader) (ast.Sort, error) {
 	case 0x03:
 		return ast.SortCoreGlobal, nil
 	case 0x04:
-		return 0, unsupported(off, "core tags (exception handling)")
+		return ast.SortCoreTag, nil
 	case 0x10:
 		return ast.SortCoreType, nil
 	case 0x11:
@@ -377,6 +377,7 @@ func decodeExternName(r *reader) (string, ast.NameAttrs, error) {
 		}
 		seen[ak] = true
 		*field = v
+		attrs.HasImplements = attrs.HasImplements || ak == 0x00
 	}
 	return name, attrs, nil
 }

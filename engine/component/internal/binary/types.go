@@ -144,7 +144,19 @@ func decodeDefValType(r *reader) (ast.TypeDef, error) {
 		}
 		return &ast.Borrow{TypeIdx: i}, nil
 	case 0x67:
-		return nil, unsupported(off, "fixed-length list types")
+		t, err := decodeValType(r)
+		if err != nil {
+			return nil, err
+		}
+		loff := r.pos
+		n, err := r.u32()
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, failAt(loff, ErrInvalid, "fixed-length list of length 0")
+		}
+		return &ast.List{Elem: t, Len: n}, nil
 	case 0x66:
 		return nil, unsupported(off, "stream types")
 	case 0x65:
@@ -152,7 +164,15 @@ func decodeDefValType(r *reader) (ast.TypeDef, error) {
 	case 0x64:
 		return nil, unsupported(off, "error-context type")
 	case 0x63:
-		return nil, unsupported(off, "map types")
+		k, err := decodeValType(r)
+		if err != nil {
+			return nil, err
+		}
+		v, err := decodeValType(r)
+		if err != nil {
+			return nil, err
+		}
+		return &ast.Map{Key: k, Value: v}, nil
 	}
 	return nil, failAt(off, ErrBadOpcode, "unknown type opcode 0x%02x", b)
 }
@@ -264,14 +284,15 @@ func decodeFuncType(r *reader) (*ast.FuncType, error) {
 		}
 		return &ast.FuncType{Params: params, Result: &t}, nil
 	case 0x01:
-		// Historically 0x01 introduced a vector of named results; only the
-		// empty vector survives in the current format.
-		n, err := r.u32()
+		// 0x01 0x00 is "no result"; named results (0x01 with a count)
+		// are gone from the format.
+		zoff := r.pos
+		n, err := r.byte()
 		if err != nil {
 			return nil, err
 		}
 		if n != 0 {
-			return nil, unsupported(off, "functions with named results")
+			return nil, failAt(zoff, ErrBadOpcode, "invalid leading byte (0x1) for number of results: 0x01 must be followed by 0x00")
 		}
 		return &ast.FuncType{Params: params}, nil
 	}

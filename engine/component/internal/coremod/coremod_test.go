@@ -169,6 +169,7 @@ func FuzzCoreModule(f *testing.F) {
 		_, _ = CapTables(b, 5)
 		_, _ = MinMemoryPages(b)
 		_, _ = Exports(b)
+		_, _, _ = ExternTypes(b)
 		_, _, _ = AddInterruptChecks(b, "m", "y")
 		_, _, _, _ = MergeDataSegments(b)
 	})

@@ -64,9 +64,16 @@ func (r *reader) skipMemArg() error {
 
 // skipImmediates skips the immediates of the instruction whose opcode was
 // just read. It knows the instruction set wazero runs: the core 2.0
-// features plus threads (atomics).
+// features plus threads (atomics) and exception handling (try_table).
 func (r *reader) skipImmediates(op byte) error {
 	switch {
+	case op == 0x08: // throw tag
+		_, err := r.u32()
+		return err
+	case op == 0x0a: // throw_ref
+		return nil
+	case op == 0x1f: // try_table blocktype catch*
+		return r.skipTryTable()
 	case op == 0x02 || op == 0x03 || op == 0x04: // block, loop, if
 		return r.skipBlockType()
 	case op == 0x0c || op == 0x0d: // br, br_if
@@ -213,4 +220,34 @@ func (r *reader) skipPrefixFE() error {
 		return r.skipMemArg()
 	}
 	return fmt.Errorf("byte offset %#x: unsupported instruction 0xfe %d", r.off, sub)
+}
+
+// skipTryTable skips try_table's block type and catch clauses.
+func (r *reader) skipTryTable() error {
+	if err := r.skipBlockType(); err != nil {
+		return err
+	}
+	n, err := r.u32()
+	if err != nil {
+		return err
+	}
+	for range n {
+		kind, err := r.byte()
+		if err != nil {
+			return err
+		}
+		switch kind {
+		case 0x00, 0x01: // catch, catch_ref: tag, label
+			if _, err := r.u32(); err != nil {
+				return err
+			}
+		case 0x02, 0x03: // catch_all, catch_all_ref: label
+		default:
+			return fmt.Errorf("byte offset %#x: unknown catch clause %#x", r.off-1, kind)
+		}
+		if _, err := r.u32(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -3,10 +3,12 @@ package plan
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/tetratelabs/wazero"
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
+	"github.com/mur-go/mur/engine/component/internal/coremod"
 	"github.com/mur-go/mur/engine/component/internal/validate"
 )
 
@@ -23,7 +25,13 @@ func CompileUnused(ctx context.Context, rt wazero.Runtime, mods []*ast.CoreModul
 			continue
 		}
 		seen[string(m.Bytes)] = true
-		cm, err := rt.CompileModule(ctx, m.Bytes)
+		// Import names are the instantiation's to give (an empty module
+		// name is valid here but not to wazero): name each by its index.
+		b, err := coremod.RewriteImports(m.Bytes, func(i int, _ coremod.Import) (string, string) { return "$unused", strconv.Itoa(i) })
+		if err != nil {
+			return validate.Invalid(validate.RuleCoreModule, m.Offset, "core module (never instantiated) is invalid: %v", err)
+		}
+		cm, err := rt.CompileModule(ctx, b)
 		if err != nil {
 			return validate.Invalid(validate.RuleCoreModule, m.Offset, "core module (never instantiated) is invalid: %v", err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mur-go/mur/engine/canon"
 	"github.com/mur-go/mur/engine/component/internal/ast"
+	"github.com/mur-go/mur/engine/component/internal/coremod"
 	"github.com/mur-go/mur/engine/component/internal/validate"
 )
 
@@ -92,14 +93,62 @@ func (p *Plan) checkCoreTypes() error {
 				return validate.Invalid(validate.RuleCoreImportType, ci.offset, "core import of type %s is given a function of type %s", sigString(sigOf(def)), sigString(want))
 			}
 		}
-		for _, def := range ci.Compiled.ImportedMemories() {
-			mod, name, _ := def.Import()
-			if k, ok := providerIndex(mod); ok {
-				if _, ok := p.CoreInsts[k].Compiled.ExportedMemories()[name]; !ok {
-					return validate.Invalid(validate.RuleCoreImportType, ci.offset, "core memory import is given %q, which is not a memory", name)
+	}
+	return p.checkCoreExternImports()
+}
+
+// checkCoreExternImports checks every table, memory and global import
+// against the export that supplies it, by core subtyping (wazero lists no
+// compiled module's tables or globals, so both sides are read from the
+// module bytes).
+func (p *Plan) checkCoreExternImports() error {
+	exports := map[int]map[string]coremod.ExternType{}
+	for _, ci := range p.CoreInsts {
+		imps, _, err := coremod.ExternTypes(ci.Bytes)
+		if err != nil {
+			return validate.Invalid(validate.RuleCoreModule, ci.offset, "%v", err)
+		}
+		for _, imp := range imps {
+			k, ok := providerIndex(imp.Module)
+			if !ok || k >= len(p.CoreInsts) {
+				continue
+			}
+			if exports[k] == nil {
+				if _, exports[k], err = coremod.ExternTypes(p.CoreInsts[k].Bytes); err != nil {
+					return validate.Invalid(validate.RuleCoreModule, p.CoreInsts[k].offset, "%v", err)
 				}
 			}
+			got, ok := exports[k][imp.Name]
+			if !ok {
+				return validate.Invalid(validate.RuleCoreImportType, ci.offset, "core import %q: the supplied instance has no export %q", imp.Name, imp.Name)
+			}
+			if imp.Kind == coremod.KindFunc && got.Kind == coremod.KindFunc {
+				continue // signatures: checkCoreTypes
+			}
+			if err := imp.ExternType.Matches(got); err != nil {
+				return validate.Invalid(validate.RuleCoreImportType, ci.offset, "core import %q: %v", imp.Name, err)
+			}
 		}
+	}
+	return nil
+}
+
+// checkCoreKind checks that a core item required to be a table, global
+// or tag is one (wazero lists none of them; the module bytes say).
+func (p *Plan) checkCoreKind(c coreCheck) error {
+	want, ok := map[ast.Sort]coremod.Kind{ast.SortCoreTable: coremod.KindTable, ast.SortCoreGlobal: coremod.KindGlobal, ast.SortCoreTag: coremod.KindTag}[c.sort]
+	if !ok {
+		return nil
+	}
+	if c.item.Inst == HostInst {
+		return validate.Invalid(c.rule, c.off, "%s: a function is not a %s", c.what, c.sort)
+	}
+	_, exps, err := coremod.ExternTypes(p.CoreInsts[c.item.Inst].Bytes)
+	if err != nil {
+		return validate.Invalid(validate.RuleCoreModule, c.off, "%v", err)
+	}
+	if got, ok := exps[c.item.Name]; !ok || got.Kind != want {
+		return validate.Invalid(c.rule, c.off, "%s: core export %q is not a %s", c.what, c.item.Name, c.sort)
 	}
 	return nil
 }
@@ -137,7 +186,7 @@ func (p *Plan) providedSig(mod, name string) (canon.Signature, bool, error) {
 
 func (p *Plan) checkCore(c coreCheck) error {
 	if c.sort != ast.SortCoreFunc && c.sort != ast.SortCoreMemory {
-		return nil
+		return p.checkCoreKind(c)
 	}
 	if c.item.Inst == HostInst {
 		if c.sort != ast.SortCoreFunc {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mur-go/mur/engine/canon"
 	"github.com/mur-go/mur/engine/component/internal/ast"
+	"github.com/mur-go/mur/engine/component/internal/binary"
 	"github.com/mur-go/mur/engine/component/internal/coremod"
 	"github.com/mur-go/mur/engine/component/internal/validate"
 	"github.com/mur-go/mur/engine/wit"
@@ -34,10 +35,10 @@ type scope struct {
 	root     bool
 	compInst int
 
-	coreFuncs, coreTables, coreMems, coreGlobals []CoreItem
-	coreTypes                                    []ast.CoreTypeDef
-	coreModules                                  []*ast.CoreModule
-	coreInstances                                []coreInstance
+	coreFuncs, coreTables, coreMems, coreGlobals, coreTags []CoreItem
+	coreTypes                                              []ast.CoreTypeDef
+	coreModules                                            []*ast.CoreModule
+	coreInstances                                          []coreInstance
 
 	funcs      []*Func
 	types      []typeItem
@@ -48,6 +49,13 @@ type scope struct {
 	// resImps and resExps name the resources imported and exported so far,
 	// for [constructor]/[method] names (resolved.go).
 	resImps, resExps resourceNames
+	// External visibility (visibility.go): the type and instance indices
+	// an import, export or named alias introduced, and the types imports
+	// and exports made visible. compType: the declarators of a component
+	// type, checked as they come.
+	named, namedInst map[int]bool
+	visImp, visExp   map[any]bool
+	compType         bool
 }
 
 // resources returns the scope's imported or exported resources by name.
@@ -64,9 +72,9 @@ func (s *scope) resources(imports bool) resourceNames {
 type elaborator struct {
 	p         *Plan
 	typeNodes int
-	// visible holds the types some import or export names (external
-	// visibility, resolved.go).
-	visible map[any]bool
+	// handleNamed holds the own and borrow types made from a type index
+	// that an import, export or named alias introduced (visibility.go).
+	handleNamed map[any]bool
 	// spent is shared with the check-only elaborations of nested
 	// components that are never instantiated, so the caps bound all.
 	spent *spent
@@ -86,7 +94,7 @@ type spent struct{ coreInsts, compInsts, funcs int }
 // core modules needs them, from the host, for a plan that can run; without
 // them (modules nil) it is elaborated check-only.
 func Elaborate(c *ast.Component, modules map[string]*ast.CoreModule) (*Plan, error) {
-	e := &elaborator{p: New(), visible: map[any]bool{}, spent: &spent{}, modules: modules}
+	e := &elaborator{p: New(), handleNamed: map[any]bool{}, spent: &spent{}, modules: modules}
 	e.checkOnly = modules == nil && ImportsModules(c)
 	root := &scope{root: true, exports: newInstanceVal()}
 	if err := e.walk(root, c); err != nil {
@@ -133,7 +141,7 @@ func (e *elaborator) checkUninstantiated(s *scope, cd *componentDef) error {
 		return nil
 	}
 	cd.checked = true
-	sub := &elaborator{p: New(), typeNodes: e.typeNodes, visible: e.visible, spent: e.spent, checkOnly: true}
+	sub := &elaborator{p: New(), typeNodes: e.typeNodes, handleNamed: e.handleNamed, spent: e.spent, checkOnly: true}
 	err := sub.walk(&scope{outer: cd.outer, depth: s.depth + 1, root: true, exports: newInstanceVal()}, cd.ast)
 	e.typeNodes = sub.typeNodes
 	return err
@@ -169,9 +177,6 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 				return defError(d, "instance export %q: %v", ex.Name, err)
 			}
 			nameType(it, ex.Name)
-			if it.Sort == ast.SortType {
-				e.makeVisible(it.typ)
-			}
 			v.add(ex.Name, it)
 		}
 		s.instances = append(s.instances, v)
@@ -179,6 +184,9 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 		return e.alias(s, d)
 	case *ast.Type:
 		t, err := e.typeDef(s, d.Type)
+		if ns := (*binary.NotSupportedError)(nil); errors.As(err, &ns) {
+			return &binary.NotSupportedError{Feature: ns.Feature, Offset: d.Offset}
+		}
 		if ke := (*kindError)(nil); errors.As(err, &ke) {
 			return validate.DefInvalid(d, ke.rule, "type %d: %v", len(s.types), err)
 		}
@@ -233,15 +241,31 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 				if _, ok := it.typ.(*wit.ResourceType); !ok {
 					return validate.DefInvalid(d, validate.RuleAscription, "export %q: ascribed (sub resource) but it is not a resource type", d.Name)
 				}
+				// The ascription hides the resource: what is exported is a
+				// new abstract resource type, unequal to every other.
+				it.typ = declared
 			} else if err := checkFits(validate.RuleAscription, fmt.Sprintf("export %q", d.Name), declared, it, d.Offset); err != nil {
 				return err
 			}
+			// An instance ascribed a type is exported as that type says:
+			// what it does not declare is not there.
+			if itype, ok := declared.(*instanceType); ok && it.Sort == ast.SortInstance {
+				view := newInstanceVal()
+				for _, ex := range itype.exports {
+					view.add(ex.name, it.Inst.Exports[ex.name])
+				}
+				it.Inst = view
+			}
+		}
+		if it.Sort == ast.SortType {
+			it.typ = nominal(it.typ)
 		}
 		nameType(it, d.Name)
 		if err := e.checkExtern(s, d.Name, it, false, d.Offset); err != nil {
 			return err
 		}
 		s.exports.add(d.Name, it)
+		s.nameIndex(it.Sort)
 		return s.push(it)
 	default:
 		return fmt.Errorf("component: unexpected definition %T", d)
@@ -332,6 +356,8 @@ func (s *scope) coreItem(sort ast.Sort, idx uint32) (CoreItem, error) {
 		space = s.coreMems
 	case ast.SortCoreGlobal:
 		space = s.coreGlobals
+	case ast.SortCoreTag:
+		space = s.coreTags
 	default:
 		return CoreItem{}, fmt.Errorf("%s items cannot be used here", sort)
 	}
@@ -351,6 +377,8 @@ func (s *scope) pushCore(sort ast.Sort, it CoreItem) error {
 		s.coreMems = append(s.coreMems, it)
 	case ast.SortCoreGlobal:
 		s.coreGlobals = append(s.coreGlobals, it)
+	case ast.SortCoreTag:
+		s.coreTags = append(s.coreTags, it)
 	default:
 		return fmt.Errorf("cannot alias a %s from a core instance", sort)
 	}
@@ -479,6 +507,9 @@ func (e *elaborator) instantiate(s *scope, d *ast.Instantiate) error {
 		}
 		args[a.Name] = it
 	}
+	if cd.abstract != nil {
+		return e.instantiateAbstract(s, d, cd.abstract, args)
+	}
 	inner := &scope{outer: cd.outer, depth: s.depth + 1, args: args, compInst: e.p.CompInsts, exports: newInstanceVal()}
 	e.p.CompInsts++
 	if err := e.walk(inner, cd.ast); err != nil {
@@ -500,6 +531,9 @@ func (e *elaborator) alias(s *scope, d *ast.Alias) error {
 		}
 		if it.Sort != d.Sort {
 			return validate.DefInvalid(d, validate.RuleAliasExport, "alias: export %q is a %s, not a %s", d.Name, it.Sort, d.Sort)
+		}
+		if s.namedInst[int(d.InstanceIdx)] {
+			s.nameIndex(it.Sort)
 		}
 		return s.push(it)
 	case ast.AliasCoreInstanceExport:
@@ -536,6 +570,9 @@ func (e *elaborator) alias(s *scope, d *ast.Alias) error {
 		it, err := o.item(d.Sort, d.Idx)
 		if err != nil {
 			return defError(d, "outer alias: %v", err)
+		}
+		if d.Sort == ast.SortType && o.named[int(d.Idx)] {
+			s.nameIndex(d.Sort) // an alias is the same type index, named or not
 		}
 		return s.push(it)
 	}
@@ -602,7 +639,7 @@ func (e *elaborator) canon(s *scope, d *ast.Canon) error {
 			kind = HostResourceRep
 		}
 		if kind != HostResourceDrop {
-			if _, local := e.p.Resources[rt]; !local {
+			if def, local := e.p.Resources[rt]; !local || def.CompInst != s.compInst {
 				return validate.DefInvalid(d, validate.RuleResourceLocal, "canon %s: resource type %d is not defined by this component", d.Kind, d.TypeIdx)
 			}
 		}
@@ -704,9 +741,27 @@ func (e *elaborator) importDef(s *scope, d *ast.Import) error {
 		} else if err := checkFits(validate.RuleArgType, fmt.Sprintf("instantiate argument %q", d.Name), declared, it, d.Offset); err != nil {
 			return err
 		}
-		if err := e.checkExtern(s, d.Name, it, true, d.Offset); err != nil {
+		// Visibility is the import's, as declared; the argument's types
+		// are what later aliases of it resolve to, so they are visible too.
+		view := it
+		switch dt := declared.(type) {
+		case *wit.Func:
+			view.Func = &Func{Type: dt}
+		case *instanceType:
+			view.Inst = instanceView(dt)
+			s.registerInstance(it.Inst, true, 0)
+		case *wit.ResourceType:
+		case nil:
+		default:
+			// Instantiation substitutes the argument for the import: the
+			// import's index holds the argument's type itself.
+			view.typ = dt
+			s.markVisible(it.typ, true)
+		}
+		if err := e.checkExtern(s, d.Name, view, true, d.Offset); err != nil {
 			return err
 		}
+		s.nameIndex(it.Sort)
 		return s.push(it)
 	}
 	it, err := e.rootImport(s, d)
@@ -717,6 +772,7 @@ func (e *elaborator) importDef(s *scope, d *ast.Import) error {
 		return err
 	}
 	e.p.Imports = append(e.p.Imports, Import{Name: d.Name, Item: it})
+	s.nameIndex(it.Sort)
 	return s.push(it)
 }
 
@@ -741,28 +797,21 @@ func (e *elaborator) rootImport(s *scope, d *ast.Import) (Item, error) {
 		if !ok {
 			return Item{}, fmt.Errorf("type %d is not an instance type", d.Desc.TypeIdx)
 		}
-		v := newInstanceVal()
-		for _, ex := range it.exports {
-			switch ex.sort {
-			case ast.SortFunc:
-				fn, err := e.newFunc(ex.desc.(*wit.Func))
-				if err != nil {
-					return Item{}, err
-				}
-				fn.Imported, fn.Instance, fn.Name = true, d.Name, ex.name
-				v.add(ex.name, Item{Sort: ast.SortFunc, Func: fn})
-			case ast.SortType:
-				if rt, ok := ex.desc.(*wit.ResourceType); ok && ex.fresh {
-					e.p.ImportedResources = append(e.p.ImportedResources, ImportedResource{Instance: d.Name, Name: ex.name, Type: rt})
-				}
-				v.add(ex.name, Item{Sort: ast.SortType, typ: ex.desc})
-			default:
-				return Item{}, fmt.Errorf("importing an instance that exports a %s (%q) is not supported", ex.sort, ex.name)
-			}
+		v, err := e.importedInstance(d.Name, d.Attrs.Implements, it, false, 0)
+		if err != nil {
+			return Item{}, err
 		}
 		return Item{Sort: ast.SortInstance, Inst: v}, nil
 	case ast.ExternCoreModule:
 		return e.moduleImport(s, d)
+	case ast.ExternComponent:
+		if !e.checkOnly {
+			break
+		}
+		if int(d.Desc.TypeIdx) >= len(s.types) {
+			return Item{}, fmt.Errorf("type index %d out of range", d.Desc.TypeIdx)
+		}
+		return Item{Sort: ast.SortComponent, comp: abstractComponent(s.types[d.Desc.TypeIdx])}, nil
 	case ast.ExternType:
 		var t typeItem
 		if d.Desc.Bound == ast.BoundSubResource {
@@ -773,7 +822,7 @@ func (e *elaborator) rootImport(s *scope, d *ast.Import) (Item, error) {
 			if int(d.Desc.TypeIdx) >= len(s.types) {
 				return Item{}, fmt.Errorf("type index %d out of range", d.Desc.TypeIdx)
 			}
-			t = s.types[d.Desc.TypeIdx]
+			t = nominal(s.types[d.Desc.TypeIdx])
 		}
 		return Item{Sort: ast.SortType, typ: t}, nil
 	}

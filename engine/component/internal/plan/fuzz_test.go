@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -22,6 +24,9 @@ func FuzzElaborate(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	for _, b := range referenceComponents(f) {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := binary.DecodeComponent(b)
 		if err != nil {
@@ -34,4 +39,34 @@ func FuzzElaborate(f *testing.F) {
 			_ = p.World()
 		}
 	})
+}
+
+// referenceComponents are the components of the component model's
+// reference tests (../../testdata/reference), valid and invalid: every
+// rule they probe is a seed.
+func referenceComponents(f *testing.F) [][]byte {
+	var out [][]byte
+	err := filepath.WalkDir(filepath.Join("..", "..", "testdata", "reference", "wast"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || filepath.Ext(p) != ".json" {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var file struct{ Commands []struct{ Wasm string } }
+		if err := json.Unmarshal(data, &file); err != nil {
+			return err
+		}
+		for _, c := range file.Commands {
+			if b, err := base64.StdEncoding.DecodeString(c.Wasm); err == nil && len(b) > 0 {
+				out = append(out, b)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		f.Fatal(err)
+	}
+	return out
 }

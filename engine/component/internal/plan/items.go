@@ -41,6 +41,9 @@ type componentDef struct {
 	// instantiated and checked record whether elaboration inlined it or
 	// validated it on its own (see checkUninstantiated).
 	instantiated, checked bool
+	// abstract is the type of an imported component, which a check-only
+	// elaboration instantiates by its type (abstract.go); ast is nil.
+	abstract *componentType
 }
 
 // instanceType is the type of a component instance: its exports in order.

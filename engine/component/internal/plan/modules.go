@@ -58,7 +58,7 @@ func coreModuleFits(mod *ast.CoreModule, mt *ast.ModuleType) error {
 	return nil
 }
 
-// coreSortOf maps a core extern kind to its sort; tags have none.
+// coreSortOf maps a core extern kind to its sort.
 func coreSortOf(k coremod.Kind) ast.Sort {
 	switch k {
 	case coremod.KindFunc:
@@ -69,6 +69,8 @@ func coreSortOf(k coremod.Kind) ast.Sort {
 		return ast.SortCoreMemory
 	case coremod.KindGlobal:
 		return ast.SortCoreGlobal
+	case coremod.KindTag:
+		return ast.SortCoreTag
 	}
 	return 0
 }

@@ -128,9 +128,13 @@ type Func struct {
 	CompInst int
 
 	// Imported functions: instance "" for a root-level func import.
-	Imported bool
-	Instance string
-	Name     string
+	// Implements is the interface the instance import declares it
+	// implements (its implements attribute), which the linker falls back
+	// to when the host defines nothing under the import's own name.
+	Imported   bool
+	Instance   string
+	Name       string
+	Implements string
 }
 
 func (f *Func) String() string {
@@ -178,6 +182,7 @@ type Import struct {
 // the linker binds to the host's type of that name.
 type ImportedResource struct {
 	Instance, Name string
+	Implements     string // as Func.Implements
 	Type           *wit.ResourceType
 }
 

@@ -21,100 +21,6 @@ func (rn resourceNames) note(name string, t any) {
 	}
 }
 
-// checkVisible checks that every resource, record, variant, enum and flags
-// type a function's type uses was itself imported or exported, so users of
-// the import or export can name it.
-func (e *elaborator) checkVisible(what string, ft *wit.Func, off int) error {
-	seen := map[wit.Type]bool{}
-	var visit func(t wit.Type) error
-	need := func(t any, desc string) error {
-		if !e.visible[t] {
-			return validate.Invalid(validate.RuleVisibility, off, "%s uses a %s type that is neither imported nor exported (export or import the type and use that index)", what, desc)
-		}
-		return nil
-	}
-	visit = func(t wit.Type) error {
-		if t == nil || seen[t] {
-			return nil
-		}
-		if _, prim := t.(wit.Prim); prim {
-			return nil
-		}
-		seen[t] = true
-		switch t := t.(type) {
-		case *wit.Record:
-			if err := need(t, "record"); err != nil {
-				return err
-			}
-			for _, f := range t.Fields {
-				if err := visit(f.Type); err != nil {
-					return err
-				}
-			}
-		case *wit.Variant:
-			if err := need(t, "variant"); err != nil {
-				return err
-			}
-			for _, c := range t.Cases {
-				if err := visit(c.Type); err != nil {
-					return err
-				}
-			}
-		case *wit.Enum:
-			return need(t, "enum")
-		case *wit.Flags:
-			return need(t, "flags")
-		case *wit.Own:
-			return need(t.Resource, "resource")
-		case *wit.Borrow:
-			return need(t.Resource, "resource")
-		case *wit.List:
-			return visit(t.Elem)
-		case *wit.Option:
-			return visit(t.Elem)
-		case *wit.Result:
-			if err := visit(t.OK); err != nil {
-				return err
-			}
-			return visit(t.Err)
-		case *wit.Tuple:
-			for _, m := range t.Types {
-				if err := visit(m); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	for _, p := range ft.Params {
-		if err := visit(p.Type); err != nil {
-			return err
-		}
-	}
-	return visit(ft.Result)
-}
-
-// makeVisible marks a type as named by an import or export.
-func (e *elaborator) makeVisible(t any) {
-	switch t := t.(type) {
-	case *wit.ResourceType, *wit.Record, *wit.Variant, *wit.Enum, *wit.Flags:
-		e.visible[t] = true
-	}
-}
-
-// checkInstanceVisible checks the functions an exported or imported
-// instance carries.
-func (e *elaborator) checkInstanceVisible(what string, v *InstanceVal, off int) error {
-	for _, name := range v.Names {
-		if it := v.Exports[name]; it.Sort == ast.SortFunc {
-			if err := e.checkVisible(fmt.Sprintf("%s function %q", what, name), it.Func.Type, off); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // checkFits checks an item against a declared type: an instantiation
 // argument against the nested component's import, or an export against its
 // ascribed type. A declared (sub resource) type is bound to the item's
@@ -129,6 +35,13 @@ func checkFits(rule, what string, declared any, it Item, off int) error {
 		}
 		if err := FuncTypesMatch(it.Func.Type, ft, nil); err != nil {
 			return validate.Invalid(rule, off, "%s: function type differs: %v", what, err)
+		}
+		// Subtyping of function types compares parameter names too (the
+		// host linker, matching WIT definitions, does not ask for them).
+		for i, p := range ft.Params {
+			if got := it.Func.Type.Params[i].Name; got != p.Name {
+				return validate.Invalid(rule, off, "%s: expected parameter named %q, found %q", what, p.Name, got)
+			}
 		}
 	case ast.SortType:
 		if err := checkExportType(typedExport{sort: ast.SortType, desc: declared}, it, nil); err != nil {
@@ -187,46 +100,6 @@ func checkExportType(ex typedExport, got Item, bound map[*wit.ResourceType]*wit.
 			}
 			return TypesMatch(want, gt, bound)
 		}
-	}
-	return nil
-}
-
-// checkExtern applies the resolved-type rules to an import (imports true)
-// or export of a component: types become visible and resources nameable,
-// annotated functions have the right types, and functions only use types
-// that are visible.
-func (e *elaborator) checkExtern(s *scope, name string, it Item, imports bool, off int) error {
-	what := "export"
-	if imports {
-		what = "import"
-	}
-	rn := s.resources(imports)
-	switch it.Sort {
-	case ast.SortType:
-		e.makeVisible(it.typ)
-		rn.note(name, it.typ)
-	case ast.SortFunc:
-		if err := validate.AnnotatedFunc(name, it.Func.Type, rn, off); err != nil {
-			return err
-		}
-		return e.checkVisible(fmt.Sprintf("%s %q", what, name), it.Func.Type, off)
-	case ast.SortInstance:
-		return e.checkInstanceVisible(fmt.Sprintf("%s %q:", what, name), it.Inst, off)
-	}
-	return nil
-}
-
-// declared applies the same rules to an import or export declarator of a
-// component or instance type; desc is what externDesc resolved.
-func (e *elaborator) declared(ts *scope, name string, desc any, imports bool, off int) error {
-	rn := ts.resources(imports)
-	switch d := desc.(type) {
-	case *wit.Func:
-		return validate.AnnotatedFunc(name, d, rn, off)
-	case *instanceType, *componentType, nil:
-	default:
-		e.makeVisible(d)
-		rn.note(name, d)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
+	"github.com/mur-go/mur/engine/component/internal/binary"
 	"github.com/mur-go/mur/engine/component/internal/validate"
 	"github.com/mur-go/mur/engine/wit"
 )
@@ -41,11 +42,18 @@ func (e *elaborator) typeDef(s *scope, d ast.TypeDef) (typeItem, error) {
 		}
 		return v, nil
 	case *ast.List:
+		if d.Len > 0 {
+			// Validated (the structural pass checks its size); values of
+			// it have no WIT type or canonical ABI layout here yet.
+			return nil, &binary.NotSupportedError{Feature: "fixed-length list types"}
+		}
 		t, err := s.valType(d.Elem)
 		if err != nil {
 			return nil, fmt.Errorf("list: %w", err)
 		}
 		return &wit.List{Elem: t}, nil
+	case *ast.Map:
+		return nil, &binary.NotSupportedError{Feature: "map types"}
 	case *ast.Tuple:
 		tt := &wit.Tuple{Types: make([]wit.Type, len(d.Types))}
 		for i, vt := range d.Types {
@@ -88,13 +96,17 @@ func (e *elaborator) typeDef(s *scope, d ast.TypeDef) (typeItem, error) {
 		if err != nil {
 			return nil, fmt.Errorf("own: %w", err)
 		}
-		return &wit.Own{Resource: rt}, nil
+		h := &wit.Own{Resource: rt}
+		e.handleNamed[h] = s.named[int(d.TypeIdx)]
+		return h, nil
 	case *ast.Borrow:
 		rt, err := s.resourceType(d.TypeIdx)
 		if err != nil {
 			return nil, fmt.Errorf("borrow: %w", err)
 		}
-		return &wit.Borrow{Resource: rt}, nil
+		h := &wit.Borrow{Resource: rt}
+		e.handleNamed[h] = s.named[int(d.TypeIdx)]
+		return h, nil
 	case *ast.FuncType:
 		f := &wit.Func{Params: make([]wit.Param, len(d.Params))}
 		for i, p := range d.Params {
@@ -128,7 +140,7 @@ func (e *elaborator) typeDef(s *scope, d ast.TypeDef) (typeItem, error) {
 		}
 		return it, nil
 	case *ast.ComponentType:
-		ts := &scope{outer: s, depth: s.depth + 1}
+		ts := &scope{outer: s, depth: s.depth + 1, compType: true}
 		ct := &componentType{}
 		for _, decl := range d.Decls {
 			if imp, ok := decl.(*ast.Import); ok {
@@ -139,7 +151,9 @@ func (e *elaborator) typeDef(s *scope, d ast.TypeDef) (typeItem, error) {
 				if err := e.declared(ts, imp.Name, t, true, imp.Offset); err != nil {
 					return nil, err
 				}
-				ct.imports = append(ct.imports, typedExport{name: imp.Name, sort: imp.Desc.Sort(), desc: t})
+				fresh := imp.Desc.Kind == ast.ExternType && imp.Desc.Bound == ast.BoundSubResource
+				ct.imports = append(ct.imports, typedExport{name: imp.Name, sort: imp.Desc.Sort(), desc: t, fresh: fresh})
+				ts.nameIndex(imp.Desc.Sort())
 				if err := pushDesc(ts, imp.Desc.Sort(), t); err != nil {
 					return nil, err
 				}
@@ -200,6 +214,9 @@ func (e *elaborator) decl(ts *scope, d ast.Decl) (*typedExport, error) {
 			if err != nil {
 				return nil, fmt.Errorf("outer alias: %w", err)
 			}
+			if o.named[int(d.Idx)] {
+				ts.nameIndex(ast.SortType) // an alias is the same type index, named or not
+			}
 			ts.types = append(ts.types, it.typ)
 		case ast.AliasInstanceExport:
 			if int(d.InstanceIdx) >= len(ts.instances) {
@@ -208,6 +225,9 @@ func (e *elaborator) decl(ts *scope, d ast.Decl) (*typedExport, error) {
 			it, ok := ts.instances[d.InstanceIdx].Exports[d.Name]
 			if !ok || it.Sort != d.Sort {
 				return nil, fmt.Errorf("alias: instance %d has no %s export %q", d.InstanceIdx, d.Sort, d.Name)
+			}
+			if ts.namedInst[int(d.InstanceIdx)] {
+				ts.nameIndex(it.Sort)
 			}
 			return nil, ts.push(it)
 		default:
@@ -221,6 +241,7 @@ func (e *elaborator) decl(ts *scope, d ast.Decl) (*typedExport, error) {
 		if err := e.declared(ts, d.Name, t, false, d.Offset); err != nil {
 			return nil, err
 		}
+		ts.nameIndex(d.Desc.Sort())
 		if err := pushDesc(ts, d.Desc.Sort(), t); err != nil {
 			return nil, err
 		}
@@ -247,7 +268,7 @@ func (e *elaborator) externDesc(ts *scope, name string, d ast.ExternDesc) (any, 
 		if int(d.TypeIdx) >= len(ts.types) {
 			return nil, fmt.Errorf("type index %d out of range", d.TypeIdx)
 		}
-		t := ts.types[d.TypeIdx]
+		t := nominal(ts.types[d.TypeIdx])
 		nameType(Item{Sort: ast.SortType, typ: t}, name)
 		return t, nil
 	case ast.ExternInstance:
@@ -287,6 +308,10 @@ func pushDesc(ts *scope, sort ast.Sort, desc any) error {
 					v.add(ex.name, Item{Sort: ast.SortType, typ: ex.desc})
 				case ast.SortFunc:
 					v.add(ex.name, Item{Sort: ast.SortFunc, Func: &Func{Type: ex.desc.(*wit.Func)}})
+				case ast.SortInstance:
+					if nested, ok := ex.desc.(*instanceType); ok {
+						v.add(ex.name, Item{Sort: ast.SortInstance, Inst: instanceView(nested)})
+					}
 				}
 			}
 		}

@@ -14,12 +14,27 @@ const (
 	RuleArgMissing = "instantiate.arg"    // every import of an instantiated component is supplied
 )
 
+// implementsOnInstance: only instances may carry an implements
+// attribute.
+func implementsOnInstance(attrs ast.NameAttrs, kind ast.ExternKind, what, name string, off int) error {
+	if attrs.HasImplements && kind != ast.ExternInstance {
+		return Invalid(ruleImplements, off, "%s %q: only instances can have an `implements` attribute, this is a %s", what, name, kind)
+	}
+	return nil
+}
+
 // externDesc checks an extern type and returns what it puts in the type
 // index space (for the type sort).
 func (s *vscope) externDesc(d ast.ExternDesc, off int, what string) (vtype, error) {
 	switch d.Kind {
 	case ast.ExternCoreModule:
-		return vtype{}, s.idx(ast.SortCoreType, d.TypeIdx, off, what)
+		if err := s.idx(ast.SortCoreType, d.TypeIdx, off, what); err != nil {
+			return vtype{}, err
+		}
+		if k := s.core[d.TypeIdx]; k != vkCoreModule && k != vkUnknown {
+			return vtype{}, Invalid(RuleIndexSort, off, "%s: core type %d is a %s type, not a module type", what, d.TypeIdx, k)
+		}
+		return vtype{}, nil
 	case ast.ExternFunc:
 		_, err := s.typeOf(d.TypeIdx, vkFunc, off, what)
 		return vtype{}, err
@@ -31,7 +46,7 @@ func (s *vscope) externDesc(d ast.ExternDesc, off int, what string) (vtype, erro
 		return vtype{}, err
 	case ast.ExternType:
 		if d.Bound == ast.BoundSubResource {
-			return vtype{kind: vkResource}, nil
+			return vtype{kind: vkResource, res: true}, nil
 		}
 		return s.typeOf(d.TypeIdx, vkUnknown, off, what)
 	}
@@ -60,6 +75,9 @@ func (s *vscope) importDecl(name string, attrs ast.NameAttrs, d ast.ExternDesc, 
 	if err != nil {
 		return vtype{}, err
 	}
+	if err := implementsOnInstance(attrs, d.Kind, "import", name, off); err != nil {
+		return vtype{}, err
+	}
 	t, err := s.externDesc(d, off, "import "+name)
 	if err != nil {
 		return t, err
@@ -77,6 +95,9 @@ func (s *vscope) importDecl(name string, attrs ast.NameAttrs, d ast.ExternDesc, 
 func (s *vscope) exportDecl(name string, attrs ast.NameAttrs, d ast.ExternDesc, off int) (vtype, error) {
 	n, err := checkExternName(s.exports, "export", name, attrs, off)
 	if err != nil {
+		return vtype{}, err
+	}
+	if err := implementsOnInstance(attrs, d.Kind, "export", name, off); err != nil {
 		return vtype{}, err
 	}
 	t, err := s.externDesc(d, off, "export "+name)
@@ -113,6 +134,9 @@ func (s *vscope) export(d *ast.Export) (vtype, error) {
 	kind, ok := sortKinds[d.Sort]
 	if !ok {
 		return vtype{}, Invalid(ruleExportSort, d.Offset, "export %q: a %s cannot be exported (only component-level items and core modules)", d.Name, d.Sort)
+	}
+	if err := implementsOnInstance(d.Attrs, kind, "export", d.Name, d.Offset); err != nil {
+		return vtype{}, err
 	}
 	if err := s.idx(d.Sort, d.Idx, d.Offset, "export "+d.Name); err != nil {
 		return vtype{}, err

@@ -15,6 +15,7 @@ const (
 	ruleUnique      = "names.unique"         // names are strongly unique in their scope
 	ruleVersion     = "names.version"        // interface versions are valid semver
 	ruleSuffix      = "names.version-suffix" // versionsuffix follows a canonical version
+	ruleImplements  = "names.implements"     // implements names an interface, on an instance with a plain label
 	ruleAnnotation  = "names.annotation"     // [constructor]/[method]/[static] need a func of the right type
 	ruleCoreNameDup = "names.core-unique"    // core export and argument names are unique
 	ruleArgNameDup  = "names.arg-unique"     // instantiation argument names are unique
@@ -244,8 +245,16 @@ func checkExternName(set nameSet, what, name string, attrs ast.NameAttrs, off in
 		}
 		return n, Invalid(rule, off, "%s name %q: %s", what, name, msg)
 	}
-	if attrs.Implements != "" {
-		return n, &binary.NotSupportedError{Feature: "the implements name attribute (on " + what + " " + name + ")", Offset: off}
+	if attrs.HasImplements {
+		if n.iface || n.annotation != "" {
+			return n, Invalid(ruleImplements, off, "%s name %q is not valid with `implements`: it must be a plain label", what, name)
+		}
+		if in, msg := parseExternName(attrs.Implements); msg != "" || !in.iface {
+			if attrs.Implements == "" || msg != "" && !strings.Contains(attrs.Implements, ":") {
+				return n, Invalid(ruleImplements, off, "%s %q: implements %q must be an interface name (like ns:pkg/iface)", what, name, attrs.Implements)
+			}
+			return n, Invalid(ruleImplements, off, "%s %q: implements %q is not a valid interface name: %s", what, name, attrs.Implements, msg)
+		}
 	}
 	if attrs.VersionSuffix != "" {
 		if !n.iface || !isCanonVersion(n.version) {

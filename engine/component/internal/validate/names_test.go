@@ -132,10 +132,29 @@ func TestStructureRulesWithoutText(t *testing.T) {
 			unsupported: true,
 		},
 		{
-			name: "implements",
-			c: &ast.Component{Defs: []ast.Def{&ast.Import{Name: "store", Attrs: ast.NameAttrs{Implements: "a:b/c"},
+			name: "map with a float key",
+			c:    &ast.Component{Defs: []ast.Def{&ast.Type{Type: &ast.Map{Key: ast.ValType{Prim: ast.PrimF32}, Value: ast.ValType{Prim: ast.PrimU8}}, Offset: 9}}},
+			rule: ruleMapKey,
+		},
+		{
+			name: "fixed-length list of 2^28 bytes",
+			c: &ast.Component{Defs: []ast.Def{
+				&ast.Type{Type: &ast.List{Elem: ast.ValType{Prim: ast.PrimU8}, Len: 1 << 27}, Offset: 5},
+				&ast.Type{Type: &ast.Tuple{Types: []ast.ValType{{Idx: 0}, {Idx: 0}}}, Offset: 9},
+			}},
+			rule: ruleMaxSize,
+		},
+		{
+			name: "implements on a type",
+			c: &ast.Component{Defs: []ast.Def{&ast.Import{Name: "store", Attrs: ast.NameAttrs{Implements: "a:b/c", HasImplements: true},
 				Desc: ast.ExternDesc{Kind: ast.ExternType, Bound: ast.BoundSubResource}, Offset: 9}}},
-			unsupported: true,
+			rule: ruleImplements,
+		},
+		{
+			name: "empty implements",
+			c: &ast.Component{Defs: []ast.Def{&ast.Import{Name: "store", Attrs: ast.NameAttrs{HasImplements: true},
+				Desc: ast.ExternDesc{Kind: ast.ExternInstance}, Offset: 9}}},
+			rule: ruleImplements,
 		},
 	}
 	for _, tt := range tests {

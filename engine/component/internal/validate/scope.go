@@ -24,17 +24,24 @@ const (
 	vkComponent
 	vkInstance
 	vkResource
+	vkCoreFunc   // core types only
+	vkCoreModule // core types only
 )
 
 func (k vkind) String() string {
-	return [...]string{"unknown", "value", "function", "component", "instance", "resource"}[k]
+	return [...]string{"unknown", "value", "function", "component", "instance", "resource", "core function", "core module"}[k]
 }
 
 // vtype is a type index entry of the structural pass. borrow: the value
-// type transitively contains a borrow handle.
+// type transitively contains a borrow handle; res: the type transitively
+// refers to a resource type (of its own scope or, for a component or
+// instance type, from outside it).
 type vtype struct {
 	kind   vkind
 	borrow bool
+	res    bool
+	// lay is a value type's layout in linear memory (size.go).
+	lay layout
 }
 
 // vscope is one component, component type or instance type during the
@@ -45,11 +52,15 @@ type vscope struct {
 	isType   bool
 	n        map[ast.Sort]int
 	types    []vtype
+	core     []vkind // what each core type index holds
 	imports  nameSet
 	exports  nameSet
 	resImps  map[string]bool
 	resExps  map[string]bool
 	coreMods *[]*ast.CoreModule
+	// outerRes: an outer alias in this type scope (or a type scope in
+	// it) names a type outside it that refers to resources.
+	outerRes bool
 }
 
 func newVScope(outer *vscope, isType bool) *vscope {
@@ -108,8 +119,11 @@ func (s *vscope) typeOf(idx uint32, want vkind, off int, what string) (vtype, er
 
 func (s *vscope) push(sort ast.Sort, t vtype) {
 	s.n[sort]++
-	if sort == ast.SortType {
+	switch sort {
+	case ast.SortType:
 		s.types = append(s.types, t)
+	case ast.SortCoreType:
+		s.core = append(s.core, t.kind)
 	}
 }
 
@@ -117,7 +131,7 @@ func (s *vscope) def(d ast.Def) error {
 	off := ast.DefOffset(d)
 	switch d := d.(type) {
 	case *ast.CoreModule:
-		if err := CoreMemories(d); err != nil {
+		if err := CoreModule(d); err != nil {
 			return err
 		}
 		*s.coreMods = append(*s.coreMods, d)
@@ -169,7 +183,17 @@ func (s *vscope) def(d ast.Def) error {
 	case *ast.InstanceExports:
 		set := nameSet{}
 		for _, ex := range d.Exports {
-			if _, err := checkExternName(set, "instance export", ex.Name, ex.Attrs, off); err != nil {
+			n, err := checkExternName(set, "instance export", ex.Name, ex.Attrs, off)
+			if err != nil {
+				return err
+			}
+			// A bag of exports names no resource, so no function in it can
+			// be a resource's constructor, method or static function (the
+			// reference validator says the same of every such name).
+			if n.annotation != "" {
+				return Invalid(ruleAnnotation, off, "instance export %q: a bag of exports names no resource, so [%s] names are not valid in it", ex.Name, n.annotation)
+			}
+			if err := implementsOnInstance(ex.Attrs, sortKinds[ex.Sort], "instance export", ex.Name, off); err != nil {
 				return err
 			}
 			if err := s.idx(ex.Sort, ex.Idx, off, "instance export "+ex.Name); err != nil {
@@ -227,22 +251,30 @@ func (s *vscope) alias(d *ast.Alias) (vtype, error) {
 		return vtype{}, s.idx(ast.SortCoreInstance, d.InstanceIdx, d.Offset, "alias core export "+d.Name)
 	case ast.AliasOuter:
 		o, crosses := s, false
+		var passed []*vscope
 		for range d.Count {
 			if o.outer == nil {
 				return vtype{}, Invalid(ruleOuterCount, d.Offset, "outer alias: count %d reaches past the outermost component", d.Count)
 			}
 			crosses = crosses || !o.isType
+			passed = append(passed, o)
 			o = o.outer
 		}
 		if err := o.idx(d.Sort, d.Idx, d.Offset, "outer alias"); err != nil {
 			return vtype{}, err
 		}
+		if d.Sort == ast.SortCoreType {
+			return vtype{kind: o.core[d.Idx]}, nil
+		}
 		if d.Sort != ast.SortType {
 			return vtype{}, nil
 		}
 		t := o.types[d.Idx]
-		if crosses && t.kind == vkResource {
-			return t, Invalid(ruleOuterResource, d.Offset, "outer alias of resource type %d into a nested component (resources cannot be aliased across a component boundary)", d.Idx)
+		if crosses && t.res {
+			return t, Invalid(ruleOuterResource, d.Offset, "outer alias of type %d, which transitively refers to resources, into a nested component (resources cannot be aliased across a component boundary)", d.Idx)
+		}
+		for _, p := range passed {
+			p.outerRes = p.outerRes || t.res
 		}
 		return t, nil
 	}

@@ -14,6 +14,7 @@ const (
 	ruleBorrowResult   = "types.borrow-result"    // no borrow in function results
 	ruleBorrowExport   = "types.borrow-export"    // no borrow in exported value types
 	ruleResourceInType = "types.resource-in-type" // no resource definitions inside component/instance types
+	ruleCoreLimits     = "types.core-limits"      // limits of core memory and table types are in range
 )
 
 func (s *vscope) valType(v ast.ValType, off int, what string) (vtype, error) {
@@ -39,11 +40,26 @@ func (s *vscope) valTypes(vs []ast.ValType, off int, what string) (vtype, error)
 			return t, err
 		}
 		t.borrow = t.borrow || m.borrow
+		t.res = t.res || m.res
 	}
 	return t, nil
 }
 
+// typeDef checks a type definition and, for a value type, its size in
+// linear memory.
 func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
+	t, err := s.typeDefKind(d, off)
+	if err != nil || t.kind != vkValue {
+		return t, err
+	}
+	t.lay = s.layout(d)
+	if t.lay.size >= maxValueSize {
+		return t, Invalid(ruleMaxSize, off, "a value of this type takes %d bytes in memory (with 64-bit pointers), which exceeds the maximum byte size of %d", t.lay.size, maxValueSize)
+	}
+	return t, nil
+}
+
+func (s *vscope) typeDefKind(d ast.TypeDef, off int) (vtype, error) {
 	switch d := d.(type) {
 	case ast.Primitive:
 		return vtype{kind: vkValue}, nil
@@ -70,7 +86,16 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 		}
 		return s.valTypes(types, off, "variant case")
 	case *ast.List:
-		return s.valType(d.Elem, off, "list element")
+		t, err := s.valType(d.Elem, off, "list element")
+		t.kind = vkValue
+		return t, err
+	case *ast.Map:
+		if !d.Key.IsPrim() || d.Key.Prim == ast.PrimF32 || d.Key.Prim == ast.PrimF64 {
+			return vtype{}, Invalid(ruleMapKey, off, "map key type must be bool, an integer type, char or string")
+		}
+		t, err := s.valType(d.Value, off, "map value")
+		t.kind = vkValue
+		return t, err
 	case *ast.Tuple:
 		return s.valTypes(d.Types, off, "tuple element")
 	case *ast.Flags:
@@ -89,10 +114,10 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 		return s.valTypes(types, off, "result")
 	case *ast.Own:
 		_, err := s.handle("own", d.TypeIdx, off)
-		return vtype{kind: vkValue}, err
+		return vtype{kind: vkValue, res: true}, err
 	case *ast.Borrow:
 		_, err := s.handle("borrow", d.TypeIdx, off)
-		return vtype{kind: vkValue, borrow: true}, err
+		return vtype{kind: vkValue, borrow: true, res: true}, err
 	case *ast.FuncType:
 		return s.funcType(d, off)
 	case *ast.ResourceType:
@@ -104,7 +129,7 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 				return vtype{}, err
 			}
 		}
-		return vtype{kind: vkResource}, nil
+		return vtype{kind: vkResource, res: true}, nil
 	case *ast.InstanceType:
 		ts := newVScope(s, true)
 		for _, decl := range d.Decls {
@@ -112,7 +137,7 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 				return vtype{}, err
 			}
 		}
-		return vtype{kind: vkInstance}, nil
+		return vtype{kind: vkInstance, res: ts.outerRes}, nil
 	case *ast.ComponentType:
 		ts := newVScope(s, true)
 		for _, decl := range d.Decls {
@@ -120,7 +145,7 @@ func (s *vscope) typeDef(d ast.TypeDef, off int) (vtype, error) {
 				return vtype{}, err
 			}
 		}
-		return vtype{kind: vkComponent}, nil
+		return vtype{kind: vkComponent, res: ts.outerRes}, nil
 	}
 	return vtype{}, Invalid(RuleIndexSort, off, "unknown type definition %T", d)
 }
@@ -138,11 +163,14 @@ func (s *vscope) handle(what string, idx uint32, off int) (vtype, error) {
 
 func (s *vscope) funcType(d *ast.FuncType, off int) (vtype, error) {
 	labels := make([]string, len(d.Params))
+	res := false
 	for i, p := range d.Params {
 		labels[i] = p.Name
-		if _, err := s.valType(p.Type, off, "func parameter "+p.Name); err != nil {
+		t, err := s.valType(p.Type, off, "func parameter "+p.Name)
+		if err != nil {
 			return vtype{}, err
 		}
+		res = res || t.res
 	}
 	if err := checkLabels("func parameter", labels, off); err != nil {
 		return vtype{}, err
@@ -155,22 +183,28 @@ func (s *vscope) funcType(d *ast.FuncType, off int) (vtype, error) {
 		if r.borrow {
 			return vtype{}, Invalid(ruleBorrowResult, off, "func result contains a borrow handle (results can only return own handles)")
 		}
+		res = res || r.res
 	}
-	return vtype{kind: vkFunc}, nil
+	return vtype{kind: vkFunc, res: res}, nil
 }
 
-// coreType checks a core type definition's indices.
+// coreType checks a core type definition: its indices, and for a module
+// type the names and types it declares, as core validation would check a
+// module's own (unique export names and import pairs, function types
+// where functions are declared, limits in range).
 func (s *vscope) coreType(d ast.CoreTypeDef, off int) error {
 	mt, ok := d.(*ast.ModuleType)
 	if !ok {
-		s.push(ast.SortCoreType, vtype{})
+		s.push(ast.SortCoreType, vtype{kind: vkCoreFunc})
 		return nil
 	}
 	ms := newVScope(s, true)
+	imports := map[[2]string]bool{}
+	exports := map[string]bool{}
 	for _, decl := range mt.Decls {
 		switch decl := decl.(type) {
 		case *ast.CoreType:
-			ms.push(ast.SortCoreType, vtype{})
+			ms.push(ast.SortCoreType, vtype{kind: vkCoreFunc})
 		case *ast.CoreOuterAlias:
 			o := ms
 			for range decl.Count {
@@ -182,22 +216,70 @@ func (s *vscope) coreType(d ast.CoreTypeDef, off int) error {
 			if err := o.idx(ast.SortCoreType, decl.Idx, off, "module type outer alias"); err != nil {
 				return err
 			}
-			ms.push(ast.SortCoreType, vtype{})
+			ms.push(ast.SortCoreType, vtype{kind: o.core[decl.Idx]})
 		case *ast.CoreImport:
-			if decl.Desc.Kind == ast.SortCoreFunc {
-				if err := ms.idx(ast.SortCoreType, decl.Desc.TypeIdx, off, "module type import "+decl.Name); err != nil {
-					return err
-				}
+			k := [2]string{decl.Module, decl.Name}
+			if imports[k] {
+				return Invalid(ruleCoreNameDup, off, "module type: duplicate import name %q %q", decl.Module, decl.Name)
+			}
+			imports[k] = true
+			if err := ms.coreExternDesc(decl.Desc, off, "module type import "+decl.Name); err != nil {
+				return err
 			}
 		case *ast.CoreExportDecl:
-			if decl.Desc.Kind == ast.SortCoreFunc {
-				if err := ms.idx(ast.SortCoreType, decl.Desc.TypeIdx, off, "module type export "+decl.Name); err != nil {
-					return err
-				}
+			if exports[decl.Name] {
+				return Invalid(ruleCoreNameDup, off, "module type: export name %q declared twice", decl.Name)
+			}
+			exports[decl.Name] = true
+			if err := ms.coreExternDesc(decl.Desc, off, "module type export "+decl.Name); err != nil {
+				return err
 			}
 		}
 	}
-	s.push(ast.SortCoreType, vtype{})
+	s.push(ast.SortCoreType, vtype{kind: vkCoreModule})
+	return nil
+}
+
+// Core limits: 2^16 pages of 64 KiB for a 32-bit memory, 2^48 for a
+// 64-bit one; tables are bounded only by their index type.
+const (
+	maxPages32 = 1 << 16
+	maxPages64 = 1 << 48
+)
+
+// coreExternDesc checks a core extern type of a module type.
+func (s *vscope) coreExternDesc(d ast.CoreExternDesc, off int, what string) error {
+	switch d.Kind {
+	case ast.SortCoreFunc, ast.SortCoreTag:
+		if err := s.idx(ast.SortCoreType, d.TypeIdx, off, what); err != nil {
+			return err
+		}
+		if k := s.core[d.TypeIdx]; k != vkCoreFunc && k != vkUnknown {
+			return Invalid(RuleIndexSort, off, "%s: core type %d is a %s type, not a function type", what, d.TypeIdx, k)
+		}
+	case ast.SortCoreMemory:
+		limit := uint64(maxPages32)
+		if d.Memory.Is64 {
+			limit = maxPages64
+		}
+		return coreLimits(d.Memory.Limits, limit, off, what+": memory size")
+	case ast.SortCoreTable:
+		limit := uint64(1<<32 - 1)
+		if d.Table.Is64 {
+			limit = 1<<64 - 1
+		}
+		return coreLimits(d.Table.Limits, limit, off, what+": table size")
+	}
+	return nil
+}
+
+func coreLimits(l ast.Limits, limit uint64, off int, what string) error {
+	if l.Min > limit || (l.Max != nil && *l.Max > limit) {
+		return Invalid(ruleCoreLimits, off, "%s must be at most %d", what, limit)
+	}
+	if l.Max != nil && *l.Max < l.Min {
+		return Invalid(ruleCoreLimits, off, "%s: maximum %d below minimum %d", what, *l.Max, l.Min)
+	}
 	return nil
 }
 

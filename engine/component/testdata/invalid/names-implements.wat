@@ -1,4 +1,4 @@
-;; The implements attribute is not supported.
+;; An implements attribute must name an interface.
 (component
-  (import "store" (implements "wasi:keyvalue/store") (instance))
+  (import "store" (implements "not-an-interface") (instance))
 )
