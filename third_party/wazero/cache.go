@@ -98,9 +98,18 @@ func (c *cache) ensuresFileCache(dir string, wazeroVersion string) error {
 		return err
 	}
 
+	// mur patch: a directory anyone else may write could hold their code.
+	if err = filecache.CheckDir(dir); err != nil {
+		return err
+	}
+
 	// Create a version-specific directory to avoid conflicts.
-	dirname := path.Join(dir, "wazero-"+wazeroVersion+"-"+goruntime.GOARCH+"-"+goruntime.GOOS)
+	// mur patch: the entries' format is mur's (version.CacheFormat).
+	dirname := path.Join(dir, "wazero-"+wazeroVersion+"-"+version.CacheFormat+"-"+goruntime.GOARCH+"-"+goruntime.GOOS)
 	if err = mkdir(dirname); err != nil {
+		return err
+	}
+	if err = filecache.CheckDir(dirname); err != nil {
 		return err
 	}
 

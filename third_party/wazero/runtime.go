@@ -235,7 +235,9 @@ func (r *runtime) CompileModule(ctx context.Context, binary []byte) (CompiledMod
 		r.memoryLimitPages, r.memoryCapacityFromMax, !r.dwarfDisabled, r.storeCustomSections)
 	if err != nil {
 		return nil, err
-	} else if err = internal.Validate(r.enabledFeatures); err != nil {
+	} else if err = internal.ValidateDeferringBodies(r.enabledFeatures); err != nil {
+		// mur patch: the engine validates the function bodies only when
+		// it has to compile them (wasm.Module.BodiesDeferred).
 		// TODO: decoders should validate before returning, as that allows
 		// them to err with the correct position in the wasm binary.
 		return nil, err

@@ -30,14 +30,13 @@ func (fc *fileCache) path(key Key) string {
 }
 
 func (fc *fileCache) Get(key Key) (content io.ReadCloser, ok bool, err error) {
-	f, err := os.Open(fc.path(key))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, false, nil
-	} else if err != nil {
+	// mur patch: only an entry this user or root owns, that no one else
+	// may write (trust.go).
+	f, ok, err := openTrusted(fc.path(key))
+	if !ok || err != nil {
 		return nil, false, err
-	} else {
-		return f, true, nil
 	}
+	return f, true, nil
 }
 
 func (fc *fileCache) Add(key Key, content io.Reader) (err error) {

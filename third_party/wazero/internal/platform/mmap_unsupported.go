@@ -4,6 +4,7 @@ package platform
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 )
 
@@ -19,4 +20,9 @@ func mmapCodeSegment(size int) ([]byte, error) {
 
 func MprotectCodeSegment(b []byte) (err error) {
 	panic(errUnsupported)
+}
+
+// MapCodeFile (mur patch) is not supported here: callers copy instead.
+func MapCodeFile(*os.File, int64, int) ([]byte, error) {
+	return nil, errUnsupported
 }

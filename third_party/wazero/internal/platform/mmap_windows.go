@@ -1,6 +1,8 @@
 package platform
 
 import (
+	"errors"
+	"os"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
@@ -28,4 +30,9 @@ var old = uint32(windows.PAGE_READWRITE)
 func MprotectCodeSegment(b []byte) (err error) {
 	address := unsafe.Pointer(&b[0])
 	return windows.VirtualProtect(uintptr(address), uintptr(len(b)), windows.PAGE_EXECUTE_READ, &old)
+}
+
+// MapCodeFile (mur patch) is not supported here: callers copy instead.
+func MapCodeFile(*os.File, int64, int) ([]byte, error) {
+	return nil, errors.New("mapping code from a file is not supported on windows")
 }

@@ -5,6 +5,11 @@ import (
 	"strings"
 )
 
+// CacheFormat (mur patch) names the format of compilation cache entries
+// this fork writes (page-aligned code, the entry's key in its header), so
+// neither it nor wazero reads the other's.
+const CacheFormat = "mur.1"
+
 // Default is the default version value used when none was found.
 const Default = "dev"
 

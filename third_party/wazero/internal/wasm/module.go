@@ -24,6 +24,14 @@ import (
 // * ExportSection is represented as a map for lookup convenience.
 // * Code.GoFunc is contains any go `func`. It may be present when Code.Body is not.
 type Module struct {
+	// BodiesDeferred (mur patch): ValidateDeferringBodies validated all but
+	// the function bodies; an engine must call ValidateBodies before it
+	// compiles them, and may skip it when it has the module's code already
+	// (compiled earlier from the same bytes, so validated then).
+	BodiesDeferred bool
+	// deferredFeatures are the features the deferred bodies validate with.
+	deferredFeatures api.CoreFeatures
+
 	// TypeSection contains the unique FunctionType of functions imported or defined in this module.
 	//
 	// Note: Currently, there is no type ambiguity in the index as WebAssembly 1.0 only defines function type.
@@ -279,6 +287,38 @@ func (m *Module) typeIndexOfFunction(funcIdx Index) (Index, bool) {
 }
 
 func (m *Module) Validate(enabledFeatures api.CoreFeatures) error {
+	return m.validate(enabledFeatures, true)
+}
+
+// ValidateDeferringBodies (mur patch) is Validate without the function
+// bodies, which it leaves to ValidateBodies (see BodiesDeferred).
+func (m *Module) ValidateDeferringBodies(enabledFeatures api.CoreFeatures) error {
+	if err := m.validate(enabledFeatures, false); err != nil {
+		return err
+	}
+	m.BodiesDeferred, m.deferredFeatures = m.CodeSection != nil, enabledFeatures
+	return nil
+}
+
+// ValidateBodies (mur patch) validates the function bodies
+// ValidateDeferringBodies left out; it does nothing for a module whose
+// bodies were validated.
+func (m *Module) ValidateBodies() error {
+	if !m.BodiesDeferred {
+		return nil
+	}
+	functions, globals, memory, tables, tags, err := m.AllDeclarations()
+	if err != nil {
+		return err
+	}
+	if err = m.validateFunctions(m.deferredFeatures, functions, globals, memory, tables, tags, MaximumFunctionIndex); err != nil {
+		return err
+	}
+	m.BodiesDeferred = false
+	return nil
+}
+
+func (m *Module) validate(enabledFeatures api.CoreFeatures, bodies bool) error {
 	for i := range m.TypeSection {
 		tp := &m.TypeSection[i]
 		tp.CacheNumInUint64()
@@ -317,7 +357,7 @@ func (m *Module) Validate(enabledFeatures api.CoreFeatures) error {
 		return err
 	}
 
-	if m.CodeSection != nil {
+	if m.CodeSection != nil && bodies {
 		if err = m.validateFunctions(enabledFeatures, functions, globals, memory, tables, tags, MaximumFunctionIndex); err != nil {
 			return err
 		}

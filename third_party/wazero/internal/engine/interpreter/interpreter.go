@@ -508,6 +508,10 @@ func (e *engine) CompileModule(_ context.Context, module *wasm.Module, listeners
 	if _, ok := e.getCompiledFunctions(module, true); ok { // cache hit!
 		return nil
 	}
+	// mur patch: see wasm.Module.BodiesDeferred.
+	if err := module.ValidateBodies(); err != nil {
+		return err
+	}
 
 	funcs := make([]compiledFunction, len(module.FunctionSection))
 	irCompiler, err := newCompiler(e.enabledFeatures, callFrameStackSize, module, ensureTermination)

@@ -136,7 +136,7 @@ func NewEngine(ctx context.Context, _ api.CoreFeatures, fc filecache.Cache) wasm
 		machine:         machine,
 		be:              be,
 		fileCache:       fc,
-		wazeroVersion:   version.GetWazeroVersion(),
+		wazeroVersion:   version.GetWazeroVersion() + "-" + version.CacheFormat, // mur patch
 	}
 	e.compileSharedFunctions()
 	return e
@@ -155,6 +155,11 @@ func (e *engine) CompileModule(ctx context.Context, module *wasm.Module, listene
 		return err
 	}
 
+	// mur patch: a module whose code came from the caches above was
+	// validated when first compiled; only one compiled now must be.
+	if err := module.ValidateBodies(); err != nil {
+		return err
+	}
 	if wazevoapi.DeterministicCompilationVerifierEnabled {
 		ctx = wazevoapi.NewDeterministicCompilationVerifierContext(ctx, len(module.CodeSection))
 	}

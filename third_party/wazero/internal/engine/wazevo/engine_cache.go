@@ -1,6 +1,7 @@
 package wazevo
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -8,6 +9,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
+	"os"
 	"unsafe"
 
 	"github.com/tetratelabs/wazero/experimental"
@@ -116,7 +119,8 @@ func (e *engine) addCompiledModuleToCache(module *wasm.Module, cm *compiledModul
 	if e.fileCache == nil || module.IsHostModule {
 		return
 	}
-	err = e.fileCache.Add(fileCacheKey(module), serializeCompiledModule(e.wazeroVersion, cm))
+	key := fileCacheKey(module)
+	err = e.fileCache.Add(key, serializeCompiledModule(e.wazeroVersion, key, cm))
 	return
 }
 
@@ -127,7 +131,8 @@ func (e *engine) getCompiledModuleFromCache(module *wasm.Module) (cm *compiledMo
 
 	// Check if the entries exist in the external cache.
 	var cached io.ReadCloser
-	cached, hit, err = e.fileCache.Get(fileCacheKey(module))
+	key := fileCacheKey(module)
+	cached, hit, err = e.fileCache.Get(key)
 	if !hit || err != nil {
 		return
 	}
@@ -136,19 +141,25 @@ func (e *engine) getCompiledModuleFromCache(module *wasm.Module) (cm *compiledMo
 	// We retrieve *code structures from `cached`.
 	var staleCache bool
 	// Note: cached.Close is ensured to be called in deserializeCodes.
-	cm, staleCache, err = deserializeCompiledModule(e.wazeroVersion, cached)
-	if err != nil {
-		hit = false
-		return
-	} else if staleCache {
-		return nil, false, e.fileCache.Delete(fileCacheKey(module))
+	cm, staleCache, err = deserializeCompiledModule(e.wazeroVersion, key, cached)
+	if err != nil || staleCache {
+		// mur patch: an entry that does not read back whole (truncated,
+		// corrupted, another key's) is compiled afresh, not an error.
+		return nil, false, e.fileCache.Delete(key)
 	}
 	return
 }
 
 var magic = []byte{'W', 'A', 'Z', 'E', 'V', 'O'}
 
-func serializeCompiledModule(wazeroVersion string, cm *compiledModule) io.Reader {
+// codeAlign (mur patch) is where the native code starts in an entry: at a
+// multiple of the largest page size of the platforms wazero compiles
+// for, so deserializeCompiledModule can map it straight from the file.
+const codeAlign = 64 << 10
+
+func alignCode(n int64) int64 { return (n + codeAlign - 1) &^ (codeAlign - 1) }
+
+func serializeCompiledModule(wazeroVersion string, key filecache.Key, cm *compiledModule) io.Reader {
 	buf := bytes.NewBuffer(nil)
 	// First 6 byte: WAZEVO header.
 	buf.Write(magic)
@@ -158,12 +169,17 @@ func serializeCompiledModule(wazeroVersion string, cm *compiledModule) io.Reader
 	buf.WriteString(wazeroVersion)
 	// Number of *code (== locally defined functions in the module): 4 bytes.
 	buf.Write(u32.LeBytes(uint32(len(cm.functionOffsets))))
+	// mur patch: the entry's own key (32 bytes), so an entry found under
+	// another key's name is not believed.
+	buf.Write(key[:])
 	for _, offset := range cm.functionOffsets {
 		// The offset of this function in the executable (8 bytes).
 		buf.Write(u64.LeBytes(uint64(offset)))
 	}
 	// The length of code segment (8 bytes).
 	buf.Write(u64.LeBytes(uint64(len(cm.executable))))
+	// mur patch: zeros up to the next codeAlign boundary.
+	buf.Write(make([]byte, alignCode(int64(buf.Len()))-int64(buf.Len())))
 	// Append the native code.
 	buf.Write(cm.executable)
 	// Append checksum.
@@ -195,13 +211,26 @@ func serializeCompiledModule(wazeroVersion string, cm *compiledModule) io.Reader
 	return bytes.NewReader(buf.Bytes())
 }
 
-func deserializeCompiledModule(wazeroVersion string, reader io.ReadCloser) (cm *compiledModule, staleCache bool, err error) {
-	defer reader.Close()
+func deserializeCompiledModule(wazeroVersion string, key filecache.Key, cached io.ReadCloser) (cm *compiledModule, staleCache bool, err error) {
+	defer cached.Close()
+	// mur patch: reads go through a buffer (wazero read each function's
+	// offset with a system call of its own), and the size of an entry
+	// that is a file bounds what its header may claim.
+	reader := bufio.NewReaderSize(cached, 64<<10)
+	size := int64(math.MaxInt64)
+	file, isFile := cached.(*os.File)
+	if isFile {
+		fi, err := file.Stat()
+		if err != nil {
+			return nil, false, fmt.Errorf("compilationcache: %v", err)
+		}
+		size = fi.Size()
+	}
 	cacheHeaderSize := len(magic) + 1 /* version size */ + len(wazeroVersion) + 4 /* number of functions */
 
 	// Read the header before the native code.
 	header := make([]byte, cacheHeaderSize)
-	n, err := reader.Read(header)
+	n, err := io.ReadFull(reader, header)
 	if err != nil {
 		return nil, false, fmt.Errorf("compilationcache: error reading header: %v", err)
 	}
@@ -228,6 +257,16 @@ func deserializeCompiledModule(wazeroVersion string, reader io.ReadCloser) (cm *
 	}
 
 	functionsNum := binary.LittleEndian.Uint32(header[len(header)-4:])
+	var entryKey filecache.Key
+	if _, err = io.ReadFull(reader, entryKey[:]); err != nil {
+		return nil, false, fmt.Errorf("compilationcache: error reading key: %v", err)
+	} else if entryKey != key {
+		return nil, true, nil
+	}
+	pos := int64(cacheHeaderSize) + int64(len(key)) + 8*int64(functionsNum) + 8
+	if pos > size {
+		return nil, false, fmt.Errorf("compilationcache: %d functions do not fit in %d bytes", functionsNum, size)
+	}
 	cm = &compiledModule{functionOffsets: make([]int, functionsNum), executables: &executables{}}
 
 	var eightBytes [8]byte
@@ -246,29 +285,56 @@ func deserializeCompiledModule(wazeroVersion string, reader io.ReadCloser) (cm *
 		err = fmt.Errorf("compilationcache: error reading executable size: %v", err)
 		return
 	}
+	codeStart := alignCode(pos)
+	if executableLen > uint64(size-codeStart) || executableLen > math.MaxInt32 {
+		return nil, false, fmt.Errorf("compilationcache: executable of %d bytes does not fit in %d bytes", executableLen, size)
+	}
 
 	if executableLen > 0 {
-		executable, err := platform.MmapCodeSegment(int(executableLen))
-		if err != nil {
-			err = fmt.Errorf("compilationcache: error mmapping executable (len=%d): %v", executableLen, err)
-			return nil, false, err
+		// mur patch: mapped from the file where it can be (processes
+		// running the same module then share its pages), else copied.
+		var executable []byte
+		mapped := false
+		if isFile {
+			if executable, err = platform.MapCodeFile(file, codeStart, int(executableLen)); err == nil {
+				mapped = true
+				if _, err = file.Seek(codeStart+int64(executableLen), io.SeekStart); err != nil {
+					_ = platform.MunmapCodeSegment(executable)
+					return nil, false, fmt.Errorf("compilationcache: %v", err)
+				}
+				reader.Reset(file)
+			}
 		}
-
-		_, err = io.ReadFull(reader, executable)
-		if err != nil {
-			err = fmt.Errorf("compilationcache: error reading executable (len=%d): %v", executableLen, err)
-			return nil, false, err
+		if !mapped {
+			if _, err = io.CopyN(io.Discard, reader, codeStart-pos); err != nil {
+				return nil, false, fmt.Errorf("compilationcache: error reading padding: %v", err)
+			}
+			executable, err = platform.MmapCodeSegment(int(executableLen))
+			if err != nil {
+				err = fmt.Errorf("compilationcache: error mmapping executable (len=%d): %v", executableLen, err)
+				return nil, false, err
+			}
+			_, err = io.ReadFull(reader, executable)
+			if err != nil {
+				_ = platform.MunmapCodeSegment(executable)
+				err = fmt.Errorf("compilationcache: error reading executable (len=%d): %v", executableLen, err)
+				return nil, false, err
+			}
 		}
 
 		expected := crc32.Checksum(executable, crc)
 		if _, err = io.ReadFull(reader, eightBytes[:4]); err != nil {
+			_ = platform.MunmapCodeSegment(executable)
 			return nil, false, fmt.Errorf("compilationcache: could not read checksum: %v", err)
 		} else if checksum := binary.LittleEndian.Uint32(eightBytes[:4]); expected != checksum {
+			_ = platform.MunmapCodeSegment(executable)
 			return nil, false, fmt.Errorf("compilationcache: checksum mismatch (expected %d, got %d)", expected, checksum)
 		}
 
-		if err = platform.MprotectCodeSegment(executable); err != nil {
-			return nil, false, err
+		if !mapped {
+			if err = platform.MprotectCodeSegment(executable); err != nil {
+				return nil, false, err
+			}
 		}
 		cm.executable = executable
 	}
@@ -334,11 +400,9 @@ func deserializeCompiledModule(wazeroVersion string, reader io.ReadCloser) (cm *
 // given array as a buffer. This returns io.EOF if less than 8 bytes were read.
 func readUint64(reader io.Reader, b *[8]byte) (uint64, error) {
 	s := b[0:8]
-	n, err := reader.Read(s)
-	if err != nil {
+	// mur patch: a buffered reader may return fewer bytes than asked.
+	if _, err := io.ReadFull(reader, s); err != nil {
 		return 0, err
-	} else if n < 8 { // more strict than reader.Read
-		return 0, io.EOF
 	}
 
 	// Read the u64 from the underlying buffer.
