@@ -22,6 +22,7 @@ import (
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
 	"github.com/mur-go/mur/engine/component/internal/binary"
+	"github.com/mur-go/mur/engine/component/internal/diskmemo"
 	"github.com/mur-go/mur/engine/component/internal/memory"
 	"github.com/mur-go/mur/engine/component/internal/plan"
 	"github.com/mur-go/mur/engine/component/internal/storelife"
@@ -55,6 +56,9 @@ type Engine struct {
 	bg background
 	// modConfig configures every module instance (modconfig.go).
 	modConfig wazero.ModuleConfig
+	// memo keeps rewritten core modules beside the compilation cache, or
+	// is nil without one (plan.Memo).
+	memo plan.Memo
 }
 
 // CacheDir is where an engine configured with dir keeps compiled code
@@ -72,13 +76,20 @@ func CacheDir(dir string) (string, error) {
 	return filepath.Join(base, "mur", "wasm"), nil
 }
 
-// NewEngine creates an engine backed by one wazero runtime.
+// memoDir is the compilation cache's subdirectory of rewritten core
+// modules (plan.Memo).
+const memoDir = "mur-rewrites"
+
+// NewEngine creates an engine backed by one wazero runtime. A cache
+// directory must be the user's own (or root's) and writable by no one
+// else, or NewEngine refuses it: the engine runs the code it finds there.
 func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	// Deadlines and cancellation interrupt guests through a flag compiled
 	// into every loop (see RATIONALE.md), not WithCloseOnContextDone, whose
 	// check costs a trip out of the compiled code per loop iteration.
 	rc := wazero.NewRuntimeConfigCompiler().
 		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesThreads)
+	var memo plan.Memo
 	if !cfg.DisableCache {
 		dir, err := CacheDir(cfg.CacheDir)
 		if err != nil {
@@ -89,12 +100,17 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 			return nil, fmt.Errorf("opening compilation cache %s: %w", dir, err)
 		}
 		rc = rc.WithCompilationCache(cache)
+		m, err := diskmemo.Open(filepath.Join(dir, memoDir))
+		if err != nil {
+			return nil, fmt.Errorf("opening compilation cache %s: %w", dir, err)
+		}
+		memo = m
 	}
 	workers := cfg.CompilationWorkers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	e := &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig()}
+	e := &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig(), memo: memo}
 	e.pool = memory.NewPool(e.bg.kick)
 	if err := e.pool.TrackPages(); err != nil {
 		slog.DebugContext(ctx, "component: every reset of a reused store copies its whole memory", "reason", err.Error())
@@ -170,7 +186,7 @@ func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
 	if err != nil {
 		return nil, public(err)
 	}
-	p, err := plan.Elaborate(ast, nil)
+	p, err := plan.ElaborateMemo(ast, nil, e.memo)
 	if err != nil {
 		return nil, public(err)
 	}
