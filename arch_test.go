@@ -19,7 +19,7 @@ const module = "github.com/mur-go/mur"
 // engine, the canonical ABI, WIT values and the WASI host. ARCHITECTURE.md
 // draws the same line.
 var engine = []string{
-	"engine/canon", "engine/component", "engine/component/internal/ast", "engine/component/internal/binary", "engine/component/internal/coremod", "engine/component/internal/diskmemo", "engine/component/internal/memory", "engine/component/internal/plan", "engine/component/internal/storelife", "engine/component/internal/validate", "engine/wasip2", "engine/wit",
+	"engine/canon", "engine/component", "engine/component/internal/ast", "engine/component/internal/binary", "engine/component/internal/coremod", "engine/diskmemo", "engine/component/internal/memory", "engine/component/internal/plan", "engine/component/internal/storelife", "engine/component/internal/validate", "engine/wasip2", "engine/wit",
 }
 
 // manifestDeps are the only module packages manifest may import: helpers

@@ -22,11 +22,11 @@ import (
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
 	"github.com/mur-go/mur/engine/component/internal/binary"
-	"github.com/mur-go/mur/engine/component/internal/diskmemo"
 	"github.com/mur-go/mur/engine/component/internal/memory"
 	"github.com/mur-go/mur/engine/component/internal/plan"
 	"github.com/mur-go/mur/engine/component/internal/storelife"
 	"github.com/mur-go/mur/engine/component/internal/validate"
+	"github.com/mur-go/mur/engine/diskmemo"
 	"github.com/mur-go/mur/engine/wit"
 )
 
@@ -59,6 +59,8 @@ type Engine struct {
 	// memo keeps rewritten core modules beside the compilation cache, or
 	// is nil without one (plan.Memo).
 	memo plan.Memo
+	// cacheDir is the compilation cache's directory, "" without one.
+	cacheDir string
 }
 
 // CacheDir is where an engine configured with dir keeps compiled code
@@ -90,6 +92,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	rc := wazero.NewRuntimeConfigCompiler().
 		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesThreads)
 	var memo plan.Memo
+	var cacheDir string
 	if !cfg.DisableCache {
 		dir, err := CacheDir(cfg.CacheDir)
 		if err != nil {
@@ -104,13 +107,13 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		if err != nil {
 			return nil, fmt.Errorf("opening compilation cache %s: %w", dir, err)
 		}
-		memo = m
+		memo, cacheDir = m, dir
 	}
 	workers := cfg.CompilationWorkers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	e := &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig(), memo: memo}
+	e := &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig(), memo: memo, cacheDir: cacheDir}
 	e.pool = memory.NewPool(e.bg.kick)
 	if err := e.pool.TrackPages(); err != nil {
 		slog.DebugContext(ctx, "component: every reset of a reused store copies its whole memory", "reason", err.Error())
@@ -119,6 +122,11 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	e.bg.step = e.backgroundStep
 	return e, nil
 }
+
+// CacheDir is the directory of the engine's compilation cache, checked
+// to be the user's own; "" when it has none. An embedder may keep what
+// it derives from compiled components beside it.
+func (e *Engine) CacheDir() string { return e.cacheDir }
 
 // backgroundStep is one piece of the worker's work: mappings are cleared
 // first, since a store being prepared takes one.

@@ -1,11 +1,12 @@
-// Package diskmemo keeps values by 32-byte key in a directory, for the
-// engine's rewritten core modules (plan.Memo) beside wazero's compilation
-// cache. What it reads back becomes code the engine compiles and runs,
-// so it believes only what this user (or root) wrote where no one else
-// may write: a directory and entries owned by the effective user or
-// root that neither group nor others may write, entries that are regular
-// files (not links) carrying their own key and a checksum of the value.
-// Anything else reads as a miss, and is replaced on the next Put.
+// Package diskmemo keeps values by 32-byte key in a directory, for what
+// the engine and the runtime keep beside the compilation cache (rewritten
+// core modules, inflated payloads). What it reads back becomes code mur
+// compiles or runs, so it believes only what this user (or root) wrote
+// where no one else may write: a directory and entries owned by the
+// effective user or root that neither group nor others may write,
+// entries that are regular files (not links) carrying their own key and
+// a checksum of the value. Anything else reads as a miss, and is
+// replaced on the next Put.
 package diskmemo
 
 import (
