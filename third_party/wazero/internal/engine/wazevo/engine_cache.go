@@ -294,14 +294,23 @@ func deserializeCompiledModule(wazeroVersion string, key filecache.Key, cached i
 		// mur patch: mapped from the file where it can be (processes
 		// running the same module then share its pages), else copied.
 		var executable []byte
+		var expected uint32
 		mapped := false
 		if isFile {
 			if executable, err = platform.MapCodeFile(file, codeStart, int(executableLen)); err == nil {
 				mapped = true
-				if _, err = file.Seek(codeStart+int64(executableLen), io.SeekStart); err != nil {
-					_ = platform.MunmapCodeSegment(executable)
-					return nil, false, fmt.Errorf("compilationcache: %v", err)
+				// The checksum is taken from the file, not the mapping, so
+				// only the pages the module runs are faulted into this
+				// process (and counted in its memory).
+				sum := crc32.New(crc)
+				if _, err = file.Seek(codeStart, io.SeekStart); err == nil {
+					_, err = io.CopyN(sum, file, int64(executableLen))
 				}
+				if err != nil {
+					_ = platform.MunmapCodeSegment(executable)
+					return nil, false, fmt.Errorf("compilationcache: error reading executable (len=%d): %v", executableLen, err)
+				}
+				expected = sum.Sum32()
 				reader.Reset(file)
 			}
 		}
@@ -322,7 +331,9 @@ func deserializeCompiledModule(wazeroVersion string, key filecache.Key, cached i
 			}
 		}
 
-		expected := crc32.Checksum(executable, crc)
+		if !mapped {
+			expected = crc32.Checksum(executable, crc)
+		}
 		if _, err = io.ReadFull(reader, eightBytes[:4]); err != nil {
 			_ = platform.MunmapCodeSegment(executable)
 			return nil, false, fmt.Errorf("compilationcache: could not read checksum: %v", err)
