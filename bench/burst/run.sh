@@ -5,8 +5,9 @@
 # servers (bench/a2a/sdkecho) started the same way, alternated for ROUNDS
 # rounds in one run. bench/burst/burst times each batch until every copy
 # answered its first task (and until each printed its URL), then reads
-# each copy's PSS after 3 s idle. The compile cache is warmed once first:
-# these are warm starts.
+# each copy's PSS after 3 s idle and the CPU time each had used when its
+# first task was answered (a figure the machine's load moves less). The
+# compile cache is warmed once first: these are warm starts.
 # Usage: bench/burst/run.sh [N...]   (default: 1 10 100; ROUNDS=3)
 # MUR=PATH benchmarks that mur binary instead of one built from this tree
 # (to compare two trees in one run: MUR2=PATH adds a second mur row).
@@ -62,8 +63,9 @@ echo "== load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 # Per N, the median over rounds of each row, and each mur row's ratio to
 # a2a-go's: time until all served, first-task p50, PSS mean.
 awk '{ split($2, a, "="); n = a[2]; k = $1 SUBSEP n; names[$1]; sizes[n]
-	all[k] = all[k] " " $5; first[k] = first[k] " " $16; pss[k] = pss[k] " " $22 }
+	all[k] = all[k] " " $5; first[k] = first[k] " " $16; pss[k] = pss[k] " " $22; cpu[k] = cpu[k] " " $28 }
 function med(s,   v, c, i, j, t) { c = split(s, v, " "); for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }; return v[int((c + 1) / 2)] }
 END { for (n in sizes) for (m in names) { k = m SUBSEP n; b = "a2a-go" SUBSEP n; if (!(k in all)) continue
-	printf "median n=%-4s %-7s all served %8.1f ms (x%.1f of a2a-go)  first task p50 %7.1f ms (x%.1f)  PSS %5.1f MB (x%.1f)\n", n, m,
-		med(all[k]), med(all[k]) / med(all[b]), med(first[k]), med(first[k]) / med(first[b]), med(pss[k]), med(pss[k]) / med(pss[b]) } }' "$out" | sort -t= -k2 -n
+	printf "median n=%-4s %-7s all served %8.1f ms (x%.1f of a2a-go)  first task p50 %7.1f ms (x%.1f)  PSS %5.1f MB (x%.1f)  CPU %6.1f ms (x%.1f)\n", n, m,
+		med(all[k]), med(all[k]) / med(all[b]), med(first[k]), med(first[k]) / med(first[b]), med(pss[k]), med(pss[k]) / med(pss[b]),
+		med(cpu[k]), med(cpu[k]) / med(cpu[b]) } }' "$out" | sort -t= -k2 -n

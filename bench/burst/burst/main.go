@@ -70,6 +70,7 @@ type copyRun struct {
 	stdin io.WriteCloser
 	url   time.Duration // launch to its address on stdout
 	first time.Duration // launch to its first task answered
+	cpu   time.Duration // user+system CPU it had used by then
 	pss   int64         // kB, the process and its descendants
 	err   error
 }
@@ -128,13 +129,15 @@ func run(ctx context.Context, name string, argv []string, n int, idle time.Durat
 	u50, umax := dur(func(c *copyRun) time.Duration { return c.url })
 	f50, fmax := dur(func(c *copyRun) time.Duration { return c.first })
 	var sum, most int64
+	var cpu time.Duration
 	for _, c := range copies {
 		sum += c.pss
 		most = max(most, c.pss)
+		cpu += c.cpu
 	}
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	fmt.Printf("%-8s n=%-4d all served %8.1f ms  url p50 %7.1f max %7.1f ms  first task p50 %7.1f max %7.1f ms  PSS mean %6.1f max %6.1f MB\n",
-		name, n, ms(all), ms(u50), ms(umax), ms(f50), ms(fmax), float64(sum)/float64(n)/1024, float64(most)/1024)
+	fmt.Printf("%-8s n=%-4d all served %8.1f ms  url p50 %7.1f max %7.1f ms  first task p50 %7.1f max %7.1f ms  PSS mean %6.1f max %6.1f MB  CPU mean %6.1f ms\n",
+		name, n, ms(all), ms(u50), ms(umax), ms(f50), ms(fmax), float64(sum)/float64(n)/1024, float64(most)/1024, ms(cpu)/float64(n))
 	return nil
 }
 
@@ -167,6 +170,7 @@ func (c *copyRun) serve(ctx context.Context, hc *http.Client, start time.Time, o
 		return fmt.Errorf("its first task: %w", err)
 	}
 	c.first = time.Since(start)
+	c.cpu, _ = cpuTime(c.cmd.Process.Pid)
 	want := reply
 	if want == "" {
 		want = "echo: " + text
@@ -193,6 +197,31 @@ func replyText(task *a2a.Task) string {
 		parts(a.Parts)
 	}
 	return b.String()
+}
+
+// cpuTime is the user and system CPU time pid has used (from
+// /proc/PID/stat, in clock ticks of 10 ms: a mean over many copies).
+func cpuTime(pid int) (time.Duration, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	// Fields after the command name, which is in parentheses and may hold
+	// spaces: utime and stime are the 12th and 13th of them.
+	_, rest, ok := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: unexpected format", pid)
+	}
+	var ticks int64
+	for _, s := range f[11:13] {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		ticks += v
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond, nil
 }
 
 // treePSS is the PSS of pid and all its descendants, in kB.
