@@ -72,3 +72,5 @@ require (
 	gotest.tools/v3 v3.5.2 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
 )
+
+replace github.com/tetratelabs/wazero => ./third_party/wazero

@@ -26,6 +26,7 @@ import (
 	"github.com/mur-go/mur/engine/component/internal/plan"
 	"github.com/mur-go/mur/engine/component/internal/storelife"
 	"github.com/mur-go/mur/engine/component/internal/validate"
+	"github.com/mur-go/mur/engine/diskmemo"
 	"github.com/mur-go/mur/engine/wit"
 )
 
@@ -55,6 +56,11 @@ type Engine struct {
 	bg background
 	// modConfig configures every module instance (modconfig.go).
 	modConfig wazero.ModuleConfig
+	// memo keeps rewritten core modules beside the compilation cache, or
+	// is nil without one (plan.Memo).
+	memo plan.Memo
+	// cacheDir is the compilation cache's directory, "" without one.
+	cacheDir string
 }
 
 // CacheDir is where an engine configured with dir keeps compiled code
@@ -72,13 +78,21 @@ func CacheDir(dir string) (string, error) {
 	return filepath.Join(base, "mur", "wasm"), nil
 }
 
-// NewEngine creates an engine backed by one wazero runtime.
+// memoDir is the compilation cache's subdirectory of rewritten core
+// modules (plan.Memo).
+const memoDir = "mur-rewrites"
+
+// NewEngine creates an engine backed by one wazero runtime. A cache
+// directory must be the user's own (or root's) and writable by no one
+// else, or NewEngine refuses it: the engine runs the code it finds there.
 func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	// Deadlines and cancellation interrupt guests through a flag compiled
 	// into every loop (see RATIONALE.md), not WithCloseOnContextDone, whose
 	// check costs a trip out of the compiled code per loop iteration.
 	rc := wazero.NewRuntimeConfigCompiler().
 		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesThreads | experimental.CoreFeaturesExceptionHandling)
+	var memo plan.Memo
+	var cacheDir string
 	if !cfg.DisableCache {
 		dir, err := CacheDir(cfg.CacheDir)
 		if err != nil {
@@ -89,12 +103,17 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 			return nil, fmt.Errorf("opening compilation cache %s: %w", dir, err)
 		}
 		rc = rc.WithCompilationCache(cache)
+		m, err := diskmemo.Open(filepath.Join(dir, memoDir))
+		if err != nil {
+			return nil, fmt.Errorf("opening compilation cache %s: %w", dir, err)
+		}
+		memo, cacheDir = m, dir
 	}
 	workers := cfg.CompilationWorkers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	e := &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig()}
+	e := &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig(), memo: memo, cacheDir: cacheDir}
 	e.pool = memory.NewPool(e.bg.kick)
 	if err := e.pool.TrackPages(); err != nil {
 		slog.DebugContext(ctx, "component: every reset of a reused store copies its whole memory", "reason", err.Error())
@@ -103,6 +122,11 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	e.bg.step = e.backgroundStep
 	return e, nil
 }
+
+// CacheDir is the directory of the engine's compilation cache, checked
+// to be the user's own; "" when it has none. An embedder may keep what
+// it derives from compiled components beside it.
+func (e *Engine) CacheDir() string { return e.cacheDir }
 
 // backgroundStep is one piece of the worker's work: mappings are cleared
 // first, since a store being prepared takes one.
@@ -170,7 +194,7 @@ func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
 	if err != nil {
 		return nil, public(err)
 	}
-	p, err := plan.Elaborate(ast, nil)
+	p, err := plan.ElaborateMemo(ast, nil, e.memo)
 	if err != nil {
 		return nil, public(err)
 	}

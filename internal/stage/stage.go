@@ -120,7 +120,8 @@ func Stage(ctx context.Context, opts Options) (*Staged, error) {
 // manifest order, entirely in memory.
 func prepare(ctx context.Context, s *Staged, opts *Options) ([]*staged, error) {
 	c := s.Capsule
-	fetcher := &install.Fetcher{Sources: opts.Stores, Lock: opts.Lock, Mode: install.Frozen, Getenv: opts.Getenv}
+	fetcher := &install.Fetcher{Sources: opts.Stores, Lock: opts.Lock, Mode: install.Frozen, Getenv: opts.Getenv,
+		Payloads: payloadCache(ctx, opts.Compiler)}
 	ws, notes, err := applyLock(c, fetcher)
 	if err != nil {
 		return nil, err

@@ -3,8 +3,10 @@ package artifact
 import (
 	"archive/zip"
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"unicode/utf8"
@@ -188,4 +190,35 @@ func (p *Package) NativeBinary(name string) ([]byte, error) {
 			entry, entry, err))
 	}
 	return b, nil
+}
+
+// PayloadCache keeps inflated payloads across processes (the runtime's
+// is an on-disk memo beside the compilation cache).
+type PayloadCache interface {
+	Get(key [32]byte) ([]byte, bool)
+	Put(key [32]byte, value []byte)
+}
+
+// RootWasmFrom is RootWasm taking the inflated payload from cache, and
+// keeping it there when it had to inflate it. A cached payload is used
+// only if its size and CRC-32 are those the archive (whose digest is in
+// the key) records for the entry; anything else is inflated again.
+func (p *Package) RootWasmFrom(cache PayloadCache) (name string, wasm []byte, err error) {
+	name, err = SelectRootWasm(p.names)
+	if err != nil {
+		return "", nil, newError(CodeIO, "", err, err.Error())
+	}
+	f, err := p.regularEntry(name)
+	if err != nil {
+		return "", nil, err
+	}
+	key := sha256.Sum256([]byte(p.sha + "\x00" + name))
+	if b, ok := cache.Get(key); ok && uint64(len(b)) == f.UncompressedSize64 && int64(len(b)) <= p.maxEntry && crc32.ChecksumIEEE(b) == f.CRC32 {
+		return name, b, nil
+	}
+	if wasm, err = p.ReadEntry(name); err != nil {
+		return "", nil, err
+	}
+	cache.Put(key, wasm)
+	return name, wasm, nil
 }

@@ -67,6 +67,9 @@ type Fetcher struct {
 	Mode LockMode
 	// Getenv reads the decompression ceiling override; nil = os.Getenv.
 	Getenv func(string) string
+	// Payloads, when not nil, keeps WASM payloads inflated across
+	// processes (artifact.Package.RootWasmFrom).
+	Payloads artifact.PayloadCache
 }
 
 // Resolved is a package as a source returned it, not yet trusted.

@@ -85,6 +85,8 @@ type elaborator struct {
 	// modules are the host's core modules for the root's core-module
 	// imports, by import name.
 	modules map[string]*ast.CoreModule
+	// memo keeps rewritten core modules across processes, or is nil.
+	memo Memo
 }
 
 // spent counts what elaboration has expanded to.
@@ -94,7 +96,13 @@ type spent struct{ coreInsts, compInsts, funcs int }
 // core modules needs them, from the host, for a plan that can run; without
 // them (modules nil) it is elaborated check-only.
 func Elaborate(c *ast.Component, modules map[string]*ast.CoreModule) (*Plan, error) {
-	e := &elaborator{p: New(), handleNamed: map[any]bool{}, spent: &spent{}, modules: modules}
+	return ElaborateMemo(c, modules, nil)
+}
+
+// ElaborateMemo is Elaborate taking rewritten core modules from memo
+// (and keeping those it rewrites there) when memo is not nil.
+func ElaborateMemo(c *ast.Component, modules map[string]*ast.CoreModule, memo Memo) (*Plan, error) {
+	e := &elaborator{p: New(), handleNamed: map[any]bool{}, spent: &spent{}, modules: modules, memo: memo}
 	e.checkOnly = modules == nil && ImportsModules(c)
 	root := &scope{root: true, exports: newInstanceVal()}
 	if err := e.walk(root, c); err != nil {
@@ -436,42 +444,15 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 		e.p.CoreInsts = append(e.p.CoreInsts, &CoreInst{Source: mod, offset: d.Offset})
 		return nil
 	}
-	bytes, err := coremod.RewriteImports(mod.Bytes, func(i int, _ coremod.Import) (string, string) {
-		return renamed[i][0], renamed[i][1]
-	})
-	if err != nil {
-		return defError(d, "%v", err)
-	}
-	pages, err := coremod.MinMemoryPages(mod.Bytes)
-	if err != nil {
-		return defError(d, "%v", err)
-	}
-	// State exports come before the interrupt checks, whose fuel global
-	// must never be snapshotted: a restored store starts with fresh fuel.
-	bytes, state, err := coremod.AddStateExports(bytes)
-	if err != nil {
-		return defError(d, "%v", err)
-	}
-	bytes, interruptible, err := coremod.AddInterruptChecks(bytes, HostModule, YieldFunc)
-	if err != nil {
-		return defError(d, "%v", err)
-	}
-	// After the interrupt checks, which renumber the start function.
-	if bytes, err = coremod.ExportStart(bytes); err != nil {
-		return defError(d, "%v", err)
-	}
-	if bytes, _, _, err = coremod.MergeDataSegments(bytes); err != nil {
-		return defError(d, "%v", err)
-	}
-	tableMin, grows, err := coremod.Tables(bytes)
+	r, err := rewrite(e.memo, mod.Bytes, renamed)
 	if err != nil {
 		return defError(d, "%v", err)
 	}
 	idx := len(e.p.CoreInsts)
-	e.p.CoreInsts = append(e.p.CoreInsts, &CoreInst{Source: mod, offset: d.Offset, Bytes: bytes, minMemory: pages << 16, Interruptible: interruptible, State: state})
-	e.p.MinMemory += pages << 16
-	e.p.MinTable = max(e.p.MinTable, tableMin)
-	e.p.GrowsTables = e.p.GrowsTables || grows
+	e.p.CoreInsts = append(e.p.CoreInsts, &CoreInst{Source: mod, offset: d.Offset, Bytes: r.bytes, minMemory: r.pages << 16, Interruptible: r.interruptible, State: r.state})
+	e.p.MinMemory += r.pages << 16
+	e.p.MinTable = max(e.p.MinTable, r.tableMin)
+	e.p.GrowsTables = e.p.GrowsTables || r.grows
 	e.p.Steps = append(e.p.Steps, Step{Kind: StepCoreInstance, Core: idx})
 	s.coreInstances = append(s.coreInstances, coreInstance{rt: idx})
 	return nil
