@@ -96,7 +96,8 @@ func (c *Cluster) Ensure(t testing.TB) *queue.Stores {
 	// not yet known to it ("no suitable peers for placement").
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		// A request a server lost on its way to a leader is not answered.
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 		st, err := queue.Ensure(ctx, conn.JS, queue.Setup{Replicas: len(c.Servers)})
 		cancel()
 		if err == nil {
