@@ -24,7 +24,11 @@ import (
 	"github.com/mur-go/mur/internal/testing/testguest"
 )
 
-func TestMain(m *testing.M) { os.Exit(testguest.Main(m)) }
+func TestMain(m *testing.M) {
+	code := testguest.Main(m)
+	shared.remove()
+	os.Exit(code)
+}
 
 // example is the example installed in a temporary project.
 type example struct {
@@ -35,54 +39,21 @@ type example struct {
 
 func setUp(t testing.TB) *example {
 	t.Helper()
-	repo, err := filepath.Abs("../..")
+	bin, pkgs, err := shared.get()
 	if err != nil {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	e := &example{bin: filepath.Join(tmp, "mur"), project: filepath.Join(tmp, "project"), home: filepath.Join(tmp, "home")}
+	e := &example{bin: bin, project: filepath.Join(tmp, "project"), home: filepath.Join(tmp, "home"), pkgs: pkgs}
 	if e.cache, err = testguest.CacheDir(); err != nil {
 		t.Fatal(err)
-	}
-	src := filepath.Join(tmp, "src")
-	for out, pkg := range map[string]string{e.bin: "./cmd/mur", filepath.Join(src, "fingerprint", "bin", "fingerprint"): "./examples/agent/tools/fingerprint"} {
-		cmd := exec.Command("go", "build", "-o", out, pkg)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, b)
-		}
-	}
-	// Each artifact directory as publish.sh packs it: its murmur.yaml and
-	// the files it requires.
-	artifacts := []struct{ dir, name, file, from string }{
-		{"drivers/scripted", "scripted", "scripted.wasm", testguest.Path(testguest.ScriptedGo)},
-		{"tools/word-stats", "word-stats", "word-stats.wasm", "tools/word-stats/word-stats.wasm"},
-		{"tools/fingerprint", "fingerprint", "", ""},
-	}
-	pkgs := filepath.Join(tmp, "pkgs")
-	if err := os.Mkdir(pkgs, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range artifacts {
-		dir := filepath.Join(src, a.name)
-		copyFile(t, filepath.Join(a.dir, "murmur.yaml"), filepath.Join(dir, "murmur.yaml"))
-		if a.file != "" {
-			copyFile(t, a.from, filepath.Join(dir, a.file))
-		}
-		e.mustMur(t, tmp, "build", dir, "-o", pkgs)
 	}
 	for _, f := range []string{"murmur.yaml", "task.md"} {
 		copyFile(t, f, filepath.Join(e.project, f))
 	}
-	zips, _ := filepath.Glob(filepath.Join(pkgs, "*.mur.zip"))
-	if len(zips) != len(artifacts) {
-		t.Fatalf("mur build made %v, want one package per artifact", zips)
-	}
-	for _, zip := range zips {
+	for _, zip := range pkgs {
 		e.mustMur(t, e.project, "install", zip)
 	}
-	e.pkgs = zips
 	return e
 }
 
@@ -212,13 +183,7 @@ func lineValue(t *testing.T, stdout, prefix string) string {
 
 func copyFile(t testing.TB, from, to string) {
 	t.Helper()
-	b, err := os.ReadFile(from)
-	if err == nil {
-		if err = os.MkdirAll(filepath.Dir(to), 0o755); err == nil {
-			err = os.WriteFile(to, b, 0o755)
-		}
-	}
-	if err != nil {
+	if err := copyTo(from, to); err != nil {
 		t.Fatal(fmt.Errorf("copying %s: %w", from, err))
 	}
 }

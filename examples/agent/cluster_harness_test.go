@@ -7,9 +7,6 @@ package agentexample
 
 import (
 	"bufio"
-	"context"
-	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -23,81 +20,26 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/mur-go/mur/internal/cluster/embedded"
 	"github.com/mur-go/mur/internal/cluster/queue"
+	"github.com/mur-go/mur/internal/testing/natstest"
 )
 
-// natsCluster is three embedded servers routed to each other.
+// natsCluster is the embedded JetStream cluster a test runs on.
 type natsCluster struct {
-	servers []*embedded.Server
-	urls    string
+	*natstest.Cluster
+	urls string
 }
 
 func startNATS(t *testing.T, n int) *natsCluster {
 	t.Helper()
-	c := &natsCluster{}
-	ports := make([]int, n)
-	var routes []string
-	for i := range ports {
-		ports[i] = freePort(t)
-		routes = append(routes, fmt.Sprintf("nats-route://127.0.0.1:%d", ports[i]))
-	}
-	for i := range n {
-		s, err := embedded.Start(embedded.Options{Name: fmt.Sprintf("n%d", i), DataDir: t.TempDir(),
-			Cluster: "murtest", ClusterPort: ports[i], Routes: routes}, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(s.Shutdown)
-		c.servers = append(c.servers, s)
-	}
-	for _, s := range c.servers {
-		if err := s.Ready(30 * time.Second); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var urls []string
-	for _, s := range c.servers {
-		urls = append(urls, s.URL())
-	}
-	c.urls = strings.Join(urls, ",")
-	return c
+	c := natstest.Start(t, n)
+	return &natsCluster{Cluster: c, urls: c.URLs}
 }
 
-// freePort is a loopback port free a moment ago, for a route listener
-// the other servers must know before it is bound.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// ensure sets the cluster up at R3 once it has elected its meta leader:
-// until then JetStream answers every request with an error at once.
+// ensure sets the cluster's streams and buckets up, as a gateway does.
 func (c *natsCluster) ensure(t *testing.T) *queue.Stores {
 	t.Helper()
-	conn, err := queue.Connect(t.Context(), c.urls, "test", 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(conn.Close)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		// A request no meta leader answers yet waits out its context.
-		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
-		st, err := queue.Ensure(ctx, conn.JS, queue.Setup{Replicas: len(c.servers)})
-		cancel()
-		if err == nil {
-			return st
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the JetStream cluster never became ready: %v", err)
-		}
-	}
+	return c.Ensure(t)
 }
 
 // proc is a mur process whose stdout lines the test reads as they come.

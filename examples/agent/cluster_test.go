@@ -27,7 +27,7 @@ func TestClusterLosesNoTask(t *testing.T) {
 		rerun bool
 	}{
 		{"a worker SIGKILLed", func(t *testing.T, _ *natsCluster, a *proc) { a.signal(t, syscall.SIGKILL) }, true},
-		{"a NATS server shut down", func(_ *testing.T, nc *natsCluster, _ *proc) { nc.servers[1].Shutdown() }, false},
+		{"a NATS server shut down", func(_ *testing.T, nc *natsCluster, _ *proc) { nc.Servers[1].Shutdown() }, false},
 	}
 	e := setUp(t)
 	text, answer := taskText(t), finalAnswer(t)

@@ -9,12 +9,16 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/spf13/cobra"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mur-go/mur/internal/cluster/embedded"
 	"github.com/mur-go/mur/internal/cluster/queue"
+	"github.com/mur-go/mur/internal/format/manifest"
 	server "github.com/mur-go/mur/internal/serve/a2a"
 	"github.com/mur-go/mur/internal/serve/cluster"
+	"github.com/mur-go/mur/internal/telemetry"
 )
 
 const gatewayLong = `Serve every capsule that has workers on a NATS JetStream cluster over
@@ -34,7 +38,12 @@ workers of this machine.
 The gateway prints "a2a: url http://HOST:PORT" once it serves. Bearer
 token (MURMUR_A2A_TOKEN), body and connection bounds are mur run's: a
 --bind beyond loopback without a token is refused unless
---insecure-no-token. SIGINT or SIGTERM stops it; queued tasks stay queued.`
+--insecure-no-token. SIGINT or SIGTERM stops it; queued tasks stay queued.
+
+With OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
+set, each A2A request is a server span "a2a METHOD" of service "mur
+gateway", a child of the client's traceparent; a task's job carries the
+span's context to the worker that runs it.`
 
 type gatewayOptions struct {
 	bind, nats, natsData string
@@ -133,8 +142,36 @@ func runGateway(ctx context.Context, a *app, o gatewayOptions) error {
 		ln.Close()
 		return err
 	}
+	tracer, stopSpans := a.gatewaySpans(ctx)
+	defer stopSpans()
 	// Stopped by a signal, mur exits with its status (interrupts).
 	return cluster.Serve(ctx, cluster.Options{Listener: ln, Bind: o.host, Token: os.Getenv(server.TokenEnv),
-		InsecureNoToken: o.insecure, Conn: conn, Stores: stores, Log: a.log,
+		InsecureNoToken: o.insecure, Conn: conn, Stores: stores, Log: a.log, Tracer: tracer,
 		OnListen: func(url string) { fmt.Fprintf(a.stdout, "a2a: url %s\n", url) }})
+}
+
+// gatewaySpans exports a span per A2A request when the environment names
+// an OTLP collector (OTEL_EXPORTER_OTLP_ENDPOINT, …; there is no manifest
+// here); stop flushes them for at most 2 s. A collector that cannot be
+// used is a warning: the gateway serves all the same.
+func (a *app) gatewaySpans(ctx context.Context) (trace.Tracer, func()) {
+	cfg, warns, err := telemetry.Resolve(telemetry.Source{LookupEnv: os.LookupEnv})
+	for _, w := range warns {
+		fmt.Fprintln(a.stderr, w.String())
+	}
+	if err != nil || !cfg.Enabled() {
+		return nil, func() {}
+	}
+	x, err := telemetry.StartService(ctx, cfg, "mur gateway", uuid.NewString(), murVersion())
+	if err != nil {
+		fmt.Fprintln(a.stderr, manifest.Warning{Code: telemetry.WarnTelemetry, File: cfg.From, Msg: "no spans are exported: " + err.Error()}.String())
+		return nil, func() {}
+	}
+	return x.Tracer(), func() {
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		if w, ok := x.Warning(x.Shutdown(fctx), ""); ok {
+			fmt.Fprintln(a.stderr, w.String())
+		}
+	}
 }

@@ -31,7 +31,15 @@ func (p *Prober) Probe(ctx context.Context) policy.HostSupport {
 	if p == nil || p.Self == "" {
 		return withCgroup(ctx, policy.HostSupport{Linux: isLinux})
 	}
-	p.once.Do(func() { p.res = withCgroup(ctx, probe(ctx, p.Self)) })
+	// The result serves every later caller, so no caller's cancellation
+	// may end up in it (a task canceled while it probed would otherwise
+	// leave "context canceled" as the host's answer for the process's
+	// life): the probe runs to its end, each child bounded by
+	// probeTimeout.
+	p.once.Do(func() {
+		pctx := context.WithoutCancel(ctx)
+		p.res = withCgroup(pctx, probe(pctx, p.Self))
+	})
 	return p.res
 }
 

@@ -53,6 +53,20 @@ type Exporter struct {
 // Start builds the pipeline cfg describes. Nothing is dialled yet: an
 // unreachable collector shows only in the Stats at Shutdown.
 func Start(ctx context.Context, cfg Config, id Identity) (*Exporter, error) {
+	attrs := []attribute.KeyValue{semconv.ServiceName(id.Capsule.Name), semconv.ServiceInstanceID(id.SessionID)}
+	if id.Capsule.Version != "" {
+		attrs = append(attrs, semconv.ServiceVersion(id.Capsule.Version))
+	}
+	x, err := start(ctx, cfg, attrs)
+	if err != nil {
+		return nil, err
+	}
+	x.obs = newObserver(x.Tracer(), id)
+	return x, nil
+}
+
+// start builds the pipeline of a process whose resource is attrs.
+func start(ctx context.Context, cfg Config, attrs []attribute.KeyValue) (*Exporter, error) {
 	if !cfg.Enabled() {
 		return nil, errors.New("telemetry.Start: no endpoint")
 	}
@@ -61,10 +75,6 @@ func Start(ctx context.Context, cfg Config, id Identity) (*Exporter, error) {
 		return nil, fmt.Errorf("setting up the OTLP exporter for %s: %w", cfg.Endpoint, err)
 	}
 	c := &counts{}
-	attrs := []attribute.KeyValue{semconv.ServiceName(id.Capsule.Name), semconv.ServiceInstanceID(id.SessionID)}
-	if id.Capsule.Version != "" {
-		attrs = append(attrs, semconv.ServiceVersion(id.Capsule.Version))
-	}
 	tp := sdktrace.NewTracerProvider(
 		sdktrace.WithResource(resource.NewWithAttributes(semconv.SchemaURL, attrs...)),
 		sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.AlwaysSample())),
@@ -74,9 +84,12 @@ func Start(ctx context.Context, cfg Config, id Identity) (*Exporter, error) {
 			sdktrace.WithMaxQueueSize(QueueSize), sdktrace.WithMaxExportBatchSize(BatchSize),
 			sdktrace.WithBatchTimeout(BatchDelay), sdktrace.WithExportTimeout(cfg.Timeout))),
 	)
-	x := &Exporter{cfg: cfg, tp: tp, count: c}
-	x.obs = newObserver(tp.Tracer(instrumentation, trace.WithSchemaURL(semconv.SchemaURL)), id)
-	return x, nil
+	return &Exporter{cfg: cfg, tp: tp, count: c}, nil
+}
+
+// Tracer is the pipeline's tracer, for spans of the process's own.
+func (x *Exporter) Tracer() trace.Tracer {
+	return x.tp.Tracer(instrumentation, trace.WithSchemaURL(semconv.SchemaURL))
 }
 
 // newExporter is the OTLP exporter of cfg's protocol. Every setting is
@@ -121,7 +134,9 @@ type Stats struct {
 // wait past ctx: an export still under way is abandoned and its spans
 // count as dropped.
 func (x *Exporter) Shutdown(ctx context.Context) Stats {
-	x.obs.close(time.Now())
+	if x.obs != nil {
+		x.obs.close(time.Now())
+	}
 	err := x.tp.Shutdown(ctx)
 	s := x.count.stats()
 	s.Unfinished = err != nil && ctx.Err() != nil

@@ -109,6 +109,10 @@ func (s *Server) Ready(wait time.Duration) error {
 	return nil
 }
 
+// NATS is the server itself, for what tests ask of it (its
+// subscriptions, its JetStream state).
+func (s *Server) NATS() *server.Server { return s.s }
+
 // URL is the server's client URL.
 func (s *Server) URL() string { return s.s.ClientURL() }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mur-go/mur/internal/cluster/queue"
@@ -53,8 +54,12 @@ func (fs *fronts) get(ctx context.Context, name string) (*front, error) {
 	if err := json.Unmarshal(e.Value(), &info); err != nil || info.Name != name {
 		return nil, errors.New("the capsule's card in the cluster is not one a mur worker wrote")
 	}
+	var rh a2asrv.RequestHandler = &handler{g: fs.g, name: name}
+	if fs.g.o.Tracer != nil {
+		rh = &traced{RequestHandler: rh, tracer: fs.g.o.Tracer, capsule: name}
+	}
 	h, err := server.NewFront(fs.g.baseCtx, server.FrontOptions{
-		Handler: &handler{g: fs.g, name: name},
+		Handler: rh,
 		Card:    info, Base: fs.g.base + "/" + name, Token: fs.g.o.Token, Bounds: fs.g.bounds,
 	})
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/mur-go/mur/internal/base/httpbound"
 	"github.com/mur-go/mur/internal/cluster/queue"
 	server "github.com/mur-go/mur/internal/serve/a2a"
@@ -32,6 +34,8 @@ type Options struct {
 	// the task (0: 30 s); the task is canceled all the same after it.
 	CancelWait time.Duration
 	Log        *slog.Logger
+	// Tracer, if set, gives each A2A request a span (spans.go).
+	Tracer trace.Tracer
 	// OnListen is called with the gateway's base URL once it serves.
 	OnListen func(url string)
 }

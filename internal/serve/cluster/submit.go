@@ -74,7 +74,7 @@ func (h *handler) queueTask(ctx context.Context, msg *a2a.Message, text string) 
 	if err := queue.Create(ctx, kv, key, rec); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
 		return nil, err
 	}
-	job, err := json.Marshal(queue.Job{TaskID: m.Task, ContextID: m.Context, Text: text, Traceparent: server.Traceparent(ctx)})
+	job, err := json.Marshal(queue.Job{TaskID: m.Task, ContextID: m.Context, Text: text, Traceparent: jobTraceparent(ctx)})
 	if err != nil {
 		return nil, err
 	}
