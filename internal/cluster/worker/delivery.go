@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"errors"
 	"sync"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -39,6 +38,9 @@ type delivery struct {
 	mu        sync.Mutex
 	cancelReq bool
 	cancel    context.CancelFunc
+	// answer is where a gateway's answer goes while the task waits for
+	// input (RequestInput); nil otherwise.
+	answer chan string
 }
 
 var (
@@ -89,11 +91,6 @@ func (d *delivery) EmitChunk(ctx context.Context, text string, thinking bool) {
 	if !thinking && text != "" {
 		d.p.chunk(ctx, text)
 	}
-}
-
-// RequestInput is not offered across the cluster yet.
-func (d *delivery) RequestInput(context.Context, string) (string, error) {
-	return "", errors.New("request-input: not available to a task run by mur worker")
 }
 
 // outcome is how the loop's result ends the task.

@@ -99,6 +99,11 @@ func Run(ctx context.Context, o Options, drain <-chan struct{}) error {
 		return diagCluster("subscribing to cancels", err)
 	}
 	defer sub.Unsubscribe()
+	inputs, err := o.Conn.NC.Subscribe(queue.InputSubject(name, o.ID), func(m *nats.Msg) { go w.answer(m) })
+	if err != nil {
+		return diagCluster("subscribing to answers", err)
+	}
+	defer inputs.Unsubscribe()
 	fetching, stopFetching := context.WithCancel(ctx)
 	defer stopFetching()
 	go func() {
