@@ -15,7 +15,8 @@ import (
 	"github.com/mur-go/mur/internal/testing/testguest"
 )
 
-// askerYAML is a capsule whose task asks for input: the scripted model
+// askerYAML is a capsule whose tasks share its sessions (queue+sleep)
+// and ask for input: the scripted model
 // calls the tool "ask" (tool-io), which calls request-input("name?"),
 // and answers only when the tool's result is the answer "Ada" (the
 // driver checks it, else the task fails).
@@ -31,7 +32,7 @@ inference:
 artifacts:
   - {name: scripted, version: "0.1.0", runtime: driver}
   - {name: ask, version: "0.1.0", runtime: tool}
-`
+` + queueSleep
 
 // TestClusterInputRequired: a task that asks for input on a worker
 // comes back input-required through one gateway, and the answer sent

@@ -16,12 +16,14 @@ import (
 // TestClusterWorkerSpansJoinTheTrace: a task sent through a gateway with
 // a traceparent header runs on a worker whose session's spans are in
 // the caller's trace: the invoke_agent span is the caller's span's
-// child, the model and tool spans inside it. The worker drains, which
-// flushes its sessions' spans.
+// child, the model and tool spans inside it. The capsule's sessions are
+// long-lived (queue+sleep): the worker drains, which ends them and
+// flushes their spans.
 func TestClusterWorkerSpansJoinTheTrace(t *testing.T) {
 	e := setUp(t)
 	r := otlpreceiver.StartHTTP(t)
 	e.withOtelEndpoint(t, r.URL)
+	e.withManifestTail(t, queueSleep)
 	nc := startNATS(t, 3)
 	nc.ensure(t)
 	_, base := e.gateway(t, nc.urls)

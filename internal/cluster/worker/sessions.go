@@ -17,8 +17,10 @@ import (
 const restartDelay = time.Second
 
 // sessions keeps Concurrency staged sessions of the capsule, each taking
-// the claimed tasks from jobs one after another, as a served mur run
-// takes its queue's: a task costs the loop, not staging. It returns once
+// the claimed tasks from jobs: one after another, as a served mur run
+// takes its queue's, when the capsule's lifecycle is queue+sleep (a task
+// costs the loop, not staging); else one task each, the next session
+// staged as soon as one ends. It returns once
 // every session is ready to take a task, or with the error of one that
 // could not start; gone closes once all have ended (jobs closed, or ctx
 // done).
@@ -55,7 +57,7 @@ func (w *Worker) sessions(ctx context.Context) (gone <-chan struct{}, err error)
 func (w *Worker) keepSession(ctx context.Context, ready chan<- error) {
 	first := true
 	for {
-		src := &source{w: w, ready: make(chan struct{})}
+		src := &source{w: w, ready: make(chan struct{}), single: !w.sharesSessions()}
 		so := w.o.Session
 		so.ManifestPath, so.Task = w.o.ManifestPath, ""
 		so.Serve = session.ServeOptions{Tasks: src}
@@ -86,6 +88,9 @@ func (w *Worker) keepSession(ctx context.Context, ready chan<- error) {
 		if ctx.Err() != nil || src.closed() {
 			return
 		}
+		if src.spent() {
+			continue // its one task done: the next task gets a new session
+		}
 		w.log.Warn("a session of the capsule ended; staging another", "error", w.secrets.String(errString(err)))
 		select {
 		case <-time.After(restartDelay):
@@ -93,6 +98,16 @@ func (w *Worker) keepSession(ctx context.Context, ready chan<- error) {
 			return
 		}
 	}
+}
+
+// sharesSessions reports whether the capsule's tasks may share a
+// session: its lifecycle is queue+sleep, under which mur run too runs
+// one task after another in one session. Any other lifecycle says one
+// task per session, and each task gets a session of its own, staged
+// while the previous one runs.
+func (w *Worker) sharesSessions() bool {
+	lc := w.o.Capsule.Lifecycle
+	return lc.TaskAcceptance == server.AcceptQueue && lc.AfterTask == "sleep"
 }
 
 func errString(err error) string {
@@ -110,8 +125,12 @@ type source struct {
 	ready  chan struct{}
 	once   sync.Once
 	task   *stage.TaskFiles
+	// single: the session takes one task (the capsule's lifecycle is not
+	// queue+sleep), and is spent once it ran it.
+	single bool
 	mu     sync.Mutex
 	ended  bool // jobs closed: the worker drained
+	used   bool // a single session's task was handed out
 }
 
 var _ agent.TaskSource = (*source)(nil)
@@ -127,6 +146,12 @@ func (s *source) Next(ctx context.Context) (agent.Task, bool, error) {
 	})
 	if err != nil || s.task == nil {
 		return agent.Task{}, false, errors.Join(err, errors.New("the session's workdir could not be opened for task.md"))
+	}
+	s.mu.Lock()
+	used := s.single && s.used
+	s.mu.Unlock()
+	if used {
+		return agent.Task{}, false, nil
 	}
 	for {
 		var d *delivery
@@ -149,6 +174,9 @@ func (s *source) Next(ctx context.Context) (agent.Task, bool, error) {
 			continue
 		}
 		d.p.setSecrets(s.staged.Secrets())
+		s.mu.Lock()
+		s.used = true
+		s.mu.Unlock()
 		return agent.Task{ID: d.job.TaskID, ContextID: d.job.ContextID, Source: server.SourceA2A,
 			InputBytes: uint64(len(d.job.Text)), Traceparent: d.job.Traceparent, Events: d, IO: d}, true, nil
 	}
@@ -172,6 +200,12 @@ func (s *source) close() {
 			s.w.log.Warn("closing the workdir", "error", err)
 		}
 	}
+}
+
+func (s *source) spent() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.single && s.used
 }
 
 func (s *source) closed() bool {
