@@ -33,6 +33,19 @@ type Answer struct {
 	Message *a2a.Message `json:"message"`
 }
 
+// DecodeAnswer reads an Answer off the cluster, where anyone who may
+// publish can write one: it needs a task and a message.
+func DecodeAnswer(b []byte) (Answer, error) {
+	var a Answer
+	if err := json.Unmarshal(b, &a); err != nil {
+		return Answer{}, fmt.Errorf("an answer mur did not write: %w", err)
+	}
+	if a.TaskID == "" || a.Message == nil || a.Attempt < 1 {
+		return Answer{}, errors.New("an answer mur did not write: it names no task, attempt or message")
+	}
+	return a, nil
+}
+
 // AnswerReply is the worker's reply to an Answer: Error is empty when
 // the attempt took it (and the record says working again).
 type AnswerReply struct {

@@ -87,9 +87,9 @@ func (w *Worker) answer(m *nats.Msg) {
 			w.log.Warn("replying to an answer", "error", rerr)
 		}
 	}
-	var a queue.Answer
-	if err := json.Unmarshal(m.Data, &a); err != nil || a.TaskID == "" || a.Message == nil {
-		reply(fmt.Errorf("not an answer mur wrote: %v", err))
+	a, err := queue.DecodeAnswer(m.Data)
+	if err != nil {
+		reply(err)
 		return
 	}
 	w.mu.Lock()
@@ -107,7 +107,7 @@ func (w *Worker) answer(m *nats.Msg) {
 	}
 	ctx := context.Background()
 	var rec *queue.Record
-	err := queue.Retry(ctx, 10*time.Second, func(ctx context.Context) error {
+	err = queue.Retry(ctx, 10*time.Second, func(ctx context.Context) error {
 		var err error
 		rec, err = queue.Update(ctx, w.o.Stores.Tasks, d.key, func(r *queue.Record) error {
 			if r.Final() || r.Attempt != a.Attempt || r.Task.Status.State != a2a.TaskStateInputRequired {
