@@ -39,7 +39,7 @@ artifacts:
 // through another reaches the worker's session, whose tool gets it. When
 // the worker holding the question is gone, the answer is refused saying
 // so, and the task, run again from the start by another worker, asks
-// again and takes the answer.
+// again and takes the answer. A cancel ends a task waiting for input.
 func TestClusterInputRequired(t *testing.T) {
 	e := setUp(t)
 	mf := filepath.Join(e.asker(t), "murmur.yaml")
@@ -60,6 +60,22 @@ func TestClusterInputRequired(t *testing.T) {
 	}
 	if !heard(done, "Ada") {
 		t.Errorf("the task's history lacks the answer: %s", describe(done.History))
+	}
+
+	// A cancel, through either gateway, reaches the waiting question.
+	asked = ask(t, c2)
+	if task, err := c1.CancelTask(t.Context(), &a2a.CancelTaskRequest{ID: asked.ID}); err != nil || task.Status.State != a2a.TaskStateCanceled {
+		t.Fatalf("canceling a task waiting for input: %v %s", err, describe(task))
+	}
+	for {
+		state, id, _ := strings.Cut(a.await(t, "task: "), " ")
+		if id != string(asked.ID) || state == "start" {
+			continue
+		}
+		if state != "canceled" {
+			t.Errorf("the waiting task ended %s, want canceled", state)
+		}
+		break
 	}
 
 	// The worker holding the question dies.
