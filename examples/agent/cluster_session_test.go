@@ -1,12 +1,14 @@
 package agentexample
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
@@ -112,5 +114,61 @@ func (e *example) withManifestTail(t *testing.T, tail string) {
 	})
 	if err := os.WriteFile(path, append(orig, tail...), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestClusterWorkerStopsHard: a second SIGTERM while a queue+sleep
+// session runs a task (a shell sleep of ten minutes) cancels it, records
+// nothing and exits 143; the task, unacknowledged, is claimed by the
+// next worker as attempt 2.
+func TestClusterWorkerStopsHard(t *testing.T) {
+	e := setUp(t)
+	dir := e.sleeper(t)
+	mf := filepath.Join(dir, "murmur.yaml")
+	f, err := os.OpenFile(mf, os.O_APPEND|os.O_WRONLY, 0)
+	if err == nil {
+		_, err = f.WriteString(queueSleep)
+		err = errors.Join(err, f.Close())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc := startNATS(t, 3)
+	st := nc.ensure(t)
+	_, base := e.gateway(t, nc.urls)
+	a, _ := e.worker(t, nc.urls, nil, "--manifest", mf)
+	c := client(t, base)
+	res, err := c.SendMessage(t.Context(), &a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("nap")),
+		Config: &a2a.SendMessageConfig{ReturnImmediately: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.(*a2a.Task).ID
+	a.await(t, "task: start ")
+	a.signal(t, syscall.SIGTERM)
+	// The second signal once the first has been taken: two at once may
+	// reach the process as one.
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(a.stderr.String(), "draining"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the worker never said it drains\n%s", a.stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	a.signal(t, syscall.SIGTERM)
+	if code := a.exit(t); code != 143 {
+		t.Fatalf("the worker stopped hard exited %d, want 143\n%s", code, a.stderr.String())
+	}
+	if r := record(t, st, id); r.Final() || r.Attempt != 1 {
+		t.Fatalf("the record after a hard stop: %s attempt %d, want the task still on attempt 1", r.Task.Status.State, r.Attempt)
+	}
+	b, bid := e.worker(t, nc.urls, nil, "--manifest", mf)
+	if got := b.await(t, "task: start "); got != string(id) {
+		t.Fatalf("the next worker started %s, want %s", got, id)
+	}
+	if r := record(t, st, id); r.Attempt != 2 || r.Worker != bid {
+		t.Errorf("the task's record: attempt %d by %s, want attempt 2 by %s", r.Attempt, r.Worker, bid)
+	}
+	if task, err := c.CancelTask(t.Context(), &a2a.CancelTaskRequest{ID: id}); err != nil || task.Status.State != a2a.TaskStateCanceled {
+		t.Errorf("canceling the rerun: %v %s", err, describe(task))
 	}
 }
