@@ -20,10 +20,9 @@ const restartDelay = time.Second
 // the claimed tasks from jobs: one after another, as a served mur run
 // takes its queue's, when the capsule's lifecycle is queue+sleep (a task
 // costs the loop, not staging); else one task each, the next session
-// staged as soon as one ends. It returns once
-// every session is ready to take a task, or with the error of one that
-// could not start; gone closes once all have ended (jobs closed, or ctx
-// done).
+// staged as soon as one ends. It returns once every session is ready to
+// take a task, or with the error of one that could not start; gone
+// closes once all have ended (jobs closed, or ctx done).
 func (w *Worker) sessions(ctx context.Context) (gone <-chan struct{}, err error) {
 	var wg sync.WaitGroup
 	ready := make(chan error, w.o.Concurrency)
