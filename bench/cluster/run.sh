@@ -3,8 +3,8 @@
 # concurrent clients through `mur gateway --embedded-nats` with one and
 # then two `mur worker`s (--concurrency CONC each), against the same
 # capsule served by one `mur run` (lifecycle queue+sleep), in one run;
-# tasks/s and p50/p99 from bench/a2a/load, and the ratios of each to mur
-# run's. README.md has the figures and the scaling model built on them.
+# tasks/s and p50/p99 from bench/a2a/load, the CPU each process spent per
+# task (from /proc), and the ratios of each to mur run's. README.md has the figures and the scaling model built on them.
 # Usage: bench/cluster/run.sh [TASKS [CLIENTS [CONC]]]
 set -eo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -54,6 +54,11 @@ line() {
 	echo "no '$1' line" >&2; exit 1
 }
 drain() { cat <&7 >/dev/null & exec 7<&-; }
+# cpu PID: its CPU time so far (user + system), in clock ticks.
+cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+tck="$(getconf CLK_TCK)"
+# perTask NAME BEFORE AFTER: CPU ms per task between two cpu readings.
+perTask() { awk -v n="$1" -v a="$2" -v b="$3" -v t="$tasks" -v k="$tck" 'BEGIN { printf "  %s %.2f CPU-ms/task", n, (b - a) * 1000 / k / t }'; }
 
 serve run run --json
 [[ "$(line '{')" =~ \"url\":\"([^\"]+)\" ]] || { cat "$bin/run.err" >&2; exit 1; }
@@ -64,10 +69,16 @@ serve worker1 worker --nats "$nats" --replicas 1 --concurrency "$conc"
 line 'worker: ' >/dev/null; drain
 
 out="$bin/results"
+run0="$(cpu "${pids[0]}")"
 "$bin/load" -tasks "$tasks" -clients "$clients" "mur-run=$murrun=bench answer" | tee -a "$out"
+echo "mur-run cpu:$(perTask 'mur run' "$run0" "$(cpu "${pids[0]}")")"
+g0="$(cpu "${pids[1]}")" w0="$(cpu "${pids[2]}")"
 "$bin/load" -tasks "$tasks" -clients "$clients" "1-worker=$gw=bench answer" | tee -a "$out" || { tail -n 20 "$bin"/*.err >&2; exit 1; }
+echo "1-worker cpu:$(perTask 'gateway+nats' "$g0" "$(cpu "${pids[1]}")")$(perTask worker "$w0" "$(cpu "${pids[2]}")")"
 serve worker2 worker --nats "$nats" --replicas 1 --concurrency "$conc"
 line 'worker: ' >/dev/null; drain
+g0="$(cpu "${pids[1]}")" w0="$(( $(cpu "${pids[2]}") + $(cpu "${pids[3]}") ))"
 "$bin/load" -tasks "$tasks" -clients "$clients" "2-workers=$gw=bench answer" | tee -a "$out" || { tail -n 20 "$bin"/*.err >&2; exit 1; }
+echo "2-workers cpu:$(perTask 'gateway+nats' "$g0" "$(cpu "${pids[1]}")")$(perTask workers "$w0" "$(( $(cpu "${pids[2]}") + $(cpu "${pids[3]}") ))")"
 awk '{ for (i = 1; i <= NF; i++) { if ($(i+1) == "tasks/s") r[$1] = $i; if ($i == "p50") p50[$1] = $(i+1); if ($i == "p99") p99[$1] = $(i+1) } }
 END { for (k in r) if (k != "mur-run") printf "%-10s tasks/s x%.3f of mur run, p50 x%.1f, p99 x%.1f\n", k, r[k] / r["mur-run"], p50[k] / p50["mur-run"], p99[k] / p99["mur-run"] }' "$out"

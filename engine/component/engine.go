@@ -40,6 +40,11 @@ type Config struct {
 	// CompilationWorkers is the number of goroutines compiling one module;
 	// 0 means runtime.GOMAXPROCS(0).
 	CompilationWorkers int
+	// IdleStores is how many closed stores the engine keeps for reuse, at
+	// least (a few by default). A process that makes many calls at once
+	// (mur worker's concurrent sessions) raises it, so each call finds an
+	// idle store of its component instead of instantiating one.
+	IdleStores int
 }
 
 // Engine compiles components and instantiates them into stores. It is safe
@@ -119,6 +124,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		slog.DebugContext(ctx, "component: every reset of a reused store copies its whole memory", "reason", err.Error())
 	}
 	e.stores = storelife.NewPool()
+	e.stores.SetIdleBound(cfg.IdleStores)
 	e.bg.step = e.backgroundStep
 	return e, nil
 }

@@ -136,7 +136,10 @@ func runWorker(ctx context.Context, a *app, o workerOptions) error {
 	if err != nil {
 		return err
 	}
-	engine, err := component.NewEngine(ctx, component.Config{CacheDir: os.Getenv(cacheDirEnv)})
+	// Its sessions call their driver and tools --concurrency at a time:
+	// room for an idle store of each per session keeps a call from
+	// instantiating its component afresh.
+	engine, err := component.NewEngine(ctx, component.Config{CacheDir: os.Getenv(cacheDirEnv), IdleStores: 2 * o.concurrency})
 	if err != nil {
 		return fmt.Errorf("starting the engine: %w", err)
 	}

@@ -73,6 +73,9 @@ func runAgent(ctx context.Context, sess *stage.Staged, l *listening, lo launch.O
 	}
 	defer rt.Close(context.WithoutCancel(ctx)) // agent.Run closes it too; this covers an early return
 	err = serve(ctx, sess, l, lo, o, func(ctx context.Context, src agent.TaskSource) error {
+		if o.Serve.Tasks != nil {
+			src = o.Serve.Tasks
+		}
 		ao.Tasks = newIdleSource(src, lo.Engine, lo.Log)
 		_, err := agent.Run(ctx, ao)
 		return err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/internal/agent"
 	"github.com/mur-go/mur/internal/agent/observe"
 	"github.com/mur-go/mur/internal/format/manifest"
 	"github.com/mur-go/mur/internal/sandbox"
@@ -152,4 +153,10 @@ type ServeOptions struct {
 	// (MURMUR_A2A_TIMEOUT_SECS), negative for as long as it is served
 	// (queue+sleep). It is not called for a wait of 0.
 	OnWaiting func(url string, wait time.Duration)
+	// Tasks, if set, is where the loop takes its tasks in place of the
+	// A2A server's source, which then takes none (task acceptance none,
+	// whatever the lifecycle says): mur worker feeds one staged session
+	// from the cluster's queue. The server still serves the card guests
+	// reach at the capsule URL.
+	Tasks agent.TaskSource
 }

@@ -60,6 +60,9 @@ func listen(ctx context.Context, c *manifest.Capsule, o ServeOptions) (*listenin
 	if o.AfterTask != "" {
 		lc.AfterTask = o.AfterTask
 	}
+	if o.Tasks != nil {
+		lc.TaskAcceptance = a2a.AcceptNone
+	}
 	if err := a2a.CheckLifecycle(lc); err != nil {
 		return nil, err
 	}

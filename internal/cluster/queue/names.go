@@ -55,6 +55,11 @@ func EventSubject(capsule, task string) string { return "mur.ev." + capsule + ".
 // task; the body is the task id.
 func CancelSubject(capsule string) string { return "mur.cancel." + capsule }
 
+// InputSubject is where a gateway hands a worker the answer to a task of
+// its that waits for input (request and reply: no responder means the
+// worker is gone).
+func InputSubject(capsule, worker string) string { return "mur.input." + capsule + "." + worker }
+
 // TaskKey is a task's record in TasksBucket.
 func TaskKey(capsule, task string) string { return "t." + capsule + "." + task }
 

@@ -61,7 +61,7 @@ func TestEventRoundTrip(t *testing.T) {
 	}
 }
 
-// FuzzDecode: events and records come off the cluster, where anyone who
+// FuzzDecode: events, records and answers come off the cluster, where anyone who
 // may publish can write them; reading them never panics.
 func FuzzDecode(f *testing.F) {
 	b, _ := EncodeEvent(&a2a.TaskArtifactUpdateEvent{TaskID: "t", Artifact: &a2a.Artifact{ID: "response"}})
@@ -69,6 +69,7 @@ func FuzzDecode(f *testing.F) {
 	r, _ := json.Marshal(Record{Task: &a2a.Task{ID: "t"}})
 	f.Add(r)
 	f.Add([]byte(`{"statusUpdate":{"status":{"state":9}}}`))
+	f.Add([]byte(`{"task_id":"t","attempt":1,"text":"Ada","message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"Ada"}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if ev, err := DecodeEvent(data); err == nil && ev != nil {
 			_ = FinalEvent(ev)
@@ -76,6 +77,9 @@ func FuzzDecode(f *testing.F) {
 		var rec Record
 		if json.Unmarshal(data, &rec) == nil {
 			_ = rec.Final()
+		}
+		if a, err := DecodeAnswer(data); err == nil && (a.TaskID == "" || a.Message == nil) {
+			t.Errorf("DecodeAnswer took %q", data)
 		}
 	})
 }

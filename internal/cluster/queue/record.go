@@ -22,6 +22,36 @@ type Job struct {
 	Traceparent string `json:"traceparent,omitempty"`
 }
 
+// Answer is a client's message to a task waiting for input, as a
+// gateway hands it to the worker whose attempt asked (InputSubject).
+type Answer struct {
+	TaskID  string `json:"task_id"`
+	Attempt int    `json:"attempt"`
+	// Text is the message's text parts, joined; Message the message as
+	// the task's history keeps it.
+	Text    string       `json:"text"`
+	Message *a2a.Message `json:"message"`
+}
+
+// DecodeAnswer reads an Answer off the cluster, where anyone who may
+// publish can write one: it needs a task and a message.
+func DecodeAnswer(b []byte) (Answer, error) {
+	var a Answer
+	if err := json.Unmarshal(b, &a); err != nil {
+		return Answer{}, fmt.Errorf("an answer mur did not write: %w", err)
+	}
+	if a.TaskID == "" || a.Message == nil || a.Attempt < 1 {
+		return Answer{}, errors.New("an answer mur did not write: it names no task, attempt or message")
+	}
+	return a, nil
+}
+
+// AnswerReply is the worker's reply to an Answer: Error is empty when
+// the attempt took it (and the record says working again).
+type AnswerReply struct {
+	Error string `json:"error,omitempty"`
+}
+
 // Record is a task's state in TasksBucket: what tasks/get answers on
 // every gateway, and what a worker reads before it runs a job.
 type Record struct {

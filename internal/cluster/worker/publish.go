@@ -7,7 +7,6 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
-	"github.com/mur-go/mur/internal/agent/observe"
 	"github.com/mur-go/mur/internal/base/redact"
 	"github.com/mur-go/mur/internal/cluster/queue"
 )
@@ -21,7 +20,7 @@ const responseArtifact a2a.ArtifactID = "response"
 // before it leaves the process.
 type publisher struct {
 	w       *Worker
-	task    *a2a.Task
+	task    *a2a.Task // its ids; read only
 	attempt int
 	mu      sync.Mutex
 	secrets *redact.Redactor
@@ -41,19 +40,26 @@ func (p *publisher) status(ctx context.Context, s a2a.TaskStatus, final bool) {
 	p.publish(ctx, ev, final)
 }
 
-// observe turns the model's streamed text into appended chunks of the
+// chunk is the model's streamed text as an appended chunk of the
 // response artifact; the first chunk of an attempt replaces what an
 // earlier attempt streamed.
-func (p *publisher) observe(ctx context.Context, ev observe.Event) {
-	if ev.Kind != observe.ModelText || ev.Text == "" {
-		return
-	}
+func (p *publisher) chunk(ctx context.Context, text string) {
 	p.mu.Lock()
 	first := p.chunks == 0
 	p.chunks++
 	p.mu.Unlock()
 	p.publish(ctx, &a2a.TaskArtifactUpdateEvent{TaskID: p.task.ID, ContextID: p.task.ContextID, Append: !first,
-		Artifact: &a2a.Artifact{ID: responseArtifact, Name: "response", Parts: a2a.ContentParts{a2a.NewTextPart(ev.Text)}}}, false)
+		Artifact: &a2a.Artifact{ID: responseArtifact, Name: "response", Parts: a2a.ContentParts{a2a.NewTextPart(text)}}}, false)
+}
+
+// redact is s without the session's secrets (once it is staged).
+func (p *publisher) redact(s string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.secrets != nil {
+		return p.secrets.String(s)
+	}
+	return s
 }
 
 // answer publishes the whole answer as the response artifact's last

@@ -24,28 +24,52 @@ const (
 	claimExhausted              // it had its deliveries
 )
 
+// maxAnswer is the most of a task's answer a record carries.
+const maxAnswer = queue.MaxRecord / 2
+
 // run takes one delivery of a job: it claims the task's record (a new
-// attempt), runs the session with the delivery kept alive, records and
-// publishes the outcome, and acknowledges the delivery only then, so a
-// worker that dies at any point leaves the task to be delivered again.
-func (w *Worker) run(ctx context.Context, m jetstream.Msg) {
+// attempt), hands the task to the next free session with the delivery
+// kept alive, and returns once the outcome is recorded and acknowledged
+// (finish), so a worker that dies at any point leaves the task to be
+// delivered again.
+func (w *Worker) run(ctx context.Context, m jetstream.Msg, gone <-chan struct{}) {
+	d := w.take(ctx, m)
+	if d == nil {
+		return
+	}
+	select {
+	case w.jobs <- d:
+	case <-ctx.Done():
+		// The worker is stopping hard: the task goes to another worker.
+		w.drop(d)
+		return
+	case <-gone:
+		w.drop(d)
+		return
+	}
+	select {
+	case <-d.done:
+	case <-gone:
+		w.drop(d)
+	}
+}
+
+// take claims a delivery; nil when there is nothing to run (the record
+// ended it, or the delivery was handed back).
+func (w *Worker) take(ctx context.Context, m jetstream.Msg) *delivery {
 	var job queue.Job
 	if err := json.Unmarshal(m.Data(), &job); err != nil || job.TaskID == "" {
 		w.log.Warn("dropping a job mur did not write", "error", err)
 		_ = m.Term()
-		return
+		return nil
 	}
 	md, err := m.Metadata()
 	if err != nil {
 		w.log.Warn("a job without its metadata", "task", job.TaskID, "error", err)
 		_ = m.Nak()
-		return
+		return nil
 	}
 	key := queue.TaskKey(w.o.Capsule.Name, job.TaskID)
-	taskCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	defer w.track(job.TaskID, cancel)()
-
 	attempt := int(md.NumDelivered)
 	var c claim
 	var rec *queue.Record
@@ -57,12 +81,12 @@ func (w *Worker) run(ctx context.Context, m jetstream.Msg) {
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		w.log.Warn("dropping a job whose task has no record (expired?)", "task", job.TaskID)
 		_ = m.Term()
-		return
+		return nil
 	}
 	if err != nil {
 		w.log.Warn("claiming a task", "task", job.TaskID, "error", w.secrets.String(err.Error()))
 		_ = m.NakWithDelay(time.Second)
-		return
+		return nil
 	}
 	p := &publisher{w: w, task: rec.Task, attempt: attempt}
 	if c != claimRun {
@@ -70,36 +94,55 @@ func (w *Worker) run(ctx context.Context, m jetstream.Msg) {
 			p.status(ctx, rec.Task.Status, true)
 		}
 		w.ack(ctx, m, job.TaskID)
-		return
+		return nil
 	}
+	d := &delivery{m: m, job: job, key: key, attempt: attempt, p: p, done: make(chan struct{})}
+	w.track(job.TaskID, d)
 	w.note("start", job.TaskID)
 	p.status(ctx, rec.Task.Status, false)
-	stop := w.keepAlive(m)
-	defer stop()
-	out := w.session(taskCtx, job, p)
+	d.stop = w.keepAlive(m)
+	return d
+}
+
+// drop lets go of a delivery the worker will not finish: unacknowledged,
+// it goes to another worker after AckWait.
+func (w *Worker) drop(d *delivery) {
+	d.stop()
+	w.untrack(d.job.TaskID)
+}
+
+// finish records the task's outcome, publishes its answer and final
+// status, and only then acknowledges the delivery. A worker stopping
+// hard (ctx done) records nothing: the task goes to another worker.
+func (w *Worker) finish(ctx context.Context, d *delivery, out outcome) {
+	defer close(d.done)
+	defer w.drop(d)
 	if ctx.Err() != nil {
-		// The worker is stopping hard: the task goes to another worker.
 		return
 	}
-	clientCancel := errors.Is(context.Cause(taskCtx), errClientCancel)
+	out.answer, out.message = w.clean(d, out.answer), w.clean(d, out.message)
 	var final *queue.Record
-	err = queue.Retry(context.WithoutCancel(ctx), 4*w.o.AckWait, func(ctx context.Context) error {
+	err := queue.Retry(context.WithoutCancel(ctx), 4*w.o.AckWait, func(ctx context.Context) error {
 		var err error
-		final, err = queue.Update(ctx, w.o.Stores.Tasks, key, settle(out, clientCancel))
+		final, err = queue.Update(ctx, w.o.Stores.Tasks, d.key, settle(out, d.canceled()))
 		return err
 	})
 	if err != nil {
-		w.log.Warn("recording a task's outcome", "task", job.TaskID, "error", w.secrets.String(err.Error()))
-		_ = m.NakWithDelay(time.Second)
+		w.log.Warn("recording a task's outcome", "task", d.job.TaskID, "error", w.secrets.String(err.Error()))
+		_ = d.m.NakWithDelay(time.Second)
 		return
 	}
-	p.task = final.Task
 	if out.answer != "" {
-		p.answer(ctx, out.answer)
+		d.p.answer(ctx, out.answer)
 	}
-	p.status(ctx, final.Task.Status, true)
-	w.ack(ctx, m, job.TaskID)
-	w.note(stateName(final.Task.Status.State), job.TaskID)
+	d.p.status(ctx, final.Task.Status, true)
+	w.ack(ctx, d.m, d.job.TaskID)
+	w.note(stateName(final.Task.Status.State), d.job.TaskID)
+}
+
+// clean is s without the session's secrets or the worker's.
+func (w *Worker) clean(d *delivery, s string) string {
+	return w.secrets.String(d.p.redact(s))
 }
 
 // claim is the change a delivery makes to the task's record: a new

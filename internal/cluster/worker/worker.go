@@ -28,8 +28,9 @@ type Options struct {
 	// Capsule is the loaded manifest, ManifestPath where it is.
 	Capsule      *manifest.Capsule
 	ManifestPath string
-	// Concurrency is how many tasks run at once (at least 1): the worker
-	// fetches no more than it has free slots for.
+	// Concurrency is how many tasks run at once (at least 1), each in one
+	// of as many staged sessions: the worker fetches no more than it has
+	// free slots for.
 	Concurrency int
 	// AckWait is how long the cluster waits for a sign of life before it
 	// gives a task to another worker (0: 30 s); the worker signs every
@@ -38,8 +39,8 @@ type Options struct {
 	// MaxAttempts is how many deliveries a task gets before it fails
 	// (0: 3).
 	MaxAttempts int
-	// Session is what each task's session.Run gets; ManifestPath, Task,
-	// Serve and OnStaged are set per task.
+	// Session is what each of the worker's sessions' session.Run gets;
+	// ManifestPath, Task, Serve and OnStaged are the worker's.
 	Session session.Options
 	// Secrets are the worker's own (the NATS URL's credentials): they
 	// are redacted from everything it publishes.
@@ -57,12 +58,11 @@ type Worker struct {
 	o       Options
 	log     *slog.Logger
 	secrets *redact.Redactor
+	// jobs hands claimed deliveries to the sessions; closed on drain.
+	jobs    chan *delivery
 	mu      sync.Mutex
-	running map[string]context.CancelCauseFunc
+	running map[string]*delivery
 }
-
-// errClientCancel is why a task's context ends on a client's cancel.
-var errClientCancel = errors.New("the task was canceled through the gateway")
 
 // Run takes tasks until drain closes or ctx ends. After drain it takes
 // nothing new and returns once the tasks it runs have ended: a drained
@@ -85,7 +85,8 @@ func Run(ctx context.Context, o Options, drain <-chan struct{}) error {
 	if err := queue.CheckName(name); err != nil {
 		return err
 	}
-	w := &Worker{o: o, log: o.Log, secrets: redact.New(o.Secrets...), running: map[string]context.CancelCauseFunc{}}
+	w := &Worker{o: o, log: o.Log, secrets: redact.New(o.Secrets...), running: map[string]*delivery{},
+		jobs: make(chan *delivery)}
 	cons, err := o.Conn.JS.CreateOrUpdateConsumer(ctx, queue.TasksStream, jetstream.ConsumerConfig{
 		Durable: queue.ConsumerName(name), FilterSubject: queue.JobSubject(name),
 		AckPolicy: jetstream.AckExplicitPolicy, AckWait: o.AckWait, MaxDeliver: -1,
@@ -98,6 +99,11 @@ func Run(ctx context.Context, o Options, drain <-chan struct{}) error {
 		return diagCluster("subscribing to cancels", err)
 	}
 	defer sub.Unsubscribe()
+	inputs, err := o.Conn.NC.Subscribe(queue.InputSubject(name, o.ID), func(m *nats.Msg) { go w.answer(m) })
+	if err != nil {
+		return diagCluster("subscribing to answers", err)
+	}
+	defer inputs.Unsubscribe()
 	fetching, stopFetching := context.WithCancel(ctx)
 	defer stopFetching()
 	go func() {
@@ -107,6 +113,14 @@ func Run(ctx context.Context, o Options, drain <-chan struct{}) error {
 		}
 		stopFetching()
 	}()
+	gone, err := w.sessions(ctx)
+	if err != nil {
+		return err
+	}
+	// However Run ends, the sessions end with it.
+	defer func() { <-gone }()
+	var closeJobs sync.Once
+	defer closeJobs.Do(func() { close(w.jobs) })
 	if err := w.advertise(ctx); err != nil {
 		return err
 	}
@@ -142,7 +156,7 @@ func Run(ctx context.Context, o Options, drain <-chan struct{}) error {
 				go func() {
 					defer wg.Done()
 					defer func() { <-slots }()
-					w.run(ctx, m)
+					w.run(ctx, m, gone)
 				}()
 			}
 			err = batch.Error()
@@ -159,6 +173,7 @@ func Run(ctx context.Context, o Options, drain <-chan struct{}) error {
 		}
 	}
 	wg.Wait()
+	closeJobs.Do(func() { close(w.jobs) })
 	return nil
 }
 
@@ -171,25 +186,26 @@ func tryTake(slots chan struct{}) bool {
 	}
 }
 
-// cancel ends the task's session if this worker runs it.
+// cancel ends the task if this worker runs it.
 func (w *Worker) cancel(task string) {
 	w.mu.Lock()
-	c := w.running[task]
+	d := w.running[task]
 	w.mu.Unlock()
-	if c != nil {
-		c(errClientCancel)
+	if d != nil {
+		d.cancelTask()
 	}
 }
 
-func (w *Worker) track(task string, c context.CancelCauseFunc) (untrack func()) {
+func (w *Worker) track(task string, d *delivery) {
 	w.mu.Lock()
-	w.running[task] = c
+	w.running[task] = d
 	w.mu.Unlock()
-	return func() {
-		w.mu.Lock()
-		delete(w.running, task)
-		w.mu.Unlock()
-	}
+}
+
+func (w *Worker) untrack(task string) {
+	w.mu.Lock()
+	delete(w.running, task)
+	w.mu.Unlock()
 }
 
 // advertise lists the capsule for the gateways (its cards), for

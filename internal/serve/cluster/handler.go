@@ -81,14 +81,21 @@ func (h *handler) SendMessage(ctx context.Context, req *a2a.SendMessageRequest) 
 		return nil, err
 	}
 	hist := historyLen(req)
-	if req.Config != nil && req.Config.ReturnImmediately || r.Final() {
+	if req.Config != nil && req.Config.ReturnImmediately || settled(r) {
 		return withHistory(r.Task, hist), nil
 	}
-	r, err = h.g.waits.until(ctx, h.key(r.Task.ID), (*queue.Record).Final)
+	r, err = h.g.waits.until(ctx, h.key(r.Task.ID), settled)
 	if err != nil {
 		return nil, fmt.Errorf("waiting for the task: %w", err)
 	}
 	return withHistory(r.Task, hist), nil
+}
+
+// settled is what a blocking send waits for: the task's end, or its
+// question (input-required), which the client answers with a message
+// naming the task.
+func settled(r *queue.Record) bool {
+	return r.Final() || r.Task.Status.State == a2a.TaskStateInputRequired
 }
 
 func historyLen(req *a2a.SendMessageRequest) *int {

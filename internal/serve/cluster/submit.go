@@ -32,13 +32,12 @@ func (h *handler) submit(ctx context.Context, req *a2a.SendMessageRequest) (*que
 		return nil, err
 	}
 	msg := req.Message
-	if msg.TaskID != "" {
-		return nil, fmt.Errorf("a message naming a task (an answer to input-required) is not implemented across the cluster; "+
-			"send a new message, or serve the capsule with mur run: %w", a2a.ErrUnsupportedOperation)
-	}
 	text, err := messageText(msg)
 	if err != nil {
 		return nil, err
+	}
+	if msg.TaskID != "" {
+		return h.answer(ctx, msg, text)
 	}
 	var r *queue.Record
 	err = queue.Retry(ctx, retryBudget, func(ctx context.Context) error {

@@ -31,11 +31,12 @@ import (
 // Bounds of what an engine keeps of closed restored stores for reuse:
 // their instances, and the memory images they are reset to. A few idle
 // stores serve calls made one after another or a couple at a time; more
-// would only hold memory.
+// would only hold memory, unless the process makes more calls at once
+// (SetIdleBound).
 const (
-	// maxIdleStores bounds the idle stores an engine keeps.
+	// maxIdleStores bounds the idle stores an engine keeps by default.
 	maxIdleStores = 4
-	// maxIdleStoreBytes bounds their memories together.
+	// maxIdleStoreBytes bounds their memories together, by default.
 	maxIdleStoreBytes = 32 << 20
 	// maxImageBytes bounds one snapshot's memory image; a snapshot whose
 	// memories are larger is never reused.
@@ -67,9 +68,13 @@ type Pool struct {
 	imageBytes uint64
 	// imageBound is maxImagesBytes, lowered by tests.
 	imageBound uint64
-	closed     bool
-	wanted     []wanted
-	preparing  *Snapshot
+	// idleStores and idleBytes bound the idle stores (maxIdleStores and
+	// maxIdleStoreBytes unless SetIdleBound raised them).
+	idleStores     int
+	idleBytesBound uint64
+	closed         bool
+	wanted         []wanted
+	preparing      *Snapshot
 	// prepared, on mu, is signalled when the worker ends a preparation.
 	prepared sync.Cond
 	// drains counts drains: a store prepared across one is dropped.
@@ -82,7 +87,7 @@ type Pool struct {
 
 // NewPool returns an empty pool.
 func NewPool() *Pool {
-	p := &Pool{imageBound: maxImagesBytes}
+	p := &Pool{imageBound: maxImagesBytes, idleStores: maxIdleStores, idleBytesBound: maxIdleStoreBytes}
 	p.prepared.L = &p.mu
 	return p
 }
@@ -100,6 +105,18 @@ func (p *Pool) Stats() Stats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return Stats{Reused: p.reused, Adopted: p.adopted, TrackedResets: p.trackedResets, Idle: len(p.idle), Wanted: len(p.wanted)}
+}
+
+// SetIdleBound makes the pool keep up to n idle stores (never fewer than
+// the default), their memories bounded in proportion: for a process
+// that makes n calls at once, each finding a store of its own.
+func (p *Pool) SetIdleBound(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n > maxIdleStores {
+		p.idleStores = n
+		p.idleBytesBound = uint64(n) * (maxIdleStoreBytes / maxIdleStores)
+	}
 }
 
 // SetImageBound makes the pool keep at most n bytes of memory images.
@@ -163,7 +180,7 @@ func (p *Pool) countReset(tracked bool) {
 func (p *Pool) room(n uint64) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return !p.closed && n <= maxIdleStoreBytes
+	return !p.closed && n <= p.idleBytesBound
 }
 
 // Park keeps in, reset to snap (Reset), for the next store of snap,
@@ -184,11 +201,11 @@ func (p *Pool) Park(ctx context.Context, in Instances, snap *Snapshot) {
 // kept).
 func (p *Pool) putLocked(is *idleStore) (evicted []*idleStore) {
 	n := is.snap.Memory
-	if p.closed || n > maxIdleStoreBytes {
+	if p.closed || n > p.idleBytesBound {
 		return []*idleStore{is}
 	}
 	p.usedLocked(is.snap)
-	for len(p.idle) > 0 && (len(p.idle) >= maxIdleStores || p.idleBytes+n > maxIdleStoreBytes) {
+	for len(p.idle) > 0 && (len(p.idle) >= p.idleStores || p.idleBytes+n > p.idleBytesBound) {
 		old := p.idle[0]
 		p.idle = p.idle[1:]
 		p.idleBytes -= old.snap.Memory

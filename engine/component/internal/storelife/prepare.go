@@ -42,7 +42,7 @@ func (p *Pool) Want(ctx context.Context, j Job) bool {
 	snap := j.Snapshot()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed || snap.Memory > maxIdleStoreBytes || p.preparing == snap {
+	if p.closed || snap.Memory > p.idleBytesBound || p.preparing == snap {
 		return false
 	}
 	for _, is := range p.idle {
