@@ -156,8 +156,11 @@ Shell completion: "mur completion bash|zsh|fish|powershell" prints a
 script; "mur completion bash --help" says where to put it.
 
 Environment:
-  MUR_CACHE_DIR  directory for compiled components, reused across runs
-                 (default: mur/wasm in the user cache directory)
+  MUR_CACHE_DIR  directory for compiled code, rewritten modules and
+                 inflated payloads, reused across runs; it must be your
+                 own (or root's) and writable by no one else, since mur
+                 runs what it holds (default: mur/wasm in the user cache
+                 directory)
 
 Exit status: 0 on success, 1 when a guest or the runtime fails, 2 when
 the command line is wrong, 130/143 when a run is stopped by SIGINT/SIGTERM.`
