@@ -21,6 +21,11 @@ const toolRun = "murmur:tool/run@0.2.0#run"
 var cacheDir string
 
 func TestMain(m *testing.M) {
+	// The uid 65534 re-run of the cache trust test uses caches of its own
+	// and may not reach the checkout (a private clone) to find the shared one.
+	if os.Getenv("MUR_TEST_CACHE_AS_NOBODY") != "" {
+		os.Exit(m.Run())
+	}
 	dir, err := testguest.CacheDir()
 	if err != nil {
 		panic(err)
