@@ -124,9 +124,15 @@ func (w *Worker) finish(ctx context.Context, d *delivery, out outcome) {
 	var final *queue.Record
 	err := queue.Retry(context.WithoutCancel(ctx), 4*w.o.AckWait, func(ctx context.Context) error {
 		var err error
-		final, err = queue.Update(ctx, w.o.Stores.Tasks, d.key, settle(out, d.canceled()))
+		final, err = queue.Update(ctx, w.o.Stores.Tasks, d.key, settle(out, d.canceled(), d.attempt))
 		return err
 	})
+	if errors.Is(err, errSuperseded) {
+		// Its delivery is the later attempt's now: acknowledging it here
+		// would take the job from under that attempt, lost if it dies.
+		w.log.Warn("a later attempt owns the task; this attempt's outcome is dropped", "task", d.job.TaskID, "attempt", d.attempt)
+		return
+	}
 	if err != nil {
 		w.log.Warn("recording a task's outcome", "task", d.job.TaskID, "error", w.secrets.String(err.Error()))
 		_ = d.m.NakWithDelay(time.Second)
@@ -169,11 +175,19 @@ func (w *Worker) claim(attempt int, c *claim) func(*queue.Record) error {
 	}
 }
 
-// settle is the change that records how the session ended.
-func settle(out outcome, clientCancel bool) func(*queue.Record) error {
+// errSuperseded: the task's record names a later attempt than the one
+// settling, which ran on after its delivery went to another (a worker cut
+// off from NATS for longer than AckWait).
+var errSuperseded = errors.New("a later attempt owns the task")
+
+// settle is the change that records how attempt's session ended.
+func settle(out outcome, clientCancel bool, attempt int) func(*queue.Record) error {
 	return func(r *queue.Record) error {
 		if r.Final() {
 			return queue.ErrUnchanged
+		}
+		if r.Attempt != attempt {
+			return errSuperseded
 		}
 		state := out.state
 		if r.Cancel && clientCancel {
