@@ -106,9 +106,14 @@ func historyLen(req *a2a.SendMessageRequest) *int {
 }
 
 // SendStreamingMessage yields the task as queued, then its events as the
-// worker publishes them, to the end.
+// worker publishes them, to its end or its question; an answer's stream
+// starts after the question it answers.
 func (h *handler) SendStreamingMessage(ctx context.Context, req *a2a.SendMessageRequest) iter.Seq2[a2a.Event, error] {
 	return func(yield func(a2a.Event, error) bool) {
+		var from uint64
+		if req != nil && req.Message != nil && req.Message.TaskID != "" {
+			from = h.nextEvent(ctx, req.Message.TaskID)
+		}
 		r, err := h.submit(ctx, req)
 		if err != nil {
 			yield(nil, err)
@@ -117,12 +122,13 @@ func (h *handler) SendStreamingMessage(ctx context.Context, req *a2a.SendMessage
 		if !yield(r.Task, nil) || r.Final() {
 			return
 		}
-		h.follow(ctx, r.Task.ID, yield)
+		h.follow(ctx, r.Task.ID, from, yield)
 	}
 }
 
 // SubscribeToTask yields the task as it stands, then every event of it
-// from its start (the events stream keeps them), to its end.
+// from its start (the events stream keeps them), to its end or its
+// current question.
 func (h *handler) SubscribeToTask(ctx context.Context, req *a2a.SubscribeToTaskRequest) iter.Seq2[a2a.Event, error] {
 	return func(yield func(a2a.Event, error) bool) {
 		if req == nil {
@@ -141,7 +147,7 @@ func (h *handler) SubscribeToTask(ctx context.Context, req *a2a.SubscribeToTaskR
 		if !yield(r.Task, nil) {
 			return
 		}
-		h.follow(ctx, r.Task.ID, yield)
+		h.follow(ctx, r.Task.ID, 0, yield)
 	}
 }
 
