@@ -63,7 +63,10 @@ func dynamicHost(t *Type) uint64 {
 	switch t.kind {
 	case wit.KindString:
 		return hostSlot + hostString
-	case wit.KindList:
+	case wit.KindList, wit.KindFixedList, wit.KindMap:
+		// A fixed-length list's elements are charged when it is lifted,
+		// as a list's are: counting them here too would charge a list of
+		// them twice.
 		return hostSlot + hostSlice
 	case wit.KindRecord, wit.KindTuple:
 		n := uint64(hostSlot + hostSlice)

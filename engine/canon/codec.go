@@ -275,6 +275,8 @@ func buildPlan(t *Type, rt reflect.Type) (*plan, error) {
 		return nil, bad("want wit.ResultValue or any")
 	case wit.KindOwn, wit.KindBorrow:
 		return nil, bad("want wit.Resource or any")
+	case wit.KindFixedList, wit.KindMap:
+		return nil, bad("the typed path has no Go form for it yet; want any")
 	default:
 		return nil, bad("unsupported")
 	}
@@ -325,6 +327,9 @@ func typeName(x any) string {
 // Lower lowers the Go value src (a *T, or a T, which costs a copy) into
 // len(cd.Type().Flat()) core values appended to dst, as Type.Lower.
 func (cd *Codec) Lower(ctx context.Context, opts *Options, src any, dst []uint64) ([]uint64, error) {
+	if err := cd.t.flatOK(); err != nil {
+		return dst, err
+	}
 	r, err := srcRef(src, cd.goType, cd.ptrType)
 	if err != nil {
 		return dst, err
@@ -346,6 +351,9 @@ func (cd *Codec) Lower(ctx context.Context, opts *Options, src any, dst []uint64
 // Lift lifts a value from its flat core values into dst, a *T, as
 // Type.Lift.
 func (cd *Codec) Lift(ctx context.Context, opts *Options, flat []uint64, dst any) error {
+	if err := cd.t.flatOK(); err != nil {
+		return err
+	}
 	if len(flat) != len(cd.t.flat) {
 		return fmt.Errorf("canon: lifting %s from %d flat values, want %d", TypeString(cd.t.wit), len(flat), len(cd.t.flat))
 	}
