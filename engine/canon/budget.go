@@ -98,6 +98,9 @@ func typedHost(p *plan) uint64 {
 		for _, f := range p.fields {
 			n += f.plan.host - uint64(f.plan.goSize)
 		}
+	case opFixed:
+		// The array is inline; its elements' pointed-to parts are not.
+		n += uint64(p.t.n) * (p.elem.host - uint64(p.elem.goSize))
 	case opOption:
 		n += p.elem.host
 	case opDynamic:

@@ -51,8 +51,15 @@ func randGoType(r *rand.Rand, t *Type) reflect.Type {
 		return variantValueType
 	case wit.KindResult:
 		return resultValueType
-	case wit.KindFixedList, wit.KindMap:
-		return anyType // the typed path has no Go form for them
+	case wit.KindFixedList:
+		return reflect.ArrayOf(int(t.n), randGoType(r, t.elem))
+	case wit.KindMap:
+		if r.IntN(4) == 0 {
+			return reflect.TypeFor[[]wit.MapEntry]()
+		}
+		k, v := t.elem.fields[0].t, t.elem.fields[1].t
+		return reflect.SliceOf(reflect.StructOf([]reflect.StructField{
+			{Name: "K", Type: randGoType(r, k)}, {Name: "V", Type: randGoType(r, v)}}))
 	}
 	return resourceType
 }
@@ -94,6 +101,16 @@ func toGoValue(t *Type, rt reflect.Type, v any) reflect.Value {
 		out.Set(reflect.MakeSlice(rt, len(vs), len(vs)))
 		for i, x := range vs {
 			out.Index(i).Set(toGoValue(t.elem, rt.Elem(), x))
+		}
+	case wit.KindFixedList:
+		for i, x := range v.([]any) {
+			out.Index(i).Set(toGoValue(t.elem, rt.Elem(), x))
+		}
+	case wit.KindMap:
+		es := v.([]wit.MapEntry)
+		out.Set(reflect.MakeSlice(rt, len(es), len(es)))
+		for i, x := range es {
+			out.Index(i).Set(toGoValue(t.elem, rt.Elem(), []any{x.Key, x.Value}))
 		}
 	case wit.KindRecord, wit.KindTuple:
 		for i, x := range v.([]any) {
@@ -139,6 +156,19 @@ func fromGoValue(t *Type, gv reflect.Value) any {
 			return b
 		}
 		return vs
+	case wit.KindFixedList:
+		vs := make([]any, t.n)
+		for i := range vs {
+			vs[i] = fromGoValue(t.elem, gv.Index(i))
+		}
+		return vs
+	case wit.KindMap:
+		es := make([]wit.MapEntry, gv.Len())
+		for i := range es {
+			kv := fromGoValue(t.elem, gv.Index(i)).([]any)
+			es[i] = wit.MapEntry{Key: kv[0], Value: kv[1]}
+		}
+		return es
 	case wit.KindRecord, wit.KindTuple:
 		vs := make([]any, len(t.fields))
 		for i, f := range t.fields {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -325,5 +326,109 @@ func TestMapAndFixedListValueErrors(t *testing.T) {
 		if !isValueError(tt.err) {
 			t.Errorf("%s: got %v, want a ValueError", tt.name, tt.err)
 		}
+	}
+}
+
+// The typed path takes a fixed-length list as a Go array of its length and
+// a map as a slice of two-field structs (or []wit.MapEntry); it lifts what
+// the dynamic path lifts, traps where it traps, and is budgeted.
+func TestMapAndFixedListCodec(t *testing.T) {
+	type pair struct {
+		K string
+		V uint32
+	}
+	ok := []struct {
+		t  wit.Type
+		gt reflect.Type
+		v  any // a *T
+	}{
+		{fixed(wit.U8, 3), reflect.TypeFor[[3]uint8](), &[3]uint8{1, 2, 3}},
+		{fixed(wit.String, 2), reflect.TypeFor[[2]string](), &[2]string{"a", "bc"}},
+		{fixed(fixed(wit.S16, 2), 2), reflect.TypeFor[[2][2]int16](), &[2][2]int16{{-1, 2}, {3, -4}}},
+		{mapOf(wit.String, wit.U32), reflect.TypeFor[[]pair](), &[]pair{{"a", 1}, {"a", 2}, {"b", 3}}},
+		{mapOf(wit.String, wit.U32), reflect.TypeFor[[]wit.MapEntry](), &[]wit.MapEntry{{Key: "k", Value: uint32(9)}}},
+		{mapOf(wit.U8, fixed(wit.Char, 2)), reflect.TypeFor[[]struct {
+			K uint8
+			V [2]rune
+		}](), &[]struct {
+			K uint8
+			V [2]rune
+		}{{1, [2]rune{'x', 'é'}}}},
+	}
+	ctx := context.Background()
+	for _, tt := range ok {
+		t.Run(TypeString(tt.t)+" as "+tt.gt.String(), func(t *testing.T) {
+			e := newEnv(t, UTF8)
+			lt := mustType(t, tt.t)
+			cd, err := lt.NewCodec(tt.gt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			flat, err := cd.Lower(ctx, e.opts, tt.v, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dst := reflect.New(tt.gt)
+			if err := cd.Lift(ctx, e.opts, flat, dst.Interface()); err != nil || !reflect.DeepEqual(dst.Interface(), tt.v) {
+				t.Errorf("lift: %#v, %v, want %#v", dst.Elem(), err, tt.v)
+			}
+			dyn, err := lt.Lift(ctx, e.opts, flat)
+			if err != nil || !equal(lt, fromGoValue(lt, reflect.ValueOf(tt.v).Elem()), dyn) {
+				t.Errorf("dynamic lift: %#v, %v", dyn, err)
+			}
+			p := e.alloc(t, lt.Align(), lt.Size())
+			if err := cd.Store(ctx, e.opts, tt.v, p); err != nil {
+				t.Fatal(err)
+			}
+			dst = reflect.New(tt.gt)
+			if err := cd.Load(ctx, e.opts, p, dst.Interface()); err != nil || !reflect.DeepEqual(dst.Interface(), tt.v) {
+				t.Errorf("load: %#v, %v, want %#v", dst.Elem(), err, tt.v)
+			}
+		})
+	}
+	bad := []struct {
+		t  wit.Type
+		gt reflect.Type
+	}{
+		{fixed(wit.U8, 3), reflect.TypeFor[[2]uint8]()},
+		{fixed(wit.U8, 3), reflect.TypeFor[[]uint8]()},
+		{fixed(wit.U8, 3), reflect.TypeFor[[3]int8]()},
+		{mapOf(wit.String, wit.U32), reflect.TypeFor[[]any]()},
+		{mapOf(wit.String, wit.U32), reflect.TypeFor[map[string]uint32]()},
+		{mapOf(wit.String, wit.U32), reflect.TypeFor[[]struct{ K, V, W string }]()},
+		{mapOf(wit.String, wit.U32), reflect.TypeFor[[]struct {
+			K uint32
+			V string
+		}]()},
+	}
+	for _, tt := range bad {
+		var ce *CodecError
+		if _, err := NewCodec(tt.t, tt.gt); !errors.As(err, &ce) {
+			t.Errorf("%s as %s: got %v, want a CodecError", TypeString(tt.t), tt.gt, err)
+		}
+	}
+
+	// A hostile map length traps on both paths with the same message; a
+	// long map of small pairs is stopped by the budget.
+	e := newEnv(t, UTF8)
+	cd, err := NewCodec(mapOf(wit.U64, wit.U64), reflect.TypeFor[[]struct{ K, V uint64 }]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []uint64{1 << 24, 1 << 31, 1<<32 - 1} {
+		_, want := cd.Type().Lift(ctx, e.opts, []uint64{0, n})
+		got := cd.Lift(ctx, e.opts, []uint64{0, n}, &[]struct{ K, V uint64 }{})
+		if !isTrap(got) || got.Error() != want.Error() {
+			t.Errorf("length %d: typed %v, dynamic %v", n, got, want)
+		}
+	}
+	e.opts.LiftBudget = 100_000
+	small, err := NewCodec(mapOf(wit.U8, wit.U8), reflect.TypeFor[[]struct{ K, V uint8 }]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var be *BudgetError
+	if err := small.Lift(ctx, e.opts, []uint64{uint64(e.alloc(t, 1, 60_000*2)), 60_000}, &[]struct{ K, V uint8 }{}); !errors.As(err, &be) {
+		t.Errorf("60000 pairs under a budget of 100000 bytes: %v", err)
 	}
 }

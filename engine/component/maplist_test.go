@@ -75,3 +75,70 @@ func TestMapAndFixedListValues(t *testing.T) {
 		}
 	}
 }
+
+// The typed forms: a host function defined with Go types ([N]T for a
+// fixed-length list, a slice of key/value structs for a map) and typed
+// calls of the exports.
+func TestMapAndFixedListTyped(t *testing.T) {
+	ctx := context.Background()
+	type pair struct {
+		K string
+		V uint32
+	}
+	mapType := &wit.Map{Key: wit.String, Value: wit.U32}
+	hostType := &wit.Func{
+		Params: []wit.Param{{Name: "m", Type: mapType}, {Name: "a", Type: &wit.FixedList{Elem: wit.U32, Len: 2}}},
+		Result: mapType,
+	}
+	l := component.NewLinker()
+	err := l.Define("", "host", hostType, func(_ context.Context, _ *component.Store, m []pair, a [2]uint32) ([]pair, error) {
+		return append(m, pair{"product", a[0] * a[1]}), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := l.Instantiate(ctx, compile(t, newEngine(t), "engine-maplist"), &component.Store{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := func(name string) *component.Func {
+		f, err := inst.Func(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+
+	rev4, err := component.TypedFunc[[4]uint32, [4]uint32](fn("rev4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := rev4.Call(ctx, [4]uint32{1, 2, 3, 4}); err != nil || got != [4]uint32{4, 3, 2, 1} {
+		t.Errorf("rev4: %v, %v", got, err)
+	}
+	if _, err := component.TypedFunc[[3]uint32, [4]uint32](fn("rev4")); err == nil {
+		t.Error("rev4 typed with [3]uint32: want an error")
+	}
+
+	type args struct {
+		M []pair
+		A [2]uint32
+	}
+	viaHost, err := component.TypedFunc[args, []pair](fn("via-host"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := []pair{{"x", 1}, {"x", 2}}
+	got, err := viaHost.Call(ctx, args{m, [2]uint32{6, 7}})
+	if want := []pair{{"x", 1}, {"x", 2}, {"product", 42}}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("via-host: %v, %v, want %v", got, err, want)
+	}
+
+	badMap, err := component.TypedFunc[struct{}, []pair](fn("bad-map"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := badMap.Call(ctx, struct{}{}); !isTrap(err) {
+		t.Errorf("bad-map: got %v, want a trap", err)
+	}
+}
