@@ -63,7 +63,10 @@ func dynamicHost(t *Type) uint64 {
 	switch t.kind {
 	case wit.KindString:
 		return hostSlot + hostString
-	case wit.KindList:
+	case wit.KindList, wit.KindFixedList, wit.KindMap:
+		// A fixed-length list's elements are charged when it is lifted,
+		// as a list's are: counting them here too would charge a list of
+		// them twice.
 		return hostSlot + hostSlice
 	case wit.KindRecord, wit.KindTuple:
 		n := uint64(hostSlot + hostSlice)
@@ -95,6 +98,9 @@ func typedHost(p *plan) uint64 {
 		for _, f := range p.fields {
 			n += f.plan.host - uint64(f.plan.goSize)
 		}
+	case opFixed:
+		// The array is inline; its elements' pointed-to parts are not.
+		n += uint64(p.t.n) * (p.elem.host - uint64(p.elem.goSize))
 	case opOption:
 		n += p.elem.host
 	case opDynamic:

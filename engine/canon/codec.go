@@ -22,6 +22,9 @@ import (
 //	string                  a Go string kind
 //	list<u8>                a slice of a uint8 kind ([]byte), copied whole
 //	list<T>                 []E, E mapping to T
+//	list<T, N>              [N]E, E mapping to T
+//	map<K, V>               []E, E a struct of two exported fields mapping
+//	                        to K and V (wit.MapEntry holds both as any)
 //	record, tuple           a struct with one exported field per member, in
 //	                        order (names are not compared)
 //	option<T>               *E, E mapping to T (nil is none)
@@ -112,7 +115,8 @@ const (
 	opEnum                  // enum as an unsigned integer of goSize bytes
 	opFlags                 // flags as uint64
 	opBytes                 // list<u8> as a slice of a uint8 kind
-	opList                  // list<T> as []E
+	opList                  // list<T> as []E, map<K, V> as []struct{K; V}
+	opFixed                 // list<T, N> as [N]E
 	opRecord                // record or tuple as a struct
 	opOption                // option<T> as *E
 	opHandle                // own or borrow as wit.Resource
@@ -275,6 +279,28 @@ func buildPlan(t *Type, rt reflect.Type) (*plan, error) {
 		return nil, bad("want wit.ResultValue or any")
 	case wit.KindOwn, wit.KindBorrow:
 		return nil, bad("want wit.Resource or any")
+	case wit.KindFixedList:
+		if rt.Kind() != reflect.Array || rt.Len() != int(t.n) {
+			return nil, bad("want an array of %d elements", t.n)
+		}
+		p.elemType, p.elemSize = rt.Elem(), rt.Elem().Size()
+		elem, err := compilePlan(t.elem, rt.Elem())
+		if err != nil {
+			return nil, within(err, "list element")
+		}
+		p.op, p.elem = opFixed, elem
+	case wit.KindMap:
+		// A map is passed as list<tuple<K, V>>, so it is lifted and
+		// lowered as that list, each pair as a struct.
+		if rt.Kind() != reflect.Slice || rt.Elem().Kind() != reflect.Struct {
+			return nil, bad("want a slice of structs of two fields, key and value")
+		}
+		p.elemType, p.elemSize = rt.Elem(), rt.Elem().Size()
+		elem, err := compilePlan(t.elem, rt.Elem())
+		if err != nil {
+			return nil, within(err, "map entry")
+		}
+		p.op, p.elem = opList, elem
 	default:
 		return nil, bad("unsupported")
 	}
@@ -325,6 +351,9 @@ func typeName(x any) string {
 // Lower lowers the Go value src (a *T, or a T, which costs a copy) into
 // len(cd.Type().Flat()) core values appended to dst, as Type.Lower.
 func (cd *Codec) Lower(ctx context.Context, opts *Options, src any, dst []uint64) ([]uint64, error) {
+	if err := cd.t.flatOK(); err != nil {
+		return dst, err
+	}
 	r, err := srcRef(src, cd.goType, cd.ptrType)
 	if err != nil {
 		return dst, err
@@ -346,6 +375,9 @@ func (cd *Codec) Lower(ctx context.Context, opts *Options, src any, dst []uint64
 // Lift lifts a value from its flat core values into dst, a *T, as
 // Type.Lift.
 func (cd *Codec) Lift(ctx context.Context, opts *Options, flat []uint64, dst any) error {
+	if err := cd.t.flatOK(); err != nil {
+		return err
+	}
 	if len(flat) != len(cd.t.flat) {
 		return fmt.Errorf("canon: lifting %s from %d flat values, want %d", TypeString(cd.t.wit), len(flat), len(cd.t.flat))
 	}

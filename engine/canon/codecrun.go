@@ -59,6 +59,13 @@ func (c *call) loadGo(pl *plan, p uint32, dst goRef) error {
 		return nil
 	case opBytes, opList:
 		return c.loadListGo(pl, get32(m, p), get32(m, p+4), dst)
+	case opFixed:
+		for i := range int(t.n) {
+			if err := c.loadGo(pl.elem, p+uint32(i)*t.elem.size, dst.index(i, pl.elemSize)); err != nil {
+				return err
+			}
+		}
+		return nil
 	case opRecord:
 		for i := range pl.fields {
 			f := &pl.fields[i]
@@ -103,10 +110,14 @@ func (c *call) loadGo(pl *plan, p uint32, dst goRef) error {
 func (c *call) loadListGo(pl *plan, ptr, n uint32, dst goRef) error {
 	elem := pl.t.elem
 	size := uint64(n) * uint64(elem.size)
-	if size > maxListByteLength {
-		return trap("list of %d bytes exceeds the limit of 2^28-1", size)
+	what := "list"
+	if pl.t.kind == wit.KindMap {
+		what = "map"
 	}
-	if err := c.check(ptr, size, elem.align, "list"); err != nil {
+	if size > maxListByteLength {
+		return trap("%s of %d bytes exceeds the limit of 2^28-1", what, size)
+	}
+	if err := c.check(ptr, size, elem.align, what); err != nil {
 		return err
 	}
 	if pl.op == opBytes {
@@ -214,6 +225,14 @@ func (c *call) liftFlatGo(pl *plan, f []uint64, dst goRef) error {
 		return nil
 	case opBytes, opList:
 		return c.loadListGo(pl, uint32(f[0]), uint32(f[1]), dst)
+	case opFixed:
+		k := len(pl.elem.t.flat)
+		for i := range int(t.n) {
+			if err := c.liftFlatGo(pl.elem, f[i*k:(i+1)*k], dst.index(i, pl.elemSize)); err != nil {
+				return err
+			}
+		}
+		return nil
 	case opRecord:
 		for i := range pl.fields {
 			fl := &pl.fields[i]
@@ -296,6 +315,13 @@ func (c *call) storeGo(pl *plan, src goRef, p uint32) error {
 		}
 		put32(c.mem, p, ptr)
 		put32(c.mem, p+4, n)
+		return nil
+	case opFixed:
+		for i := range int(t.n) {
+			if err := c.storeGo(pl.elem, src.index(i, pl.elemSize), p+uint32(i)*t.elem.size); err != nil {
+				return at(err, "list element %d", i)
+			}
+		}
 		return nil
 	case opRecord:
 		for i := range pl.fields {
@@ -399,6 +425,14 @@ func (c *call) lowerFlatGo(pl *plan, src goRef, dst []uint64) error {
 			return err
 		}
 		dst[0], dst[1] = uint64(ptr), uint64(n)
+		return nil
+	case opFixed:
+		k := len(pl.elem.t.flat)
+		for i := range int(t.n) {
+			if err := c.lowerFlatGo(pl.elem, src.index(i, pl.elemSize), dst[i*k:(i+1)*k]); err != nil {
+				return at(err, "list element %d", i)
+			}
+		}
 		return nil
 	case opRecord:
 		for i := range pl.fields {

@@ -41,6 +41,31 @@ func equal(t *Type, a, b any) bool {
 			}
 		}
 		return true
+	case wit.KindFixedList:
+		x, ok1 := a.([]any)
+		y, ok2 := b.([]any)
+		if !ok1 || !ok2 || len(x) != int(t.n) || len(y) != int(t.n) {
+			return false
+		}
+		for i := range x {
+			if !equal(t.elem, x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case wit.KindMap:
+		x, ok1 := a.([]wit.MapEntry)
+		y, ok2 := b.([]wit.MapEntry)
+		if !ok1 || !ok2 || len(x) != len(y) {
+			return false
+		}
+		k, v := t.elem.fields[0].t, t.elem.fields[1].t
+		for i := range x {
+			if !equal(k, x[i].Key, y[i].Key) || !equal(v, x[i].Value, y[i].Value) {
+				return false
+			}
+		}
+		return true
 	case wit.KindRecord, wit.KindTuple:
 		x, ok1 := a.([]any)
 		y, ok2 := b.([]any)

@@ -27,7 +27,7 @@ import (
 //     strides reflect.Type.Size of that slice's element type, and each
 //     scalar access has the size of the Go kind the plan was compiled for
 //     (a named type has the layout of its kind).
-//   - index is only called with i < the slice's length.
+//   - index is only called with i < the length of the slice or array.
 //   - goRef is a struct holding an unsafe.Pointer, so the garbage
 //     collector sees every goRef held in a local and keeps its object
 //     alive; goRefs are kept only in locals and arguments, and field and

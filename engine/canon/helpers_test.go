@@ -210,9 +210,17 @@ func params(ts ...wit.Type) []wit.Param {
 	return ps
 }
 
-func tup(ts ...wit.Type) *wit.Tuple    { return &wit.Tuple{Types: ts} }
-func opt(t wit.Type) *wit.Option       { return &wit.Option{Elem: t} }
-func list(t wit.Type) *wit.List        { return &wit.List{Elem: t} }
+func tup(ts ...wit.Type) *wit.Tuple { return &wit.Tuple{Types: ts} }
+func opt(t wit.Type) *wit.Option    { return &wit.Option{Elem: t} }
+func list(t wit.Type) *wit.List     { return &wit.List{Elem: t} }
+func mapOf(k, v wit.Type) *wit.Map  { return &wit.Map{Key: k, Value: v} }
+func fixed(t wit.Type, n int) *wit.FixedList {
+	return &wit.FixedList{Elem: t, Len: uint32(n)}
+}
+
+// tooFlat reports whether t's flattening was cut at flatLimit, so that its
+// values are only passed in memory.
+func tooFlat(t *Type) bool             { return len(t.Flat()) > flatLimit }
 func res(ok, err wit.Type) *wit.Result { return &wit.Result{OK: ok, Err: err} }
 func enum(n int) *wit.Enum             { return &wit.Enum{Cases: names(n)} }
 func flags(n int) *wit.Flags           { return &wit.Flags{Names: names(n)} }

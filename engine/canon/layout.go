@@ -23,6 +23,12 @@ const (
 	// maxFlags is the most flags mur-go supports: the spec allows 32; wit
 	// allows 64, laid out as the earlier spec did (an i32 per 32 flags).
 	maxFlags = 64
+	// flatLimit bounds a Type's flattening. A value of more flat values
+	// than this is never passed flat (functions pass at most MaxFlatParams),
+	// so its flattening is cut at flatLimit+1 values instead of being spelt
+	// out: a fixed-length list of 2^28-1 bytes would otherwise flatten to
+	// 2^28 core values, built eagerly from a type any component can define.
+	flatLimit = 64
 )
 
 // Type is a WIT value type with its canonical ABI layout precomputed, so
@@ -39,7 +45,9 @@ type Type struct {
 	// lowered flat (the type contains a string or list).
 	memory bool
 
-	elem   *Type   // list element
+	// elem is the element of a list or fixed-length list, or of a map the
+	// tuple<key, value> it is passed as.
+	elem   *Type
 	fields []field // record and tuple fields
 	// cases holds the payload type of each case of a variant, option
 	// (none, some) or result (ok, error); nil for a case without payload.
@@ -49,7 +57,7 @@ type Type struct {
 	units    []any
 	discSize uint32 // variant, enum, option, result: bytes of the discriminant
 	payload  uint32 // offset of the payload from the start of the variant
-	n        uint32 // number of enum cases or flags
+	n        uint32 // number of enum cases or flags, or fixed-length list elements
 	resource *wit.ResourceType
 	// host is what lifting one value costs on the host besides the
 	// contents of its strings and lists (dynamicHost).
@@ -84,7 +92,7 @@ func (b *builder) build(t wit.Type) (*Type, error) {
 	switch t.(type) {
 	case nil:
 		return nil, fmt.Errorf("canon: nil type")
-	case wit.Prim, *wit.List, *wit.Record, *wit.Tuple, *wit.Variant, *wit.Enum,
+	case wit.Prim, *wit.List, *wit.FixedList, *wit.Map, *wit.Record, *wit.Tuple, *wit.Variant, *wit.Enum,
 		*wit.Option, *wit.Result, *wit.Flags, *wit.Own, *wit.Borrow:
 	default:
 		return nil, fmt.Errorf("canon: unsupported type %T", t)
@@ -99,6 +107,18 @@ func (b *builder) build(t wit.Type) (*Type, error) {
 		err = lt.setPrim()
 	case *wit.List:
 		lt.elem, err = b.build(t.Elem)
+		lt.size, lt.align, lt.memory = 8, 4, true
+		lt.flat = []api.ValueType{api.ValueTypeI32, api.ValueTypeI32}
+	case *wit.FixedList:
+		if lt.elem, err = b.build(t.Elem); err == nil {
+			err = lt.setFixedList(t.Len)
+		}
+	case *wit.Map:
+		if t.Key == nil || t.Value == nil {
+			return nil, fmt.Errorf("canon: map without a key or value type")
+		}
+		// A map is list<tuple<key, value>> (despecialize).
+		lt.elem, err = b.build(&wit.Tuple{Types: []wit.Type{t.Key, t.Value}})
 		lt.size, lt.align, lt.memory = 8, 4, true
 		lt.flat = []api.ValueType{api.ValueTypeI32, api.ValueTypeI32}
 	case *wit.Record:
@@ -148,6 +168,9 @@ func (b *builder) build(t wit.Type) (*Type, error) {
 	if lt.size >= maxElemSize {
 		return nil, fmt.Errorf("canon: type %s is %d bytes, the limit is 2^28", TypeString(t), lt.size)
 	}
+	if len(lt.flat) > flatLimit {
+		lt.flat = lt.flat[: flatLimit+1 : flatLimit+1]
+	}
 	lt.host = dynamicHost(lt)
 	b.seen[t] = lt
 	return lt, nil
@@ -163,7 +186,8 @@ func (t *Type) Size() uint32 { return t.size }
 func (t *Type) Align() uint32 { return t.align }
 
 // Flat is the type's flattening into core value types. The slice is shared;
-// do not modify it.
+// do not modify it. A flattening of more than 64 values is cut after 65:
+// such a value is only ever passed in memory, and Lift and Lower refuse it.
 func (t *Type) Flat() []api.ValueType { return t.flat }
 
 func (t *Type) setPrim() error {
@@ -206,6 +230,34 @@ func (t *Type) setRecord(fs []field) error {
 	for _, f := range fs {
 		t.flat = append(t.flat, f.t.flat...)
 		t.memory = t.memory || f.t.memory
+	}
+	return nil
+}
+
+// setFixedList lays out n elements inline, as a tuple of n elements
+// (elem_size_list, alignment_list and flatten_list with a length).
+func (t *Type) setFixedList(n uint32) error {
+	if n == 0 {
+		return fmt.Errorf("canon: fixed-length list of length 0")
+	}
+	size := uint64(n) * uint64(t.elem.size)
+	if size >= maxElemSize {
+		return fmt.Errorf("canon: fixed-length list of %d bytes, the limit is 2^28", size)
+	}
+	t.n, t.size, t.align, t.memory = n, uint32(size), t.elem.align, t.elem.memory
+	// Repeat the element's flattening only as far as flatLimit+1 values:
+	// beyond, the list is never passed flat.
+	for i := uint32(0); i < n && len(t.flat) <= flatLimit; i++ {
+		t.flat = append(t.flat, t.elem.flat...)
+	}
+	return nil
+}
+
+// flatOK checks that values of t can be passed flat: its flattening was not
+// cut at flatLimit.
+func (t *Type) flatOK() error {
+	if len(t.flat) > flatLimit {
+		return fmt.Errorf("canon: %s flattens to more than %d core values; pass it in memory", TypeString(t.wit), flatLimit)
 	}
 	return nil
 }

@@ -38,6 +38,22 @@ func (c *call) liftFlat(t *Type, f []uint64) (any, error) {
 		return c.loadString(uint32(f[0]), uint32(f[1]))
 	case wit.KindList:
 		return c.loadList(t.elem, uint32(f[0]), uint32(f[1]))
+	case wit.KindMap:
+		return c.loadMap(t.elem, uint32(f[0]), uint32(f[1]))
+	case wit.KindFixedList:
+		if err := c.chargeList(t.n, t.elem.host); err != nil {
+			return nil, err
+		}
+		e, k := t.elem, len(t.elem.flat)
+		vs := make([]any, t.n)
+		for i := range vs {
+			v, err := c.liftFlat(e, f[i*k:(i+1)*k])
+			if err != nil {
+				return nil, err
+			}
+			vs[i] = v
+		}
+		return vs, nil
 	case wit.KindRecord, wit.KindTuple:
 		vs := make([]any, len(t.fields))
 		for i, fl := range t.fields {

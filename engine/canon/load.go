@@ -38,6 +38,10 @@ func (c *call) load(t *Type, p uint32) (any, error) {
 		return c.loadString(get32(m, p), get32(m, p+4))
 	case wit.KindList:
 		return c.loadList(t.elem, get32(m, p), get32(m, p+4))
+	case wit.KindMap:
+		return c.loadMap(t.elem, get32(m, p), get32(m, p+4))
+	case wit.KindFixedList:
+		return c.loadElems(t.elem, p, t.n)
 	case wit.KindRecord, wit.KindTuple:
 		vs := make([]any, len(t.fields))
 		for i, f := range t.fields {
@@ -90,6 +94,12 @@ func (c *call) loadList(elem *Type, ptr, n uint32) (any, error) {
 		copy(b, c.mem[ptr:])
 		return b, nil
 	}
+	return c.loadElems(elem, ptr, n)
+}
+
+// loadElems lifts n elements stored from ptr, which the caller has
+// checked (load_list_from_valid_range), charging their host memory first.
+func (c *call) loadElems(elem *Type, ptr, n uint32) ([]any, error) {
 	if err := c.chargeList(n, elem.host); err != nil {
 		return nil, err
 	}
@@ -102,4 +112,35 @@ func (c *call) loadList(elem *Type, ptr, n uint32) (any, error) {
 		vs[i] = v
 	}
 	return vs, nil
+}
+
+// loadMap lifts the n key/value pairs of a map stored from ptr: a
+// list<tuple<key, value>> (load_list_from_range), kept in order with any
+// repeated keys, as the component model allows.
+func (c *call) loadMap(pair *Type, ptr, n uint32) (any, error) {
+	size := uint64(n) * uint64(pair.size)
+	if size > maxListByteLength {
+		return nil, trap("map of %d bytes exceeds the limit of 2^28-1", size)
+	}
+	if err := c.check(ptr, size, pair.align, "map"); err != nil {
+		return nil, err
+	}
+	k, v := &pair.fields[0], &pair.fields[1]
+	if err := c.chargeList(n, k.t.host+v.t.host); err != nil {
+		return nil, err
+	}
+	es := make([]wit.MapEntry, n)
+	for i := range es {
+		p := ptr + uint32(i)*pair.size
+		key, err := c.load(k.t, p+k.offset)
+		if err != nil {
+			return nil, err
+		}
+		val, err := c.load(v.t, p+v.offset)
+		if err != nil {
+			return nil, err
+		}
+		es[i] = wit.MapEntry{Key: key, Value: val}
+	}
+	return es, nil
 }

@@ -29,6 +29,25 @@ func (c *call) lowerFlat(t *Type, v any, dst []uint64) error {
 		}
 		dst[0], dst[1] = uint64(ptr), uint64(n)
 		return nil
+	case wit.KindMap:
+		ptr, n, err := c.lowerMap(t, v)
+		if err != nil {
+			return err
+		}
+		dst[0], dst[1] = uint64(ptr), uint64(n)
+		return nil
+	case wit.KindFixedList:
+		vs, err := fixedValues(t, v)
+		if err != nil {
+			return err
+		}
+		e, k := t.elem, len(t.elem.flat)
+		for i, x := range vs {
+			if err := c.lowerFlat(e, x, dst[i*k:(i+1)*k]); err != nil {
+				return at(err, "list element %d", i)
+			}
+		}
+		return nil
 	case wit.KindRecord, wit.KindTuple:
 		vs, err := fieldValues(t, v)
 		if err != nil {

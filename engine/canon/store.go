@@ -30,6 +30,25 @@ func (c *call) store(t *Type, v any, p uint32) error {
 		put32(c.mem, p, ptr)
 		put32(c.mem, p+4, n)
 		return nil
+	case wit.KindMap:
+		ptr, n, err := c.lowerMap(t, v)
+		if err != nil {
+			return err
+		}
+		put32(c.mem, p, ptr)
+		put32(c.mem, p+4, n)
+		return nil
+	case wit.KindFixedList:
+		vs, err := fixedValues(t, v)
+		if err != nil {
+			return err
+		}
+		for i, x := range vs {
+			if err := c.store(t.elem, x, p+uint32(i)*t.elem.size); err != nil {
+				return at(err, "list element %d", i)
+			}
+		}
+		return nil
 	case wit.KindRecord, wit.KindTuple:
 		vs, err := fieldValues(t, v)
 		if err != nil {
@@ -111,6 +130,35 @@ func (c *call) lowerList(t *Type, v any) (ptr, n uint32, err error) {
 		}
 	}
 	return ptr, uint32(len(vs)), nil
+}
+
+// lowerMap stores the pairs of map v into a fresh allocation, as the
+// list<tuple<key, value>> it is passed as (store_list_into_range), and
+// returns its pointer and length.
+func (c *call) lowerMap(t *Type, v any) (ptr, n uint32, err error) {
+	es, ok := v.([]wit.MapEntry)
+	if !ok {
+		return 0, 0, mismatch(t, v)
+	}
+	pair := t.elem
+	size := uint64(len(es)) * uint64(pair.size)
+	if size > reallocMax {
+		return 0, 0, badValue(t, "map of %d bytes", size)
+	}
+	if ptr, err = c.realloc(0, 0, pair.align, uint32(size)); err != nil {
+		return 0, 0, err
+	}
+	k, val := &pair.fields[0], &pair.fields[1]
+	for i, x := range es {
+		p := ptr + uint32(i)*pair.size
+		if err := c.store(k.t, x.Key, p+k.offset); err != nil {
+			return 0, 0, at(err, "map key %d", i)
+		}
+		if err := c.store(val.t, x.Value, p+val.offset); err != nil {
+			return 0, 0, at(err, "map value %d", i)
+		}
+	}
+	return ptr, uint32(len(es)), nil
 }
 
 // scalarBits checks v against primitive type t (other than string) and

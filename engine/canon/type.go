@@ -35,6 +35,9 @@ func (t *Type) Store(ctx context.Context, opts *Options, v any, ptr uint32) erro
 // Lift lifts a value of type t from its flat core values (lift_flat);
 // len(flat) must be len(t.Flat()).
 func (t *Type) Lift(ctx context.Context, opts *Options, flat []uint64) (any, error) {
+	if err := t.flatOK(); err != nil {
+		return nil, err
+	}
 	if len(flat) != len(t.flat) {
 		return nil, fmt.Errorf("canon: lifting %s from %d flat values, want %d", TypeString(t.wit), len(flat), len(t.flat))
 	}
@@ -50,6 +53,9 @@ func (t *Type) Lift(ctx context.Context, opts *Options, flat []uint64) (any, err
 // Lower lowers v into len(t.Flat()) core values appended to dst
 // (lower_flat).
 func (t *Type) Lower(ctx context.Context, opts *Options, v any, dst []uint64) ([]uint64, error) {
+	if err := t.flatOK(); err != nil {
+		return dst, err
+	}
 	c := newCall(ctx, opts)
 	if t.memory {
 		if err := c.needMemory(); err != nil {

@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/mur-go/mur/engine/wit"
@@ -27,6 +28,16 @@ func writeType(b *strings.Builder, t wit.Type) {
 	case *wit.List:
 		b.WriteString("list<")
 		writeType(b, t.Elem)
+		b.WriteString(">")
+	case *wit.FixedList:
+		b.WriteString("list<")
+		writeType(b, t.Elem)
+		fmt.Fprintf(b, ", %d>", t.Len)
+	case *wit.Map:
+		b.WriteString("map<")
+		writeType(b, t.Key)
+		b.WriteString(", ")
+		writeType(b, t.Value)
 		b.WriteString(">")
 	case *wit.Option:
 		b.WriteString("option<")

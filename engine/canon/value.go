@@ -92,6 +92,19 @@ func fieldValues(t *Type, v any) ([]any, error) {
 	return vs, nil
 }
 
+// fixedValues checks that v holds exactly the elements of fixed-length
+// list t.
+func fixedValues(t *Type, v any) ([]any, error) {
+	vs, ok := v.([]any)
+	if !ok {
+		return nil, mismatch(t, v)
+	}
+	if len(vs) != int(t.n) {
+		return nil, badValue(t, "[]any of %d values for a list of length %d", len(vs), t.n)
+	}
+	return vs, nil
+}
+
 // fieldName locates field i of a record or tuple, for errors.
 func fieldName(t *Type, i int) string {
 	if t.kind == wit.KindTuple {

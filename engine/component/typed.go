@@ -22,6 +22,9 @@ import (
 //	string                  string
 //	list<u8>                []byte
 //	list<T>                 []T
+//	list<T, N>              [N]T
+//	map<K, V>               a slice of structs of two exported fields, key
+//	                        and value ([]wit.MapEntry holds both as any)
 //	record, tuple           struct with one exported field per member, in order
 //	option<T>               *T (nil is none)
 //	enum                    an unsigned integer type (the case index)
@@ -163,6 +166,46 @@ func toGo(t wit.Type, rt reflect.Type) (toGoFunc, error) {
 			}
 			return out, nil
 		}, nil
+	case *wit.FixedList:
+		if rt.Kind() != reflect.Array || rt.Len() != int(t.Len) {
+			return nil, bad
+		}
+		elem, err := toGo(t.Elem, rt.Elem())
+		if err != nil {
+			return nil, err
+		}
+		return func(v any) (reflect.Value, error) {
+			src, _ := v.([]any)
+			out := reflect.New(rt).Elem()
+			for i := range min(len(src), rt.Len()) {
+				ev, err := elem(src[i])
+				if err != nil {
+					return reflect.Value{}, err
+				}
+				out.Index(i).Set(ev)
+			}
+			return out, nil
+		}, nil
+	case *wit.Map:
+		if rt.Kind() != reflect.Slice || rt.Elem().Kind() != reflect.Struct {
+			return nil, bad
+		}
+		entry, err := toGo(mapPair(t), rt.Elem())
+		if err != nil {
+			return nil, err
+		}
+		return func(v any) (reflect.Value, error) {
+			src, _ := v.([]wit.MapEntry)
+			out := reflect.MakeSlice(rt, len(src), len(src))
+			for i, e := range src {
+				ev, err := entry([]any{e.Key, e.Value})
+				if err != nil {
+					return reflect.Value{}, err
+				}
+				out.Index(i).Set(ev)
+			}
+			return out, nil
+		}, nil
 	case *wit.Option:
 		if rt.Kind() != reflect.Pointer {
 			return nil, bad
@@ -254,6 +297,37 @@ func fromGo(t wit.Type, rt reflect.Type) (fromGoFunc, error) {
 			}
 			return out
 		}, nil
+	case *wit.FixedList:
+		if rt.Kind() != reflect.Array || rt.Len() != int(t.Len) {
+			return nil, bad
+		}
+		elem, err := fromGo(t.Elem, rt.Elem())
+		if err != nil {
+			return nil, err
+		}
+		return func(v reflect.Value) any {
+			out := make([]any, v.Len())
+			for i := range out {
+				out[i] = elem(v.Index(i))
+			}
+			return out
+		}, nil
+	case *wit.Map:
+		if rt.Kind() != reflect.Slice || rt.Elem().Kind() != reflect.Struct {
+			return nil, bad
+		}
+		entry, err := fromGo(mapPair(t), rt.Elem())
+		if err != nil {
+			return nil, err
+		}
+		return func(v reflect.Value) any {
+			out := make([]wit.MapEntry, v.Len())
+			for i := range out {
+				kv := entry(v.Index(i)).([]any)
+				out[i] = wit.MapEntry{Key: kv[0], Value: kv[1]}
+			}
+			return out
+		}, nil
 	case *wit.Option:
 		if rt.Kind() != reflect.Pointer {
 			return nil, bad
@@ -291,6 +365,9 @@ func fromGo(t wit.Type, rt reflect.Type) (fromGoFunc, error) {
 	}
 	return nil, bad
 }
+
+// mapPair is the tuple<key, value> a map is passed as a list of.
+func mapPair(m *wit.Map) *wit.Tuple { return &wit.Tuple{Types: []wit.Type{m.Key, m.Value}} }
 
 func memberTypes(t wit.Type) []wit.Type {
 	if r, ok := t.(*wit.Record); ok {

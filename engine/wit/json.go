@@ -22,6 +22,9 @@ import (
 //	char                 a string of exactly one code point
 //	string               string
 //	list<T>, list<u8>    array (list<u8> too: an array of numbers)
+//	list<T, N>           array of exactly N elements
+//	map<K, V>            array of [key, value] arrays, in order; keys may
+//	                     repeat (the component model allows it)
 //	tuple                array with one element per type
 //	record               object keyed by field name; on input unknown fields
 //	                     are errors and option fields may be omitted (none)
@@ -186,6 +189,18 @@ func (e *encoder) value(p *path, t Type, v any) error {
 			return wantGo(p, t, v)
 		}
 		return e.array(p, items, func(int) Type { return t.Elem })
+	case *FixedList:
+		items, ok := v.([]any)
+		if !ok || len(items) != int(t.Len) {
+			return wantGo(p, t, v)
+		}
+		return e.array(p, items, func(int) Type { return t.Elem })
+	case *Map:
+		entries, ok := v.([]MapEntry)
+		if !ok {
+			return wantGo(p, t, v)
+		}
+		return e.entries(p, t, entries)
 	case *Tuple:
 		items, ok := v.([]any)
 		if !ok || len(items) != len(t.Types) {
@@ -279,6 +294,28 @@ func (e *encoder) array(p *path, items []any, elem func(int) Type) error {
 		if err := e.value(p.elem(i), elem(i), x); err != nil {
 			return err
 		}
+	}
+	e.buf = append(e.buf, ']')
+	return nil
+}
+
+// entries writes a map as an array of [key, value] arrays.
+func (e *encoder) entries(p *path, t *Map, entries []MapEntry) error {
+	e.buf = append(e.buf, '[')
+	for i, x := range entries {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		ep := p.elem(i)
+		e.buf = append(e.buf, '[')
+		if err := e.value(ep.elem(0), t.Key, x.Key); err != nil {
+			return err
+		}
+		e.buf = append(e.buf, ',')
+		if err := e.value(ep.elem(1), t.Value, x.Value); err != nil {
+			return err
+		}
+		e.buf = append(e.buf, ']')
 	}
 	e.buf = append(e.buf, ']')
 	return nil
@@ -486,23 +523,24 @@ func (d *decoder) value(p *path, t Type, tok json.Token) (any, error) {
 			return err
 		})
 		return items, err
-	case *Tuple:
+	case *FixedList:
+		return d.tuple(p, int(t.Len), func(int) Type { return t.Elem }, describe(t), tok)
+	case *Map:
 		if tok != json.Delim('[') {
 			return nil, want(p, "array for "+describe(t), tok)
 		}
-		items := make([]any, 0, len(t.Types))
+		pair := func(i int) Type { return [...]Type{t.Key, t.Value}[i] }
+		entries := []MapEntry{}
 		err := d.elems(p, func(p *path, tok json.Token) error {
-			if len(items) == len(t.Types) {
-				return errorf(p.up, "want %d elements for %s, got more", len(t.Types), describe(t))
+			kv, err := d.tuple(p, 2, pair, "a [key, value] pair of "+describe(t), tok)
+			if err == nil {
+				entries = append(entries, MapEntry{Key: kv[0], Value: kv[1]})
 			}
-			v, err := d.value(p, t.Types[len(items)], tok)
-			items = append(items, v)
 			return err
 		})
-		if err == nil && len(items) < len(t.Types) {
-			err = errorf(p, "want %d elements for %s, got %d", len(t.Types), describe(t), len(items))
-		}
-		return items, err
+		return entries, err
+	case *Tuple:
+		return d.tuple(p, len(t.Types), func(i int) Type { return t.Types[i] }, describe(t), tok)
 	case *Record:
 		if tok != json.Delim('{') {
 			return nil, want(p, "object for "+describe(t), tok)
@@ -848,4 +886,25 @@ func tokenKind(tok json.Token) string {
 		return "object"
 	}
 	return fmt.Sprintf("%T", tok)
+}
+
+// tuple decodes an array of exactly n elements, element i of type
+// elem(i), whose first token, tok, is already read.
+func (d *decoder) tuple(p *path, n int, elem func(int) Type, what string, tok json.Token) ([]any, error) {
+	if tok != json.Delim('[') {
+		return nil, want(p, "array for "+what, tok)
+	}
+	items := []any{}
+	err := d.elems(p, func(p *path, tok json.Token) error {
+		if len(items) == n {
+			return errorf(p.up, "want %d elements for %s, got more", n, what)
+		}
+		v, err := d.value(p, elem(len(items)), tok)
+		items = append(items, v)
+		return err
+	})
+	if err == nil && len(items) < n {
+		err = errorf(p, "want %d elements for %s, got %d", n, what, len(items))
+	}
+	return items, err
 }

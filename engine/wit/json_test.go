@@ -15,6 +15,8 @@ var (
 	bare    = &Result{}
 	optOpt  = &Option{Elem: &Option{Elem: U32}}
 	pair    = &Tuple{Types: []Type{String, S8}}
+	fixed3  = &FixedList{Elem: U8, Len: 3}
+	dict    = &Map{Key: String, Value: &Option{Elem: U32}}
 )
 
 // roundTrips are values whose JSON form is exactly want, both ways.
@@ -63,6 +65,11 @@ var roundTrips = []struct {
 	{optOpt, Some(Some(uint32(3))), `{"some":3}`},
 	{&Option{Elem: optOpt}, Some(Some(None())), `{"some":{"some":null}}`},
 	{&Result{OK: &Option{Elem: U8}}, Ok(None()), `{"ok":null}`},
+	{fixed3, []any{uint8(1), uint8(2), uint8(3)}, `[1,2,3]`},
+	{&FixedList{Elem: pair, Len: 1}, []any{[]any{"a", int8(1)}}, `[["a",1]]`},
+	{dict, []MapEntry{{"a", Some(uint32(1))}, {"b", None()}, {"a", Some(uint32(2))}}, `[["a",1],["b",null],["a",2]]`},
+	{dict, []MapEntry{}, `[]`},
+	{&Map{Key: U8, Value: fixed3}, []MapEntry{{uint8(9), []any{uint8(0), uint8(0), uint8(7)}}}, `[[9,[0,0,7]]]`},
 	{nil, nil, `null`},
 }
 
@@ -162,6 +169,15 @@ func TestFromJSONErrors(t *testing.T) {
 		{&List{Elem: U8}, `[1,`, `$[1]: invalid JSON: unexpected end of input`},
 		{input, `{"data" 1}`, `$.data: invalid JSON: invalid character '1' after object key`},
 		{nil, `1`, `$: want null, got number`},
+		{fixed3, `[1, 2]`, `$: want 3 elements for list<u8, 3>, got 2`},
+		{fixed3, `[1, 2, 3, 4]`, `$: want 3 elements for list<u8, 3>, got more`},
+		{fixed3, `[1, 2, 300]`, `$[2]: 300 is out of range for u8 (0 to 255)`},
+		{fixed3, `{}`, `$: want array for list<u8, 3>, got object`},
+		{dict, `{"a": 1}`, `$: want array for map<string, option<u32>>, got object`},
+		{dict, `[["a"]]`, `$[0]: want 2 elements for a [key, value] pair of map<string, option<u32>>, got 1`},
+		{dict, `[["a", 1, 2]]`, `$[0]: want 2 elements for a [key, value] pair of map<string, option<u32>>, got more`},
+		{dict, `[[1, 1]]`, `$[0][0]: want string, got number`},
+		{dict, `[["a", "x"]]`, `$[0][1]: want u32, got string`},
 	} {
 		_, err := FromJSON(tc.t, []byte(tc.in))
 		if err == nil || err.Error() != tc.want {
@@ -187,6 +203,10 @@ func TestToJSONErrors(t *testing.T) {
 		{shape, VariantValue{Case: 0, Value: "x"}, `$.circle: string is not a valid value of f64`},
 		{&Borrow{Resource: &ResourceType{Name: "r"}}, Resource{}, `$: resources cannot be passed as JSON`},
 		{nil, 1, `$: want no value, got int`},
+		{fixed3, []any{uint8(1)}, `$: []interface {} is not a valid value of list<u8, 3>`},
+		{fixed3, []byte{1, 2, 3}, `$: []uint8 is not a valid value of list<u8, 3>`},
+		{dict, []any{}, `$: []interface {} is not a valid value of map<string, option<u32>>`},
+		{dict, []MapEntry{{"a", None()}, {1, None()}}, `$[1][0]: int is not a valid value of string`},
 	} {
 		_, err := ToJSON(tc.t, tc.v)
 		if err == nil || err.Error() != tc.want {
@@ -244,6 +264,7 @@ func fuzzTypes() []Type {
 		run.Params[0].Type, run.Result, Bool, S8, U16, S32, U64, S64, F32, F64, Char, String,
 		&List{Elem: U8}, &List{Elem: pair}, color, perms, shape, outcome, bare, optOpt,
 		&Option{Elem: optOpt}, &Result{OK: optOpt, Err: &List{Elem: shape}},
+		fixed3, dict, &Map{Key: Char, Value: &FixedList{Elem: shape, Len: 2}},
 	}
 }
 
@@ -257,6 +278,9 @@ func FuzzFromJSON(f *testing.F) {
 	f.Add(uint8(0), []byte(`{"data":"hello","log-path":null}`))
 	f.Add(uint8(1), []byte(`{"status":"passed","summary":"s","data":null,"data-path":null,"truncated":false,"metadata":[["len","5"]],"attachments":[{"media-type":"text/plain","path":"/a"}]}`))
 	f.Add(uint8(20), []byte(`{"some":{"some":7}}`))
+	f.Add(uint8(22), []byte(`[1,2,3]`))
+	f.Add(uint8(23), []byte(`[["a",1],["a",null]]`))
+	f.Add(uint8(24), []byte(`[["x",[{"circle":1},{"empty":null}]]]`))
 	types := fuzzTypes()
 	f.Fuzz(func(t *testing.T, sel uint8, data []byte) {
 		typ := types[int(sel)%len(types)]

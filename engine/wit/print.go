@@ -2,6 +2,7 @@ package wit
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -108,7 +109,7 @@ func itemKey(e Extern) (any, bool) {
 	switch e.Kind {
 	case ExternType:
 		switch e.Type.(type) {
-		case *List, *Record, *Tuple, *Variant, *Enum, *Option, *Result, *Flags, *Own, *Borrow:
+		case *List, *FixedList, *Map, *Record, *Tuple, *Variant, *Enum, *Option, *Result, *Flags, *Own, *Borrow:
 			return e.Type, true
 		}
 	case ExternResource:
@@ -333,6 +334,10 @@ func typeBody(t Type) string {
 		return Kind(t).String()
 	case *List:
 		return "list<" + TypeString(t.Elem) + ">"
+	case *FixedList:
+		return "list<" + TypeString(t.Elem) + ", " + strconv.FormatUint(uint64(t.Len), 10) + ">"
+	case *Map:
+		return "map<" + TypeString(t.Key) + ", " + TypeString(t.Value) + ">"
 	case *Option:
 		return "option<" + TypeString(t.Elem) + ">"
 	case *Tuple:

@@ -217,6 +217,9 @@ func TestTypeString(t *testing.T) {
 		{&Variant{Cases: []Case{{"none", nil}, {"some", S8}}}, "variant { none, some(s8) }"},
 		{&Flags{Names: []string{"own"}}, "flags { %own }"},
 		{&Record{}, "record {}"},
+		{&FixedList{Elem: U8, Len: 4}, "list<u8, 4>"},
+		{&Map{Key: String, Value: &List{Elem: U32}}, "map<string, list<u32>>"},
+		{&Map{Named{"env"}, String, String}, "env"},
 		{nil, "_"},
 	} {
 		if got := TypeString(tc.t); got != tc.want {

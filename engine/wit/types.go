@@ -13,6 +13,8 @@
 //	string                    string
 //	list<u8>                  []byte
 //	list<T>                   []any
+//	list<T, N>                []any of exactly N elements
+//	map<K, V>                 []MapEntry, in the order the guest gave them
 //	record, tuple             []any (fields in declaration order)
 //	variant                   VariantValue
 //	enum                      uint32 (case index)
@@ -51,6 +53,8 @@ const (
 	KindFlags
 	KindOwn
 	KindBorrow
+	KindFixedList
+	KindMap
 )
 
 var kindNames = [...]string{
@@ -59,7 +63,7 @@ var kindNames = [...]string{
 	KindF32: "f32", KindF64: "f64", KindChar: "char", KindString: "string",
 	KindList: "list", KindRecord: "record", KindTuple: "tuple", KindVariant: "variant",
 	KindEnum: "enum", KindOption: "option", KindResult: "result", KindFlags: "flags",
-	KindOwn: "own", KindBorrow: "borrow",
+	KindOwn: "own", KindBorrow: "borrow", KindFixedList: "fixed-length list", KindMap: "map",
 }
 
 func (k Kind) String() string {
@@ -113,6 +117,25 @@ type List struct {
 }
 
 func (*List) Kind() Kind { return KindList }
+
+// FixedList is list<Elem, Len>: exactly Len elements (Len > 0), laid out
+// inline like a tuple rather than behind a pointer.
+type FixedList struct {
+	Named
+	Elem Type
+	Len  uint32
+}
+
+func (*FixedList) Kind() Kind { return KindFixedList }
+
+// Map is map<Key, Value>. The canonical ABI passes it as
+// list<tuple<Key, Value>>: keys may repeat and order is kept.
+type Map struct {
+	Named
+	Key, Value Type
+}
+
+func (*Map) Kind() Kind { return KindMap }
 
 type Field struct {
 	Name string

@@ -20,6 +20,11 @@ type ResultValue struct {
 	Value any
 }
 
+// MapEntry is one key/value pair of a map value.
+type MapEntry struct {
+	Key, Value any
+}
+
 // Resource is an own or borrow handle as seen outside a component: the
 // resource's type and its representation. For host-defined types Rep is
 // whatever the host chose; for guest-defined types it is the guest's rep.

@@ -11,8 +11,12 @@ func flatCount(t wit.Type) int {
 	switch t := t.(type) {
 	case nil:
 		return 0
-	case *wit.List:
+	case *wit.List, *wit.Map:
 		return 2
+	case *wit.FixedList:
+		// Validation bounds the list below 2^28 bytes, and each core value
+		// stands for at least one byte, so this does not overflow.
+		return int(t.Len) * flatCount(t.Elem)
 	case *wit.Record:
 		n := 0
 		for _, f := range t.Fields {
@@ -50,8 +54,10 @@ func allocates(t wit.Type) bool {
 	switch t := t.(type) {
 	case nil:
 		return false
-	case *wit.List:
+	case *wit.List, *wit.Map:
 		return true
+	case *wit.FixedList:
+		return allocates(t.Elem)
 	case *wit.Record:
 		for _, f := range t.Fields {
 			if allocates(f.Type) {

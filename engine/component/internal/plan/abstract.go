@@ -236,6 +236,10 @@ func (su substituter) typ(t wit.Type) wit.Type {
 		out = &wit.Borrow{Named: t.Named, Resource: res(t.Resource)}
 	case *wit.List:
 		out = &wit.List{Named: t.Named, Elem: sub(t.Elem)}
+	case *wit.FixedList:
+		out = &wit.FixedList{Named: t.Named, Elem: sub(t.Elem), Len: t.Len}
+	case *wit.Map:
+		out = &wit.Map{Named: t.Named, Key: sub(t.Key), Value: sub(t.Value)}
 	case *wit.Option:
 		out = &wit.Option{Named: t.Named, Elem: sub(t.Elem)}
 	case *wit.Result:

@@ -7,7 +7,6 @@ import (
 
 	"github.com/mur-go/mur/engine/canon"
 	"github.com/mur-go/mur/engine/component/internal/ast"
-	"github.com/mur-go/mur/engine/component/internal/binary"
 	"github.com/mur-go/mur/engine/component/internal/coremod"
 	"github.com/mur-go/mur/engine/component/internal/validate"
 	"github.com/mur-go/mur/engine/wit"
@@ -192,9 +191,6 @@ func (e *elaborator) def(s *scope, d ast.Def) error {
 		return e.alias(s, d)
 	case *ast.Type:
 		t, err := e.typeDef(s, d.Type)
-		if ns := (*binary.NotSupportedError)(nil); errors.As(err, &ns) {
-			return &binary.NotSupportedError{Feature: ns.Feature, Offset: d.Offset}
-		}
 		if ke := (*kindError)(nil); errors.As(err, &ke) {
 			return validate.DefInvalid(d, ke.rule, "type %d: %v", len(s.types), err)
 		}

@@ -43,6 +43,20 @@ func TypesMatch(g, h wit.Type, bound map[*wit.ResourceType]*wit.ResourceType) er
 		return nil
 	case *wit.List:
 		return TypesMatch(g.Elem, h.(*wit.List).Elem, bound)
+	case *wit.FixedList:
+		hl := h.(*wit.FixedList)
+		if g.Len != hl.Len {
+			return mismatch("list lengths")
+		}
+		return TypesMatch(g.Elem, hl.Elem, bound)
+	case *wit.Map:
+		hm := h.(*wit.Map)
+		if err := TypesMatch(g.Key, hm.Key, bound); err != nil {
+			return fmt.Errorf("map key: %w", err)
+		}
+		if err := TypesMatch(g.Value, hm.Value, bound); err != nil {
+			return fmt.Errorf("map value: %w", err)
+		}
 	case *wit.Option:
 		return TypesMatch(g.Elem, h.(*wit.Option).Elem, bound)
 	case *wit.Record:

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
-	"github.com/mur-go/mur/engine/component/internal/binary"
 	"github.com/mur-go/mur/engine/component/internal/validate"
 	"github.com/mur-go/mur/engine/wit"
 )
@@ -42,18 +41,24 @@ func (e *elaborator) typeDef(s *scope, d ast.TypeDef) (typeItem, error) {
 		}
 		return v, nil
 	case *ast.List:
-		if d.Len > 0 {
-			// Validated (the structural pass checks its size); values of
-			// it have no WIT type or canonical ABI layout here yet.
-			return nil, &binary.NotSupportedError{Feature: "fixed-length list types"}
-		}
 		t, err := s.valType(d.Elem)
 		if err != nil {
 			return nil, fmt.Errorf("list: %w", err)
 		}
+		if d.Len > 0 {
+			return &wit.FixedList{Elem: t, Len: d.Len}, nil
+		}
 		return &wit.List{Elem: t}, nil
 	case *ast.Map:
-		return nil, &binary.NotSupportedError{Feature: "map types"}
+		k, err := s.valType(d.Key)
+		if err != nil {
+			return nil, fmt.Errorf("map key: %w", err)
+		}
+		v, err := s.valType(d.Value)
+		if err != nil {
+			return nil, fmt.Errorf("map value: %w", err)
+		}
+		return &wit.Map{Key: k, Value: v}, nil
 	case *ast.Tuple:
 		tt := &wit.Tuple{Types: make([]wit.Type, len(d.Types))}
 		for i, vt := range d.Types {
@@ -362,6 +367,10 @@ func setTypeName(t wit.Type, name string) {
 	var n *wit.Named
 	switch t := t.(type) {
 	case *wit.List:
+		n = &t.Named
+	case *wit.FixedList:
+		n = &t.Named
+	case *wit.Map:
 		n = &t.Named
 	case *wit.Record:
 		n = &t.Named

@@ -170,6 +170,13 @@ func (e *elaborator) checkValVisible(s *scope, what string, t wit.Type, top bool
 			return handle(t, t.Resource)
 		case *wit.List:
 			return visit(t.Elem, false)
+		case *wit.FixedList:
+			return visit(t.Elem, false)
+		case *wit.Map:
+			if err := visit(t.Key, false); err != nil {
+				return err
+			}
+			return visit(t.Value, false)
 		case *wit.Option:
 			return visit(t.Elem, false)
 		case *wit.Result:
