@@ -82,7 +82,7 @@ func TestPublishResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{oci.AnnotationName: "hello", oci.AnnotationVersion: "1.0.0", oci.AnnotationRuntime: "wasm",
-		oci.AnnotationPlatforms: "", oci.AnnotationSHA256: pub.SHA256}
+		oci.AnnotationPlatforms: "", oci.AnnotationSHA256: pub.SHA256, oci.AnnotationRole: "tool"}
 	if m.ArtifactType != oci.ArtifactType || len(m.Layers) != 1 || m.Layers[0].MediaType != oci.LayerMediaType ||
 		string(m.Layers[0].Digest) != "sha256:"+pub.SHA256 || !equalMaps(m.Annotations, want) {
 		t.Fatalf("pushed manifest:\n%s", raw)
