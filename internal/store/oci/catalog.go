@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"golang.org/x/mod/semver"
 	"oras.land/oras-go/v2/registry"
 	"oras.land/oras-go/v2/registry/remote"
 	"oras.land/oras-go/v2/registry/remote/auth"
@@ -169,6 +171,7 @@ func (r *Registry) listTags(ctx context.Context, name string, total *atomic.Int6
 	case err != nil:
 		return nil, r.failure("listing the tags of "+strings.TrimSuffix(where, ":x"), err)
 	}
+	slices.SortFunc(tags, byVersion)
 	return tags, nil
 }
 
@@ -212,6 +215,24 @@ func (r *Registry) listTag(ctx context.Context, name, tag string) (*Listed, erro
 		l.Platforms = append(l.Platforms, v.Platforms...)
 	}
 	return l, nil
+}
+
+// byVersion orders semantic versions as versions (1.9.0 before 1.10.0)
+// and other tags after them, as text: registries list tags in their own
+// order.
+func byVersion(a, b string) int {
+	va, vb := "v"+a, "v"+b
+	switch oka, okb := semver.IsValid(va), semver.IsValid(vb); {
+	case oka && okb:
+		if c := semver.Compare(va, vb); c != 0 {
+			return c
+		}
+	case oka:
+		return -1
+	case okb:
+		return 1
+	}
+	return strings.Compare(a, b)
 }
 
 // tooLarge refuses a catalog past one of the caps.
