@@ -46,8 +46,14 @@ type catalogLimits struct {
 	workers      int // requests in flight at once
 }
 
+// Catalog's caps on what a registry may hold under the prefix.
+const (
+	MaxCatalogRepositories = 500
+	MaxCatalogTags         = 2000
+)
+
 func defaultCatalogLimits() catalogLimits {
-	return catalogLimits{repositories: 500, tags: 2000, pages: 200, pageSize: 100, workers: 4}
+	return catalogLimits{repositories: MaxCatalogRepositories, tags: MaxCatalogTags, pages: 200, pageSize: 100, workers: 4}
 }
 
 // maxIndexEntries bounds the native variants of one version read for a
