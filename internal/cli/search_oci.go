@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"os"
 
-	"github.com/mur-go/mur/internal/base/termtext"
 	"github.com/mur-go/mur/internal/store/oci"
 	"github.com/mur-go/mur/internal/store/search"
 )
@@ -22,9 +20,7 @@ func (a *app) ociEntries(ctx context.Context, url string, plainHTTP bool) ([]sea
 	if err != nil {
 		return nil, err
 	}
-	for _, s := range skipped {
-		fmt.Fprintf(a.stderr, "warning: skipped %s: %s\n", termtext.Escape(s.Ref, true), termtext.Escape(s.Err.Error(), true))
-	}
+	a.warnSkipped(skipped)
 	entries := make([]search.Entry, 0, len(found))
 	for _, l := range found {
 		entries = append(entries, search.Entry{Name: l.Name, Version: l.Version, Runtime: l.Runtime,

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -108,12 +109,10 @@ type forged []byte
 func (m forged) RawManifest() ([]byte, error)           { return m, nil }
 func (m forged) MediaType() (gcrtypes.MediaType, error) { return gcrtypes.OCIManifestSchema1, nil }
 
-// Every string the registry chooses is printed escaped: a description
-// holding terminal controls, and a forged tag whose annotations do, which
-// is skipped with a warning that cannot act on the terminal either.
-func TestSearchOCIHostileRegistry(t *testing.T) {
-	r, url := ociSearchRegistry(t)
-	publishOCI(t, url, "evil", "1.0.0", "runtime: tool\ndescription: \"git \\e]0;pwned\\a \\u202eexe\"\n")
+// forge pushes murmur-tool-git:1.0.0's manifest under tag with the
+// annotations in notes changed.
+func forge(t *testing.T, r *ociregistry.Registry, tag string, notes map[string]string) {
+	t.Helper()
 	raw, err := crane.Manifest(r.Host+"/murmur/murmur-tool-git:1.0.0", crane.Insecure)
 	if err != nil {
 		t.Fatal(err)
@@ -122,29 +121,42 @@ func TestSearchOCIHostileRegistry(t *testing.T) {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
 	}
-	m.Annotations[oci.AnnotationName] = "git\x1b[2J\r\nfake-row"
-	m.Annotations[oci.AnnotationVersion] = "9.0.0"
+	maps.Copy(m.Annotations, notes)
 	b, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := name.ParseReference(r.Host+"/murmur/murmur-tool-git:9.0.0", name.Insecure)
+	ref, err := name.ParseReference(r.Host+"/murmur/murmur-tool-git:"+tag, name.Insecure)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := gcrremote.Put(ref, forged(b), gcrremote.WithAuthFromKeychain(authn.DefaultKeychain)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// noControls fails when out holds a control or format character other
+// than a newline.
+func noControls(t *testing.T, out string) {
+	t.Helper()
+	for _, c := range out {
+		if c != '\n' && (unicode.IsControl(c) || unicode.In(c, unicode.Cf)) {
+			t.Fatalf("output holds %U:\n%q", c, out)
+		}
+	}
+}
+
+// Every string the registry chooses is printed escaped: a description
+// holding terminal controls, and a forged tag whose annotations do, which
+// is skipped with a warning that cannot act on the terminal either.
+func TestSearchOCIHostileRegistry(t *testing.T) {
+	r, url := ociSearchRegistry(t)
+	publishOCI(t, url, "evil", "1.0.0", "runtime: tool\ndescription: \"git \\e]0;pwned\\a \\u202eexe\"\n")
+	forge(t, r, "9.0.0", map[string]string{oci.AnnotationName: "git\x1b[2J\r\nfake-row", oci.AnnotationVersion: "9.0.0"})
 	o := mur(t, "search", "git", "--registry", url)
 	o.want(t, 0, `evil             1.0.0    tool     git \x1b]0;pwned\a \u202eexe`, "warning: skipped "+r.Host+"/murmur/murmur-tool-git:9.0.0: ")
 	o.want(t, 0, "murmur-tool-git  1.0.0    tool     Structured git interface.", `its annotations name git\x1b[2J\r\nfake-row@9.0.0`)
-	for _, out := range []string{o.stdout, o.stderr} {
-		for _, c := range out {
-			if c != '\n' && (unicode.IsControl(c) || unicode.In(c, unicode.Cf)) {
-				t.Fatalf("output holds %U:\n%q", c, out)
-			}
-		}
-	}
+	noControls(t, o.stdout+o.stderr)
 	if n := strings.Count(o.stderr, "\n"); n != 1 {
 		t.Errorf("stderr has %d lines, want one warning:\n%s", n, o.stderr)
 	}
@@ -155,4 +167,39 @@ func TestSearchHelpCaps(t *testing.T) {
 	if maxRepos != strconv.Itoa(oci.MaxCatalogRepositories) || maxTags != strconv.Itoa(oci.MaxCatalogTags) {
 		t.Fatalf("help says %s repositories and %s tags; oci caps %d and %d", maxRepos, maxTags, oci.MaxCatalogRepositories, oci.MaxCatalogTags)
 	}
+}
+
+// mur list --registry oci://… lists the same packages as search, with
+// the role a forged manifest annotates escaped.
+func TestListOCI(t *testing.T) {
+	r, url := ociSearchRegistry(t)
+	forge(t, r, "2.0.0", map[string]string{oci.AnnotationVersion: "2.0.0", oci.AnnotationRole: "tool\x1b[2J\r\nfake"})
+	o := mur(t, "list", "--registry", url)
+	want := "" +
+		"NAME                     VERSION  RUNTIME              PLATFORMS\n" +
+		"murmur-driver-anthropic  1.10.0   driver               —\n" +
+		"murmur-tool-git          1.0.0    tool                 —\n" +
+		"murmur-tool-git          2.0.0    tool\\x1b[2J\\r\\nfake  —\n"
+	if o.code != 0 || o.stdout != want || o.stderr != "" {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s\nwant:\n%s", o.code, o.stdout, o.stderr, want)
+	}
+	noControls(t, o.stdout)
+	o = mur(t, "list", "--registry", url, "--json")
+	var rows []listRow
+	if err := json.Unmarshal([]byte(o.stdout), &rows); err != nil || len(rows) != 3 || rows[0].Scope != "registry" ||
+		rows[0].Packaging != "wasm" || rows[0].Runtime != "driver" {
+		t.Errorf("--json: %v\n%s", err, o.stdout)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"list", "--registry", "local"}, "is not an oci:// registry"},
+		{[]string{"list", "-g", "--registry", url}, "cannot be used with -g or --all"},
+		{[]string{"list", "--plain-http"}, "--plain-http applies only to --registry oci://"},
+	} {
+		mur(t, c.args...).want(t, 2, "", c.want)
+	}
+	empty := ociregistry.Start(t, false)
+	mur(t, "list", "--registry", "oci://"+empty.Host+"/murmur").want(t, 0, "No artifacts found.\n  looked in oci://"+empty.Host+"/murmur", "")
 }

@@ -25,6 +25,7 @@ import (
 type Listed struct {
 	Name, Version string
 	Runtime       string  // the role (tool, driver…), else the packaging runtime
+	Packaging     string  // wasm, native or static
 	Description   *string // nil when the manifest carries none
 	Platforms     []string
 }

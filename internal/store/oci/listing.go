@@ -17,7 +17,7 @@ func (r *Registry) listed(raw []byte, desc ocispec.Descriptor, name, tag string)
 	if err != nil {
 		return nil, err
 	}
-	l := &Listed{Name: name, Version: tag, Runtime: notes[AnnotationRole], Platforms: []string{}}
+	l := &Listed{Name: name, Version: tag, Runtime: notes[AnnotationRole], Packaging: notes[AnnotationRuntime], Platforms: []string{}}
 	if l.Runtime == "" {
 		l.Runtime = notes[AnnotationRuntime]
 	}
