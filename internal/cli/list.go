@@ -26,7 +26,7 @@ RUNTIME is the artifact's role (tool, driver, hook, skill); PLATFORMS is
 set for native variants.
 
 --registry oci://HOST[:PORT]/PREFIX lists the packages 'mur publish'
-pushed to that OCI registry instead (SCOPE registry), read from its
+pushed to that OCI registry instead (scope "registry" in --json), read from its
 catalog as 'mur search --registry oci://…' reads it: the registry must
 list its catalog (GHCR, ECR and Docker Hub do not), credentials come
 from the Docker config, and a tag that is not a package is skipped with
