@@ -24,21 +24,41 @@ order, or "No results found.".
   local           the artifacts in the global store (~/.murmur/artifacts)
   /abs/path.json  an artifacts-index.json file
   http(s)://…     an artifacts-index.json fetched from that URL
+  oci://HOST[:PORT]/PREFIX
+                  the packages 'mur publish' pushed to that OCI registry,
+                  read from its catalog (/v2/_catalog), which the registry
+                  must offer (GHCR, ECR and Docker Hub do not)
 
 An index is a JSON document {"schema_version": "1", "updated_at": …,
 "artifacts": [{"name", "version", "runtime", "description", "tags",
 "platforms"}]}; any other schema version is refused. An index larger than
 16 MiB is refused, and every string of it is printed with control and
-bidirectional characters escaped.`
+bidirectional characters escaped.
+
+An OCI registry is searched through its catalog, each package
+repository's tags and each tag's manifest annotations (name, version,
+role, description), with the checks 'mur install' makes; package blobs
+are not downloaded. Credentials come from the Docker config, as for
+publish and install; plain HTTP is used only for a loopback registry or
+with --plain-http. A tag that is not a package is skipped with a warning.
+More than ` + maxRepos + ` package repositories or ` + maxTags + ` tags under the prefix are
+refused as too large to search.`
+
+const (
+	maxRepos = "500"  // oci.MaxCatalogRepositories; TestSearchHelpCaps checks it
+	maxTags  = "2000" // oci.MaxCatalogTags
+)
 
 const searchExample = `  mur search git
   mur search editor --registry local
   mur search git --registry https://my-org.example.com/artifacts-index.json
-  mur search murmur --limit 3`
+  mur search murmur --limit 3
+  mur search git --registry oci://registry.example.com/murmur`
 
 func newSearchCommand(a *app) *cobra.Command {
 	var reg string
 	var limit int
+	var plainHTTP bool
 	cmd := &cobra.Command{
 		Use:     "search QUERY",
 		Short:   "Search an artifact index by name, description or tag",
@@ -53,14 +73,23 @@ func newSearchCommand(a *app) *cobra.Command {
 			if errors.Is(err, search.ErrBadSource) {
 				return &usageError{cmd, err}
 			}
-			entries, err := search.Load(cmd.Context(), src, os.Getenv)
+			if plainHTTP && src.Kind != search.OCI {
+				return usagef(cmd, "--plain-http applies only to an oci:// registry")
+			}
+			var entries []search.Entry
+			if src.Kind == search.OCI {
+				entries, err = a.ociEntries(cmd.Context(), src.Where, plainHTTP)
+			} else {
+				entries, err = search.Load(cmd.Context(), src, os.Getenv)
+			}
 			if err != nil {
 				return err
 			}
 			return printSearch(a.stdout, search.Match(entries, args[0], limit))
 		},
 	}
-	cmd.Flags().StringVar(&reg, "registry", "", "`INDEX` to search: local, an absolute index file path, or an index URL")
+	cmd.Flags().StringVar(&reg, "registry", "", "`INDEX` to search: local, an absolute index file path, an index URL, or oci://HOST[:PORT]/PREFIX")
+	cmd.Flags().BoolVar(&plainHTTP, "plain-http", false, "allow plain HTTP to a non-loopback oci:// registry")
 	cmd.Flags().IntVar(&limit, "limit", 10, "show at most `N` results")
 	return cmd
 }

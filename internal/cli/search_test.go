@@ -131,8 +131,8 @@ func TestSearchUsage(t *testing.T) {
 		{[]string{"search", "git", "--limit", "0", "--registry", idx}, "--limit must be at least 1, got 0"},
 		{[]string{"search", "git", "--limit", "-3", "--registry", idx}, "--limit must be at least 1, got -3"},
 		{[]string{"search", "git", "--limit", "x"}, `invalid argument "x" for "--limit"`},
-		{[]string{"search", "git", "--registry", "artifacts-index.json"}, "--registry 'artifacts-index.json' is not 'local', an absolute file path or an http(s) URL"},
-		{[]string{"search", "git", "--registry", "ftp://example.com/i.json"}, "is not 'local', an absolute file path or an http(s) URL"},
+		{[]string{"search", "git", "--registry", "artifacts-index.json"}, "--registry 'artifacts-index.json' is not 'local', an absolute file path, an http(s) URL or an oci:// registry"},
+		{[]string{"search", "git", "--registry", "ftp://example.com/i.json"}, "is not 'local', an absolute file path, an http(s) URL or an oci:// registry"},
 	} {
 		o := mur(t, c.args...)
 		o.want(t, 2, "", c.stderr)

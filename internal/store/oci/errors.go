@@ -13,6 +13,7 @@ import (
 	"oras.land/oras-go/v2/registry/remote/errcode"
 
 	"github.com/mur-go/mur/internal/base/diag"
+	"github.com/mur-go/mur/internal/base/termtext"
 	reg "github.com/mur-go/mur/internal/store/registry"
 )
 
@@ -41,11 +42,11 @@ func (r *Registry) failure(what string, err error) error {
 			Hint: "log in with 'docker login " + r.loc.Host + "' (mur reads ~/.docker/config.json, or $DOCKER_CONFIG/config.json, and its credential helpers)"}
 	case errors.As(err, &unknownCA), errors.As(err, &hostErr), errors.As(err, &invalid), errors.As(err, &verify), errors.As(err, &record):
 		return &diag.Error{Code: reg.CodeIO, Err: err,
-			Msg:  fmt.Sprintf("TLS with OCI registry %s failed for %s: %v", r.loc.Host, what, err),
+			Msg:  fmt.Sprintf("TLS with OCI registry %s failed for %s: %s", r.loc.Host, what, termtext.Escape(err.Error(), true)),
 			Hint: "the registry's certificate must be trusted by this machine; plain HTTP is used only for loopback registries or with --plain-http"}
 	}
 	return &diag.Error{Code: reg.CodeIO, Err: err,
-		Msg:  fmt.Sprintf("OCI registry %s: %s failed: %v", r.loc.Host, what, err),
+		Msg:  fmt.Sprintf("OCI registry %s: %s failed: %s", r.loc.Host, what, termtext.Escape(err.Error(), true)),
 		Hint: "check that the registry is running and reachable at " + r.loc.Host}
 }
 
@@ -55,9 +56,12 @@ func notFound(err error) bool {
 }
 
 // refused is a registry answer that breaks the package format: it is
-// treated like bytes that fail their digest (E-REG-002).
+// treated like bytes that fail their digest (E-REG-002). why may quote
+// the registry (annotations, media types), and name and version may be
+// a catalog's: all are escaped, so they cannot act on a terminal.
 func (r *Registry) refused(name, version, why string) error {
 	return &diag.Error{Code: reg.CodeIntegrity, Err: reg.ErrIntegrity,
-		Msg:  fmt.Sprintf("OCI registry %s served an invalid package for %s@%s: %s", r.loc.Host, name, version, why),
+		Msg: fmt.Sprintf("OCI registry %s served an invalid package for %s: %s", r.loc.Host,
+			termtext.Escape(name+"@"+version, true), termtext.Escape(why, true)),
 		Hint: "the tag does not point at a package 'mur publish' wrote, or it was modified; re-publish it under a new version"}
 }

@@ -13,6 +13,11 @@ const (
 	AnnotationRuntime   = "dev.murmur.package.runtime"
 	AnnotationPlatforms = "dev.murmur.package.platforms" // comma-separated os-arch, empty for generic
 	AnnotationSHA256    = "dev.murmur.package.sha256"    // hex sha256 of the .mur.zip
+	// AnnotationRole is murmur.yaml's runtime: (tool, driver, hook, skill).
+	AnnotationRole = "dev.murmur.package.role"
+	// AnnotationDescription is murmur.yaml's description:, absent when
+	// it has none.
+	AnnotationDescription = "dev.murmur.package.description"
 
 	// MaxManifestBytes bounds a manifest or index read from a registry.
 	MaxManifestBytes = 4 << 20

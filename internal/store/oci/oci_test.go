@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-containerregistry/pkg/crane"
 	"github.com/google/go-containerregistry/pkg/name"
@@ -82,7 +83,7 @@ func TestPublishResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{oci.AnnotationName: "hello", oci.AnnotationVersion: "1.0.0", oci.AnnotationRuntime: "wasm",
-		oci.AnnotationPlatforms: "", oci.AnnotationSHA256: pub.SHA256}
+		oci.AnnotationPlatforms: "", oci.AnnotationSHA256: pub.SHA256, oci.AnnotationRole: "tool"}
 	if m.ArtifactType != oci.ArtifactType || len(m.Layers) != 1 || m.Layers[0].MediaType != oci.LayerMediaType ||
 		string(m.Layers[0].Digest) != "sha256:"+pub.SHA256 || !equalMaps(m.Annotations, want) {
 		t.Fatalf("pushed manifest:\n%s", raw)
@@ -211,6 +212,10 @@ func TestTampering(t *testing.T) {
 			m.ArtifactType = "application/vnd.example.other"
 			put(t, r.Host+"/murmur/victim:1.0.0", m)
 		}, "not a Murmur package"},
+		{"annotations holding terminal controls", func(t *testing.T, r *ociregistry.Registry, opts []crane.Option, m ocispec.Manifest) {
+			m.Annotations[oci.AnnotationName] = "evil\x1b]0;pwned\a\r\nfake"
+			put(t, r.Host+"/murmur/victim:1.0.0", m)
+		}, `its annotations name evil\x1b]0;pwned\a\r\nfake@1.0.0`},
 		{"layer larger than the cap", func(t *testing.T, r *ociregistry.Registry, opts []crane.Option, m ocispec.Manifest) {
 			m.Layers[0].Size = 1 << 40
 			put(t, r.Host+"/murmur/victim:1.0.0", m)
@@ -236,6 +241,9 @@ func TestTampering(t *testing.T) {
 			got, err := reg.Resolve(ctx, "victim", "1.0.0", nil)
 			if code(err) != "E-REG-002" || !strings.Contains(err.Error(), c.msg) || !strings.Contains(err.Error(), r.Host) {
 				t.Fatalf("resolve after tampering: %v, %v; want E-REG-002 naming the registry and %q", got, err, c.msg)
+			}
+			if i := strings.IndexFunc(err.Error(), func(c rune) bool { return unicode.IsControl(c) || unicode.In(c, unicode.Cf) }); i >= 0 {
+				t.Fatalf("the error holds a control character at %d: %q", i, err.Error())
 			}
 		})
 	}

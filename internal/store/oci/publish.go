@@ -28,7 +28,8 @@ func (r *Registry) Publish(ctx context.Context, meta artifact.Meta, data []byte)
 			Msg:  fmt.Sprintf("version '%s' is reserved and cannot be published", meta.Version),
 			Hint: "latest, stable and edge are reserved; use a concrete version such as 1.0.0"}
 	}
-	if err := checkPackage(meta, data); err != nil {
+	pm, err := checkPackage(meta, data)
+	if err != nil {
 		return nil, err
 	}
 	repo, where, err := r.repository(meta.Name, meta.Version)
@@ -56,7 +57,7 @@ func (r *Registry) Publish(ctx context.Context, meta artifact.Meta, data []byte)
 	if err := r.pushBlob(ctx, repo, ocispec.DescriptorEmptyJSON, ocispec.DescriptorEmptyJSON.Data, where); err != nil {
 		return nil, err
 	}
-	notes := annotations(meta, sha)
+	notes := annotations(meta, pm, sha)
 	man, err := json.Marshal(ocispec.Manifest{Versioned: specs.Versioned{SchemaVersion: 2}, MediaType: ocispec.MediaTypeImageManifest,
 		ArtifactType: ArtifactType, Config: ocispec.DescriptorEmptyJSON, Layers: []ocispec.Descriptor{layer}, Annotations: notes})
 	if err != nil {
@@ -127,15 +128,22 @@ func (r *Registry) pushBlob(ctx context.Context, repo *remote.Repository, desc o
 	return nil
 }
 
-func annotations(meta artifact.Meta, sha string) map[string]string {
+// annotations describe the package for Resolve and Catalog; role and
+// description come from the package's own murmur.yaml, so a listing shows
+// what installing would.
+func annotations(meta artifact.Meta, pm *artifact.Manifest, sha string) map[string]string {
 	platforms := make([]string, len(meta.Platforms))
 	for i, p := range meta.Platforms {
 		platforms[i] = p.String()
 	}
-	return map[string]string{
+	notes := map[string]string{
 		AnnotationName: meta.Name, AnnotationVersion: meta.Version, AnnotationRuntime: string(meta.Runtime),
-		AnnotationPlatforms: strings.Join(platforms, ","), AnnotationSHA256: sha,
+		AnnotationPlatforms: strings.Join(platforms, ","), AnnotationSHA256: sha, AnnotationRole: pm.Runtime,
 	}
+	if pm.Description != "" {
+		notes[AnnotationDescription] = pm.Description
+	}
+	return notes
 }
 
 func platformOf(meta artifact.Meta) *artifact.Platform {
@@ -147,17 +155,17 @@ func platformOf(meta artifact.Meta) *artifact.Platform {
 
 // checkPackage refuses what no store would accept: a package that fails
 // artifact.Verify or whose murmur.yaml names another artifact.
-func checkPackage(meta artifact.Meta, data []byte) error {
+func checkPackage(meta artifact.Meta, data []byte) (*artifact.Manifest, error) {
 	m, err := artifact.Verify(data, artifact.DefaultMaxDecompressedBytes)
 	if err != nil {
-		return diag.Wrap(reg.CodeIO, fmt.Errorf("%w: %w", reg.ErrInvalidInput, err), "package for %s refused: %v", meta.ID(), err)
+		return nil, diag.Wrap(reg.CodeIO, fmt.Errorf("%w: %w", reg.ErrInvalidInput, err), "package for %s refused: %v", meta.ID(), err)
 	}
 	if m.Name != meta.Name || m.Version != meta.Version {
-		return &diag.Error{Code: reg.CodeIO, Err: reg.ErrInvalidInput,
+		return nil, &diag.Error{Code: reg.CodeIO, Err: reg.ErrInvalidInput,
 			Msg:  fmt.Sprintf("package for %s refused: its murmur.yaml says %s@%s", meta.ID(), m.Name, m.Version),
 			Hint: "publish the package under the name and version its manifest declares"}
 	}
-	return nil
+	return m, nil
 }
 
 func conflict(meta artifact.Meta, where string) error {

@@ -18,10 +18,11 @@ import (
 
 // Registry publishes to and resolves from one oci:// location.
 type Registry struct {
-	loc   Location
-	plain bool
-	auth  *auth.Client
-	log   *slog.Logger
+	loc    Location
+	plain  bool
+	auth   *auth.Client
+	log    *slog.Logger
+	limits catalogLimits
 }
 
 var (
@@ -72,10 +73,11 @@ func New(url string, o Options) (*Registry, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Registry{
-		loc:   loc,
-		plain: o.PlainHTTP || loc.Loopback(),
-		auth:  &auth.Client{Client: hc, Cache: auth.NewCache(), Credential: credentials.Credential(store)},
-		log:   log,
+		loc:    loc,
+		plain:  o.PlainHTTP || loc.Loopback(),
+		auth:   &auth.Client{Client: hc, Cache: auth.NewCache(), Credential: credentials.Credential(store)},
+		log:    log,
+		limits: defaultCatalogLimits(),
 	}, nil
 }
 

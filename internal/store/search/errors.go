@@ -12,7 +12,8 @@ import (
 const CodeIO diag.Code = "E-IO-003"
 
 // ErrBadSource marks a --registry value that is none of local, an
-// absolute path or an http(s) URL: the command line is wrong.
+// absolute path, an http(s) URL or an oci:// registry: the command line
+// is wrong.
 var ErrBadSource = errors.New("bad index source")
 
 func readError(from string, err error) *diag.Error {
@@ -39,6 +40,6 @@ func tooLargeError(from string) *diag.Error {
 }
 
 func sourceError(value string) error {
-	return diag.Mark(fmt.Errorf("--registry '%s' is not 'local', an absolute file path or an http(s) URL (give a file as an absolute path: $PWD/%[1]s)",
+	return diag.Mark(fmt.Errorf("--registry '%s' is not 'local', an absolute file path, an http(s) URL or an oci:// registry (give a file as an absolute path: $PWD/%[1]s)",
 		termtext.Escape(value, true)), ErrBadSource)
 }

@@ -61,6 +61,8 @@ func TestParseSource(t *testing.T) {
 		{"./index.json", Source{}, true},
 		{"LOCAL", Source{}, true},
 		{"ftp://example.com/i.json", Source{}, true},
+		{"oci://127.0.0.1:5000/murmur", Source{OCI, "oci://127.0.0.1:5000/murmur"}, false},
+		{"OCI://registry.example.com", Source{OCI, "OCI://registry.example.com"}, false},
 	} {
 		got, err := ParseSource(c.value)
 		if c.bad != errors.Is(err, ErrBadSource) || got != c.want {

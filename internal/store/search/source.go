@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/store/registry"
 )
@@ -20,6 +21,7 @@ const (
 	Local Kind = iota // the global store's metadata
 	File              // an index file at an absolute path
 	URL               // an index fetched over http or https
+	OCI               // an oci://HOST[:PORT]/PREFIX registry's catalog, which the caller lists
 )
 
 // Source is one index to search.
@@ -32,7 +34,9 @@ type Source struct {
 // global store, a value starting with '/' an index file, empty the public
 // index. Murmur fetches anything else as a URL; mur refuses what is not
 // an http or https URL (ErrBadSource), so a relative path is not sent to
-// a resolver as a host name.
+// a resolver as a host name. An oci:// value is an OCI registry (mur-go's
+// addition); this package does not read one: the caller lists it through
+// package oci, which sits beside this one.
 func ParseSource(value string) (Source, error) {
 	switch {
 	case value == "":
@@ -43,13 +47,18 @@ func ParseSource(value string) (Source, error) {
 		return Source{Kind: File, Where: value}, nil
 	case strings.HasPrefix(value, "http://"), strings.HasPrefix(value, "https://"):
 		return Source{Kind: URL, Where: value}, nil
+	case strings.HasPrefix(strings.ToLower(value), "oci://"):
+		return Source{Kind: OCI, Where: value}, nil
 	}
 	return Source{}, sourceError(value)
 }
 
 // Load reads the entries of src. getenv finds the global store (HOME).
+// An OCI source is not read here (see ParseSource).
 func Load(ctx context.Context, src Source, getenv func(string) string) ([]Entry, error) {
 	switch src.Kind {
+	case OCI:
+		return nil, diag.New(CodeIO, "%s is an OCI registry: list it through package oci", src.Where)
 	case Local:
 		return scanLocal(ctx, getenv)
 	case File:
