@@ -141,13 +141,9 @@ func (in *installer) one(cmd *cobra.Command, ref string) error {
 	if err != nil {
 		return err
 	}
-	var lock *lockfile.Lock
-	lockPath := ""
-	if !in.global {
-		lockPath = filepath.Join(root, lockfile.FileName)
-		if lock, err = lockfile.ReadOrNew(lockPath); err != nil {
-			return err
-		}
+	lock, lockPath, err := in.projectLock(root)
+	if err != nil {
+		return err
 	}
 	prog := in.newProgress()
 	if c, ok := src.(*registry.Client); ok {
@@ -267,4 +263,16 @@ func notFoundHint(err error, t registry.Target) error {
 		c.Hint = "searched the global store (~/.murmur/artifacts); see what it holds with 'mur list -g', publish with 'mur publish', or pass --registry URL"
 	}
 	return &c
+}
+
+// projectLock is the project's murmur.lock and its path, read (or new)
+// for the pins an install adds; nil and "" for a global install, which
+// pins nothing.
+func (in *installer) projectLock(root string) (*lockfile.Lock, string, error) {
+	if in.global {
+		return nil, "", nil
+	}
+	path := filepath.Join(root, lockfile.FileName)
+	lock, err := lockfile.ReadOrNew(path)
+	return lock, path, err
 }

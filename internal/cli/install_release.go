@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -45,13 +44,9 @@ func (in *installer) release(cmd *cobra.Command, ref string) error {
 	if err != nil {
 		return err
 	}
-	var lock *lockfile.Lock
-	lockPath := ""
-	if !in.global {
-		lockPath = filepath.Join(root, lockfile.FileName)
-		if lock, err = lockfile.ReadOrNew(lockPath); err != nil {
-			return err
-		}
+	lock, lockPath, err := in.projectLock(root)
+	if err != nil {
+		return err
 	}
 	prog := in.newProgress()
 	prog.status("fetching "+ref+" from "+src.String(), true)
