@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
 	"github.com/mur-go/mur/engine/component/internal/coremod"
@@ -85,7 +86,7 @@ func (p *Plan) CompileModules(ctx context.Context, rt wazero.Runtime) error {
 			ci.Compiled = seen[h][j].m
 			continue
 		}
-		m, err := rt.CompileModule(ctx, ci.Bytes)
+		m, err := rt.CompileModule(experimental.WithModuleDigest(ctx, ci.Digest), ci.Bytes)
 		if err != nil {
 			return fmt.Errorf("compiling core module of core instance %d: %w", i, err)
 		}
