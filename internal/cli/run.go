@@ -269,6 +269,9 @@ type runner struct {
 	// capsule's --json line went out at bind time.
 	staged     *stage.Staged
 	urlPrinted bool
+	// startupDone puts the collector back once the capsule is bound
+	// (relaxStartupGC).
+	startupDone func()
 }
 
 // newRunner is a "mur run" writing to a's stdout and stderr.
@@ -299,6 +302,8 @@ func (r *runner) run(ctx context.Context) error {
 			fmt.Fprintln(r.stderr, "warning:", perr)
 		}
 	}()
+	r.startupDone = relaxStartupGC()
+	defer r.startupDone()
 	prog := r.startProgress()
 	capsuleOut := r.stdout
 	if r.opts.json {
@@ -403,6 +408,9 @@ type launchLine struct {
 // printURL announces an agent capsule's A2A address once it is bound:
 // "murmur: url localhost:PORT", or with --json the launch line carrying it.
 func (r *runner) printURL(url string) {
+	if r.startupDone != nil {
+		r.startupDone()
+	}
 	if !r.opts.json {
 		fmt.Fprintf(r.info, "murmur: url %s\n", url)
 		return

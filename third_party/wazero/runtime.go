@@ -260,7 +260,13 @@ func (r *runtime) CompileModule(ctx context.Context, binary []byte) (CompiledMod
 	if err != nil {
 		return nil, err
 	}
-	internal.AssignModuleID(binary, listeners, r.ensureTermination)
+	// mur patch: a digest the caller already has spares hashing the
+	// binary again.
+	if d, ok := ctx.Value(expctxkeys.ModuleDigest{}).([32]byte); ok {
+		internal.AssignModuleIDFromDigest(d, listeners, r.ensureTermination)
+	} else {
+		internal.AssignModuleID(binary, listeners, r.ensureTermination)
+	}
 	if err = r.store.Engine.CompileModule(ctx, internal, listeners, r.ensureTermination); err != nil {
 		return nil, err
 	}

@@ -6,10 +6,7 @@ package tokens
 
 import (
 	"strings"
-	"sync"
 	"unicode/utf8"
-
-	"github.com/tiktoken-go/tokenizer/codec"
 )
 
 // special are cl100k_base's special tokens. Murmur encodes with special
@@ -17,20 +14,20 @@ import (
 // know them, so Count cuts them out first.
 var special = []string{"<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|endofprompt|>"}
 
-// Counter counts tokens. The zero value counts floor(bytes/4); New loads
-// the encoder when it is first needed. A Counter is safe for concurrent use.
+// Counter counts tokens. The zero value counts floor(bytes/4). A Counter
+// is safe for concurrent use.
 type Counter struct {
-	enc    func() *codec.Codec
+	ranks  *rankTable
 	prefix *prefixCache
 }
 
-// New returns a cl100k_base counter. The ranks are built on its first
-// count (a few tens of milliseconds and a few MB, once per process), not
-// here: a capsule that waits for its first task should not hold them. It
-// remembers the last text it counted, so counting one that extends it
-// costs only the new part.
+// New returns a cl100k_base counter. Its ranks are read in place from the
+// binary (ranks.go), so it costs nothing until it counts. It remembers
+// the last text it counted, so counting one that extends it costs only
+// the new part.
 func New() *Counter {
-	return &Counter{enc: sync.OnceValue(codec.NewCl100kBase), prefix: newPrefixCache()}
+	t := loadRanks(rankFile)
+	return &Counter{ranks: &t, prefix: newPrefixCache()}
 }
 
 // Fallback is the floor(bytes/4) estimate.
@@ -39,7 +36,7 @@ func Fallback(s string) uint64 { return uint64(len(s)) / 4 }
 // Count is the number of cl100k_base tokens in s, special tokens
 // included; the fallback estimate if the encoder fails on s.
 func (c *Counter) Count(s string) uint64 {
-	if c == nil || c.enc == nil {
+	if c == nil || c.ranks == nil {
 		return Fallback(s)
 	}
 	if i, _ := nextSpecial(s); i < 0 {
@@ -78,21 +75,17 @@ func (c *Counter) Count(s string) uint64 {
 // per cut to an estimate whose every token is at least a byte.
 const maxPiece = 1 << 10
 
-// piece counts one pre-tokenizer piece. The codec splits it again, which
-// gives the piece itself: every alternative of the pattern that matched it
-// in its text matches it alone, and so does each run of a long one.
+// piece counts one pre-tokenizer piece, a long one run by run. Each is
+// merged whole, as tiktoken does: every alternative of the pattern that
+// matched the piece in its text matches it alone, and so does each run of
+// a long one, so splitting it again would give it back.
 func (c *Counter) piece(p string) (uint64, error) {
 	var n uint64
 	for len(p) > maxPiece {
 		cut := runEnd(p)
-		m, err := c.enc().Count(p[:cut])
-		if err != nil {
-			return 0, err
-		}
-		n, p = n+uint64(m), p[cut:]
+		n, p = n+uint64(c.ranks.count(p[:cut])), p[cut:]
 	}
-	m, err := c.enc().Count(p)
-	return n + uint64(m), err
+	return n + uint64(c.ranks.count(p)), nil
 }
 
 // runEnd is where the first run of a piece longer than maxPiece ends:

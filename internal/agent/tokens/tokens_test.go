@@ -173,7 +173,7 @@ func TestLongPieceIsCountedInRuns(t *testing.T) {
 	}
 	c := New()
 	run := strings.Repeat("x", maxPiece)
-	whole, err := c.enc().Count(run)
+	whole, err := codec.NewCl100kBase().Count(run)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,15 @@
 package plan
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"hash/maphash"
+	"slices"
 	"strconv"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
 	"github.com/mur-go/mur/engine/component/internal/coremod"
@@ -68,18 +72,26 @@ func (p *Plan) CloseModules(ctx context.Context) {
 // Identical rewritten modules (a module instantiated twice with the same
 // wiring) compile once.
 func (p *Plan) CompileModules(ctx context.Context, rt wazero.Runtime) error {
-	seen := map[string]wazero.CompiledModule{}
+	// Keyed by a hash of the bytes, compared in full on a match: a string
+	// key would copy every module (MBs) to remember it.
+	type compiled struct {
+		bytes []byte
+		m     wazero.CompiledModule
+	}
+	seed := maphash.MakeSeed()
+	seen := map[uint64][]compiled{}
 	for i, ci := range p.CoreInsts {
-		if m, ok := seen[string(ci.Bytes)]; ok {
-			ci.Compiled = m
+		h := maphash.Bytes(seed, ci.Bytes)
+		if j := slices.IndexFunc(seen[h], func(c compiled) bool { return bytes.Equal(c.bytes, ci.Bytes) }); j >= 0 {
+			ci.Compiled = seen[h][j].m
 			continue
 		}
-		m, err := rt.CompileModule(ctx, ci.Bytes)
+		m, err := rt.CompileModule(experimental.WithModuleDigest(ctx, ci.Digest), ci.Bytes)
 		if err != nil {
 			return fmt.Errorf("compiling core module of core instance %d: %w", i, err)
 		}
 		ci.Compiled = m
-		seen[string(ci.Bytes)] = m
+		seen[h] = append(seen[h], compiled{ci.Bytes, m})
 	}
 	return nil
 }

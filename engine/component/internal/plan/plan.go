@@ -84,6 +84,8 @@ type CoreInst struct {
 	// Bytes is the rewritten module; kept after compiling only when a
 	// table cap must be compiled in (Plan.GrowsTables).
 	Bytes []byte
+	// Digest is the SHA-256 of Bytes (rewritten.digest).
+	Digest [32]byte
 	// Compiled is Bytes compiled (CompileModules).
 	Compiled wazero.CompiledModule
 	// minMemory is the initial size in bytes of the memories it defines.

@@ -22,12 +22,17 @@ type Memo interface {
 // rewrite) produces; it is part of every Memo key. Change it whenever the
 // pipeline's output changes (engine/component's TestRewriteMemoGolden
 // pins the output for the test guests and says so).
-const rewriteVersion = "mur-rewrite-2"
+const rewriteVersion = "mur-rewrite-3"
 
 // rewritten is a core module as the plan instantiates it, and what the
 // rewrites learnt of it.
 type rewritten struct {
-	bytes         []byte
+	bytes []byte
+	// digest is the SHA-256 of bytes, taken when they were made and kept
+	// with them in the memo (whose checksum covers both): wazero derives
+	// its compilation cache key from it (CoreInst.Digest) instead of
+	// hashing the module a second time on every start.
+	digest        [32]byte
 	pages         uint64
 	interruptible bool
 	state         coremod.State
@@ -75,7 +80,7 @@ func rewrite(memo Memo, module []byte, renamed [][2]string) (rewritten, error) {
 	if r.tableMin, r.grows, err = coremod.Tables(bytes); err != nil {
 		return r, err
 	}
-	r.bytes = bytes
+	r.bytes, r.digest = bytes, sha256.Sum256(bytes)
 	if memo != nil {
 		memo.Put(key, r.encode())
 	}
@@ -102,8 +107,9 @@ func rewriteKey(module []byte, renamed [][2]string) [32]byte {
 	return k
 }
 
-// encode is r as a Memo value: the flags byte, pages, tableMin, the
-// state's unsafe reason and globals, then the module (lengths as uvarints).
+// encode is r as a Memo value: the flags byte, the module's digest, pages,
+// tableMin, the state's unsafe reason and globals, then the module
+// (lengths as uvarints).
 func (r rewritten) encode() []byte {
 	var flags byte
 	for i, f := range []bool{r.interruptible, r.grows, r.state.Memory, r.state.Start} {
@@ -111,7 +117,7 @@ func (r rewritten) encode() []byte {
 			flags |= 1 << i
 		}
 	}
-	b := []byte{flags}
+	b := append([]byte{flags}, r.digest[:]...)
 	b = binary.AppendUvarint(b, r.pages)
 	b = binary.AppendUvarint(b, r.tableMin)
 	str := func(s string) {
@@ -136,7 +142,11 @@ func decodeRewritten(b []byte) (rewritten, error) {
 		return r, errBadMemo
 	}
 	flags := b[0]
-	b = b[1:]
+	if len(b) < 1+len(r.digest) {
+		return r, errBadMemo
+	}
+	copy(r.digest[:], b[1:])
+	b = b[1+len(r.digest):]
 	r.interruptible, r.grows, r.state.Memory, r.state.Start = flags&1 != 0, flags&2 != 0, flags&4 != 0, flags&8 != 0
 	uv := func() (uint64, bool) {
 		v, n := binary.Uvarint(b)

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"slices"
 	"sort"
 	"strings"
@@ -222,6 +223,23 @@ const (
 func (m *Module) AssignModuleID(wasm []byte, listeners []experimental.FunctionListener, withEnsureTermination bool) {
 	h := sha256.New()
 	h.Write(wasm)
+	m.finishModuleID(h, listeners, withEnsureTermination)
+}
+
+// moduleDigestTag starts the hash AssignModuleIDFromDigest takes, which
+// no binary's can: every Wasm binary starts with "\x00asm".
+const moduleDigestTag = "mur-module-sha256:"
+
+// AssignModuleIDFromDigest is AssignModuleID given the SHA-256 of the
+// binary instead of the binary (a mur patch: the caller has it already).
+func (m *Module) AssignModuleIDFromDigest(digest [32]byte, listeners []experimental.FunctionListener, withEnsureTermination bool) {
+	h := sha256.New()
+	h.Write([]byte(moduleDigestTag))
+	h.Write(digest[:])
+	m.finishModuleID(h, listeners, withEnsureTermination)
+}
+
+func (m *Module) finishModuleID(h hash.Hash, listeners []experimental.FunctionListener, withEnsureTermination bool) {
 	// Use the pre-allocated space backed by m.ID below.
 
 	// Write the existence of listeners to the checksum per function.
