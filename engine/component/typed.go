@@ -156,15 +156,7 @@ func toGo(t wit.Type, rt reflect.Type) (toGoFunc, error) {
 		}
 		return func(v any) (reflect.Value, error) {
 			src, _ := v.([]any)
-			out := reflect.MakeSlice(rt, len(src), len(src))
-			for i, e := range src {
-				ev, err := elem(e)
-				if err != nil {
-					return reflect.Value{}, err
-				}
-				out.Index(i).Set(ev)
-			}
-			return out, nil
+			return fill(reflect.MakeSlice(rt, len(src), len(src)), src, elem)
 		}, nil
 	case *wit.FixedList:
 		if rt.Kind() != reflect.Array || rt.Len() != int(t.Len) {
@@ -176,15 +168,7 @@ func toGo(t wit.Type, rt reflect.Type) (toGoFunc, error) {
 		}
 		return func(v any) (reflect.Value, error) {
 			src, _ := v.([]any)
-			out := reflect.New(rt).Elem()
-			for i := range min(len(src), rt.Len()) {
-				ev, err := elem(src[i])
-				if err != nil {
-					return reflect.Value{}, err
-				}
-				out.Index(i).Set(ev)
-			}
-			return out, nil
+			return fill(reflect.New(rt).Elem(), src[:min(len(src), rt.Len())], elem)
 		}, nil
 	case *wit.Map:
 		if rt.Kind() != reflect.Slice || rt.Elem().Kind() != reflect.Struct {
@@ -290,13 +274,7 @@ func fromGo(t wit.Type, rt reflect.Type) (fromGoFunc, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(v reflect.Value) any {
-			out := make([]any, v.Len())
-			for i := range out {
-				out[i] = elem(v.Index(i))
-			}
-			return out
-		}, nil
+		return anys(elem), nil
 	case *wit.FixedList:
 		if rt.Kind() != reflect.Array || rt.Len() != int(t.Len) {
 			return nil, bad
@@ -305,13 +283,7 @@ func fromGo(t wit.Type, rt reflect.Type) (fromGoFunc, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(v reflect.Value) any {
-			out := make([]any, v.Len())
-			for i := range out {
-				out[i] = elem(v.Index(i))
-			}
-			return out
-		}, nil
+		return anys(elem), nil
 	case *wit.Map:
 		if rt.Kind() != reflect.Slice || rt.Elem().Kind() != reflect.Struct {
 			return nil, bad
@@ -430,4 +402,29 @@ func primGoType(p wit.Prim) reflect.Type {
 		return reflect.TypeFor[float64]()
 	}
 	return reflect.TypeFor[string]()
+}
+
+// fill sets out's first len(src) elements from src, converted by elem:
+// a list's slice or a fixed-length list's array.
+func fill(out reflect.Value, src []any, elem func(any) (reflect.Value, error)) (reflect.Value, error) {
+	for i, e := range src {
+		ev, err := elem(e)
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		out.Index(i).Set(ev)
+	}
+	return out, nil
+}
+
+// anys converts a Go slice or array element by element into the []any a
+// list or fixed-length list value is.
+func anys(elem func(reflect.Value) any) func(reflect.Value) any {
+	return func(v reflect.Value) any {
+		out := make([]any, v.Len())
+		for i := range out {
+			out[i] = elem(v.Index(i))
+		}
+		return out
+	}
 }
