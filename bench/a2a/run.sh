@@ -37,25 +37,9 @@ read -r _ sdk <&6
 # The mur run capsule, with a home and cache of its own (set for mur only:
 # the build above keeps the user's Go caches).
 cap="$bin/capsule"
-mkdir -p "$cap/pkg" "$bin/home"
-cp ../../guests/out/scripted-go.wasm "$cap/pkg/scripted.wasm"
-printf 'name: scripted\nversion: "0.1.0"\nruntime: driver\ndescription: the scripted driver\nrequires_files: [scripted.wasm]\n' >"$cap/pkg/murmur.yaml"
-cat >"$cap/murmur.yaml" <<'YAML'
-name: bench
-version: "0.1.0"
-inference:
-  endpoint: http://localhost:9
-  model: scripted-model
-  driver:
-    artifact: scripted
-    config: {"turns": [{"text": "bench answer"}]}
-artifacts:
-  - {name: scripted, version: "0.1.0", runtime: driver}
-lifecycle:
-  task_acceptance: queue
-  after_task: sleep
-  queue_depth: 64
-YAML
+mkdir -p "$bin/home"
+source ../queue-capsule.sh
+queue_capsule "$cap"
 mur() { (cd "$cap" && HOME="$bin/home" MUR_CACHE_DIR="$bin/cache" exec "$bin/mur" "$@"); }
 mur build "$cap/pkg" -o "$bin" >/dev/null
 mur install "$bin/scripted-0.1.0.mur.zip" >/dev/null
