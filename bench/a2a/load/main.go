@@ -21,6 +21,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
+	"github.com/mur-go/mur/bench/a2a/taskreply"
 )
 
 func main() {
@@ -69,7 +70,7 @@ func run(name, url, fixed string, n, clients int) error {
 					want = fixed
 				}
 				task, ok := res.(*a2a.Task)
-				if err != nil || !ok || task.Status.State != a2a.TaskStateCompleted || !strings.Contains(reply(task), want) {
+				if err != nil || !ok || task.Status.State != a2a.TaskStateCompleted || !strings.Contains(taskreply.Text(task), want) {
 					bad.Add(1)
 				}
 			}
@@ -92,22 +93,4 @@ func run(name, url, fixed string, n, clients int) error {
 		return fmt.Errorf("%d tasks failed", bad.Load())
 	}
 	return nil
-}
-
-// reply is a task's status message and artifacts as one text: the loop
-// may carry its answer in either.
-func reply(task *a2a.Task) string {
-	var b strings.Builder
-	parts := func(ps []*a2a.Part) {
-		for _, p := range ps {
-			b.WriteString(p.Text())
-		}
-	}
-	if task.Status.Message != nil {
-		parts(task.Status.Message.Parts)
-	}
-	for _, a := range task.Artifacts {
-		parts(a.Parts)
-	}
-	return b.String()
 }

@@ -33,6 +33,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
+	"github.com/mur-go/mur/bench/a2a/taskreply"
 )
 
 func main() {
@@ -176,27 +177,10 @@ func (c *copyRun) serve(ctx context.Context, hc *http.Client, start time.Time, o
 		want = "echo: " + text
 	}
 	task, ok := res.(*a2a.Task)
-	if !ok || task.Status.State != a2a.TaskStateCompleted || !strings.Contains(replyText(task), want) {
+	if !ok || task.Status.State != a2a.TaskStateCompleted || !strings.Contains(taskreply.Text(task), want) {
 		return fmt.Errorf("its first task did not complete with %q: %v", want, res)
 	}
 	return nil
-}
-
-// replyText is a task's status message and artifacts as one text.
-func replyText(task *a2a.Task) string {
-	var b strings.Builder
-	parts := func(ps []*a2a.Part) {
-		for _, p := range ps {
-			b.WriteString(p.Text())
-		}
-	}
-	if task.Status.Message != nil {
-		parts(task.Status.Message.Parts)
-	}
-	for _, a := range task.Artifacts {
-		parts(a.Parts)
-	}
-	return b.String()
 }
 
 // cpuTime is the user and system CPU time pid has used (from
