@@ -4,7 +4,6 @@ package agentexample
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -27,17 +26,7 @@ func TestClusterWorkerKeepsItsSessionsUnprivileged(t *testing.T) {
 	nc := startNATS(t, 3)
 	nc.ensure(t)
 	_, base := e.gateway(t, nc.urls)
-	tree := e.ownedBy(t, nobody)
-	w, _ := e.worker(t, nc.urls, func(c *exec.Cmd) {
-		c.Path = filepath.Join(tree, "mur")
-		c.Args[0] = c.Path
-		c.Dir = filepath.Join(tree, "project")
-		c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(tree, "home"), "MUR_CACHE_DIR=" + filepath.Join(tree, "cache")}
-		c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
-	}, "--no-cgroup")
-	if pid := w.cmd.Process.Pid; uidOf(t, pid) != nobody {
-		t.Fatalf("the worker (pid %d) runs as uid %d, want %d", pid, uidOf(t, pid), nobody)
-	}
+	w, tree := e.workerAsNobody(t, nc.urls)
 	cl := client(t, base)
 	const tasks = 4
 	for i := range tasks {

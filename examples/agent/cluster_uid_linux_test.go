@@ -28,17 +28,7 @@ func TestClusterWorkerAsUnprivilegedUser(t *testing.T) {
 	nc := startNATS(t, 3)
 	nc.ensure(t)
 	_, base := e.gateway(t, nc.urls)
-	tree := e.ownedBy(t, nobody)
-	w, _ := e.worker(t, nc.urls, func(c *exec.Cmd) {
-		c.Path = filepath.Join(tree, "mur")
-		c.Args[0] = c.Path
-		c.Dir = filepath.Join(tree, "project")
-		c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(tree, "home"), "MUR_CACHE_DIR=" + filepath.Join(tree, "cache")}
-		c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
-	}, "--no-cgroup")
-	if pid := w.cmd.Process.Pid; uidOf(t, pid) != nobody {
-		t.Fatalf("the worker (pid %d) runs as uid %d, want %d", pid, uidOf(t, pid), nobody)
-	}
+	w, _ := e.workerAsNobody(t, nc.urls)
 	cl := client(t, base)
 	for i := range 5 {
 		res, err := cl.SendMessage(t.Context(), &a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(text))})
@@ -50,6 +40,25 @@ func TestClusterWorkerAsUnprivilegedUser(t *testing.T) {
 }
 
 // uidOf is the real uid of process pid, from /proc.
+// workerAsNobody starts mur worker as uid 65534 from a tree that user
+// owns (its binary, project, home and cache), with --no-cgroup, and
+// checks whom the kernel says it runs as; the tree is returned.
+func (e *example) workerAsNobody(t *testing.T, urls string) (*proc, string) {
+	t.Helper()
+	tree := e.ownedBy(t, nobody)
+	w, _ := e.worker(t, urls, func(c *exec.Cmd) {
+		c.Path = filepath.Join(tree, "mur")
+		c.Args[0] = c.Path
+		c.Dir = filepath.Join(tree, "project")
+		c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(tree, "home"), "MUR_CACHE_DIR=" + filepath.Join(tree, "cache")}
+		c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	}, "--no-cgroup")
+	if pid := w.cmd.Process.Pid; uidOf(t, pid) != nobody {
+		t.Fatalf("the worker (pid %d) runs as uid %d, want %d", pid, uidOf(t, pid), nobody)
+	}
+	return w, tree
+}
+
 func uidOf(t *testing.T, pid int) int {
 	t.Helper()
 	fi, err := os.Stat("/proc/" + strconv.Itoa(pid))
