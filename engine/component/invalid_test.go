@@ -166,35 +166,12 @@ func TestTestdataFixturesAreFresh(t *testing.T) {
 
 func checkFixturesFresh(t *testing.T, dir string) {
 	hint := "run guests/build-invalid.sh and commit " + filepath.ToSlash(filepath.Join("component", dir))
-	f, err := os.Open(filepath.Join(dir, "sums.sha256"))
-	if err != nil {
-		t.Fatalf("%v; %s", err, hint)
-	}
-	defer f.Close()
-	recorded := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
-			continue
-		}
-		if len(fields) != 3 {
-			t.Fatalf("malformed line %q; %s", sc.Text(), hint)
-		}
-		recorded[fields[0]] = true
-		for i, ext := range []string{".wat", ".wasm"} {
-			b, err := os.ReadFile(filepath.Join(dir, fields[0]+ext))
-			if err != nil {
-				t.Fatalf("%v; %s", err, hint)
-			}
-			if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != fields[1+i] {
-				t.Errorf("%s%s changed since it was encoded; %s", fields[0], ext, hint)
-			}
-		}
-	}
+	recorded := pinnedPairs(t, filepath.Join(dir, "sums.sha256"), hint, func(name string) [2]string {
+		return [2]string{filepath.Join(dir, name+".wat"), filepath.Join(dir, name+".wasm")}
+	})
 	wats, _ := filepath.Glob(filepath.Join(dir, "*.wat"))
 	for _, w := range wats {
-		if name := strings.TrimSuffix(filepath.Base(w), ".wat"); !recorded[name] {
+		if name := strings.TrimSuffix(filepath.Base(w), ".wat"); recorded[name] == "" {
 			t.Errorf("%s was never encoded; %s", w, hint)
 		}
 	}
@@ -216,4 +193,39 @@ func TestValidGuestsCompile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pinnedPairs reads a sums file of "NAME SUM1 SUM2" lines (# starts a
+// comment) and checks the two files paths(NAME) gives against those
+// sums, failing the test with hint on any difference; it returns each
+// NAME's first sum.
+func pinnedPairs(t *testing.T, sums, hint string, paths func(name string) [2]string) map[string]string {
+	t.Helper()
+	f, err := os.Open(sums)
+	if err != nil {
+		t.Fatalf("%v; %s", err, hint)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
+			continue
+		}
+		if len(fields) != 3 {
+			t.Fatalf("malformed line %q; %s", sc.Text(), hint)
+		}
+		for i, path := range paths(fields[0]) {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v; %s", err, hint)
+			}
+			if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != fields[1+i] {
+				t.Errorf("%s changed since it was encoded; %s", path, hint)
+			}
+		}
+		out[fields[0]] = fields[1]
+	}
+	return out
 }

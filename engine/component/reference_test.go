@@ -1,11 +1,8 @@
 package component_test
 
 import (
-	"bufio"
 	"context"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -516,34 +513,16 @@ func watNumber(s string) (string, error) {
 	return s, nil
 }
 
+// readReferenceSums checks each pinned .wast and its encoding against
+// sums.sha256 and returns the files with their .wast's sum.
 func readReferenceSums(t *testing.T) map[string]string {
 	t.Helper()
 	hint := "run guests/build-reference.sh and commit engine/component/testdata/reference"
-	f, err := os.Open(filepath.Join(referenceDir, "sums.sha256"))
-	if err != nil {
-		t.Fatalf("%v; %s", err, hint)
-	}
-	defer f.Close()
-	out := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
-			continue
-		}
-		if len(fields) != 3 {
-			t.Fatalf("malformed line %q; %s", sc.Text(), hint)
-		}
-		for i, name := range []string{fields[0], strings.TrimSuffix(fields[0], ".wast") + ".json"} {
-			b, err := os.ReadFile(filepath.Join(referenceDir, "wast", name))
-			if err != nil {
-				t.Fatalf("%v; %s", err, hint)
-			}
-			if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != fields[1+i] {
-				t.Fatalf("%s changed since it was pinned and encoded; %s", name, hint)
-			}
-		}
-		out[fields[0]] = fields[1]
+	out := pinnedPairs(t, filepath.Join(referenceDir, "sums.sha256"), hint, func(name string) [2]string {
+		return [2]string{filepath.Join(referenceDir, "wast", name), filepath.Join(referenceDir, "wast", strings.TrimSuffix(name, ".wast")+".json")}
+	})
+	if t.Failed() {
+		t.FailNow()
 	}
 	return out
 }
