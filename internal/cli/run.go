@@ -379,6 +379,11 @@ func (r *runner) systemPrompt() *string {
 // printSession prints the human session lines (nothing in JSON mode).
 func (r *runner) printSession(s *stage.Staged) {
 	r.staged = s
+	if s.Capsule.Inference == nil && r.startupDone != nil {
+		// A script capsule is never announced: its start-up ends here,
+		// and its guest runs, however long, under the usual collector.
+		r.startupDone()
+	}
 	if r.opts.json {
 		return
 	}

@@ -12,7 +12,8 @@ import (
 const startupHeapLimit = 96 << 20
 
 // relaxStartupGC turns the garbage collector off until the returned
-// function runs, bounded by startupHeapLimit. Staging and compiling a
+// function runs (an agent capsule's URL printed, a script capsule
+// staged, or the run's end), bounded by startupHeapLimit. Staging and compiling a
 // capsule allocate tens of MB of which little survives, and a served
 // capsule collects it all anyway once it is bound (releaseMemory in
 // internal/session forces a collection before the URL is announced):
