@@ -119,9 +119,6 @@ func (in *installer) one(cmd *cobra.Command, ref string) error {
 	case isLocalPackageRef(ref):
 		return in.file(ctx, ref)
 	case strings.Contains(ref, ":") || !strings.Contains(ref, "@"):
-		if err := checkSourceRef(ref); err != nil {
-			return err
-		}
 		return in.release(cmd, ref)
 	}
 	name, version, ok := strings.Cut(ref, "@")
@@ -224,30 +221,6 @@ func packageMeta(m *artifact.Manifest) artifact.Meta {
 func isLocalPackageRef(ref string) bool {
 	return strings.HasPrefix(ref, "./") || strings.HasPrefix(ref, "../") || strings.HasPrefix(ref, "/") ||
 		(strings.Contains(ref, "/") && strings.HasSuffix(ref, artifact.Ext))
-}
-
-// checkSourceRef validates a release-source reference the way Murmur does,
-// before anything is asked of GitHub.
-func checkSourceRef(ref string) error {
-	bad := func(msg string) error {
-		return &diag.Error{Code: artifact.CodeIO, Msg: msg, Hint: "for example: mur install github:murmur-nexus/default-artifacts@v0.1.1, or a bare name"}
-	}
-	if ref == "" {
-		return bad("artifact reference cannot be empty")
-	}
-	prefix, rest, ok := strings.Cut(ref, ":")
-	if !ok {
-		return nil
-	}
-	if prefix != "github" {
-		return bad(fmt.Sprintf("unsupported artifact source prefix '%s'", prefix))
-	}
-	repo, tag, _ := strings.Cut(rest, "@")
-	owner, name, _ := strings.Cut(repo, "/")
-	if strings.TrimSpace(owner) == "" || strings.TrimSpace(name) == "" || strings.TrimSpace(tag) == "" {
-		return bad(fmt.Sprintf("invalid github artifact reference '%s' (expected github:<owner>/<repo>@<tag>)", ref))
-	}
-	return nil
 }
 
 // notFoundHint adds which registry was searched to E-REG-001.

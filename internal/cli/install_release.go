@@ -20,6 +20,10 @@ import (
 // a github:OWNER/REPO@TAG ref (every package of that release), through
 // install's checks, then pins what it stored (unless -g).
 func (in *installer) release(cmd *cobra.Command, ref string) error {
+	repo, tag, err := github.ParseRef(ref)
+	if err != nil {
+		return err
+	}
 	if in.reg != "" || in.plainHTTP {
 		return usagef(cmd, "--registry and --plain-http do not apply to '%s': bare names and github: refs install from GitHub releases", ref)
 	}
@@ -27,10 +31,6 @@ func (in *installer) release(cmd *cobra.Command, ref string) error {
 	gh, err := provision.GitHub(os.Getenv, in.log)
 	if err != nil {
 		return err
-	}
-	repo, tag := github.DefaultRepo, ""
-	if rest, ok := strings.CutPrefix(ref, "github:"); ok {
-		repo, tag, _ = strings.Cut(rest, "@")
 	}
 	src, err := gh.Repo(repo)
 	if err != nil {
