@@ -20,9 +20,14 @@ const attemptTimeout = 2 * time.Second
 // to repeat (records are written by revision, jobs carry their message
 // id, events are read by task).
 func Retry(ctx context.Context, budget time.Duration, f func(context.Context) error) error {
+	return retryEach(ctx, budget, attemptTimeout, f)
+}
+
+// retryEach is Retry with each attempt bounded by attempt.
+func retryEach(ctx context.Context, budget, attempt time.Duration, f func(context.Context) error) error {
 	deadline := time.Now().Add(budget)
 	for {
-		actx, cancel := context.WithTimeout(ctx, attemptTimeout)
+		actx, cancel := context.WithTimeout(ctx, attempt)
 		err := f(actx)
 		cancel()
 		if err == nil || !Transient(err) || ctx.Err() != nil || time.Now().After(deadline) {

@@ -44,9 +44,29 @@ type Stores struct {
 	Tasks, Capsules jetstream.KeyValue
 }
 
+// ensureBudget and ensureAttempt bound Ensure: a gateway or worker that
+// starts while the cluster elects a leader, or is too loaded to answer
+// one of its dozen requests at once, tries again rather than exiting.
+const (
+	ensureBudget  = 30 * time.Second
+	ensureAttempt = 10 * time.Second
+)
+
 // Ensure makes the streams and buckets that do not exist yet and opens
-// them; existing ones are used as they are, whoever made them.
+// them; existing ones are used as they are, whoever made them. Every
+// step is safe to repeat, so the whole rides out the cluster's passing
+// unavailability as every other request does (Retry).
 func Ensure(ctx context.Context, js jetstream.JetStream, s Setup) (*Stores, error) {
+	var st *Stores
+	err := retryEach(ctx, ensureBudget, ensureAttempt, func(ctx context.Context) error {
+		var err error
+		st, err = ensureOnce(ctx, js, s)
+		return err
+	})
+	return st, err
+}
+
+func ensureOnce(ctx context.Context, js jetstream.JetStream, s Setup) (*Stores, error) {
 	s = s.withDefaults()
 	streams := []jetstream.StreamConfig{
 		{Name: TasksStream, Subjects: []string{"mur.task.*"}, Retention: jetstream.WorkQueuePolicy,
