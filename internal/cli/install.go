@@ -42,6 +42,12 @@ needed; both must agree). If murmur.lock already pins the artifact to
 another version or other bytes, the install is refused (E-REG-005) and
 nothing changes: remove the entry from murmur.lock to upgrade on purpose.
 
+Each WASM component installed is then compiled for this machine into
+the compilation cache ($MUR_CACHE_DIR, default the user cache directory's
+mur/wasm), so the first 'mur run' loads machine code instead of spending
+seconds compiling a large guest. --no-compile leaves that to the first
+run. A component that does not compile stays installed, with a warning.
+
 The registry is chosen as for 'mur publish': --registry, then
 registry.remote_url / registry.default in ./murmur.yaml, else the global
 store. From an oci:// registry, the tag's manifest and package blob are
@@ -75,7 +81,7 @@ const installExample = `  # every artifact of the capsule in this directory, pin
 
 func newInstallCommand(a *app) *cobra.Command {
 	var reg string
-	var global, plainHTTP, allPlatforms bool
+	var global, plainHTTP, allPlatforms, noCompile bool
 	cmd := &cobra.Command{
 		Use:     "install [ARTIFACT]",
 		Short:   "Install artifacts into the project (or global) store and pin them",
@@ -86,7 +92,7 @@ func newInstallCommand(a *app) *cobra.Command {
 			if err := checkPlainHTTP(cmd, plainHTTP, reg); err != nil {
 				return err
 			}
-			in := &installer{app: a, reg: reg, global: global, plainHTTP: plainHTTP}
+			in := &installer{app: a, reg: reg, global: global, plainHTTP: plainHTTP, noCompile: noCompile}
 			if allPlatforms {
 				return in.allPlatforms(cmd, args)
 			}
@@ -100,6 +106,7 @@ func newInstallCommand(a *app) *cobra.Command {
 	f.StringVar(&reg, "registry", "", "registry URL (http(s):// or oci://HOST[:PORT]/PREFIX), or \"local\" for the global store")
 	f.BoolVar(&plainHTTP, "plain-http", false, "allow plain HTTP to a non-loopback oci:// registry")
 	f.BoolVarP(&global, "global", "g", false, "install into the global store ~/.murmur/artifacts (no lock for a single ARTIFACT)")
+	f.BoolVar(&noCompile, "no-compile", false, "do not compile WASM components for this machine now (the first 'mur run' then does)")
 	f.BoolVar(&allPlatforms, "all-platforms", false, "store NAME@VERSION for every platform Murmur ships, from GitHub, into the global store")
 	return cmd
 }
@@ -110,6 +117,8 @@ type installer struct {
 	reg       string
 	plainHTTP bool
 	global    bool
+	// noCompile leaves compiling installed components to the first run.
+	noCompile bool
 }
 
 // one installs a single reference.
@@ -162,7 +171,7 @@ func (in *installer) one(cmd *cobra.Command, ref string) error {
 		}
 		fmt.Fprintf(in.stdout, "  pinned in %s (sha256 %s)\n", lockPath, shortSHA(res.Pin.SHA256.Wasm))
 	}
-	return nil
+	return in.compileInstalled(ctx, []string{res.Path})
 }
 
 // file stores a local package as is: no registry, no lock, no checks on
@@ -186,7 +195,7 @@ func (in *installer) file(ctx context.Context, path string) error {
 		return err
 	}
 	fmt.Fprintf(in.stdout, "Installed %s@%s → %s\n", m.Name, m.Version, p)
-	return nil
+	return in.compileInstalled(ctx, []string{p})
 }
 
 // store is the destination: the global store with -g, else the project's.

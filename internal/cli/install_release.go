@@ -80,7 +80,11 @@ func (in *installer) release(cmd *cobra.Command, ref string) error {
 			fmt.Fprintf(in.stdout, "  pinned %s in %s (sha256 %s)\n", p.Name, lockPath, shortSHA(p.SHA256.Wasm))
 		}
 	}
-	return nil
+	paths := make([]string, len(done))
+	for i, d := range done {
+		paths[i] = d.Path
+	}
+	return in.compileInstalled(ctx, paths)
 }
 
 // allPlatforms is Murmur's --all-platforms NAME@VERSION: each platform it
