@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mur-go/mur/engine/component"
 	"github.com/mur-go/mur/internal/format/artifact"
@@ -95,5 +96,23 @@ func recompile(t *testing.T, pkgPath, cache string) {
 	defer e.Close(ctx)
 	if _, err := e.Compile(ctx, wasm); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCompileNotice: a compile that outlasts the delay gets one line
+// naming the component; one that ends first gets none.
+func TestCompileNotice(t *testing.T) {
+	for _, fires := range []bool{true, false} {
+		var out strings.Builder
+		after := func(_ time.Duration, f func()) *time.Timer {
+			if fires {
+				f()
+			}
+			return time.NewTimer(time.Hour)
+		}
+		compileNotice(&out, after)("word-stats@0.1.0")()
+		if got := strings.Contains(out.String(), "compiling word-stats@0.1.0 for this machine"); got != fires {
+			t.Errorf("fired %v: wrote %q", fires, out.String())
+		}
 	}
 }

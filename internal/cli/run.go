@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -328,9 +329,10 @@ func (r *runner) run(ctx context.Context) error {
 		OnSecurityWarning: func(w manifest.Warning) {
 			fmt.Fprintln(r.stderr, policy.LaunchLine(policy.StderrPrefix, w))
 		},
-		OnStaged: r.printSession,
-		Serve:    r.serveOptions(),
-		Observer: observer(prog),
+		OnCompile: compileNotice(r.stderr, time.AfterFunc),
+		OnStaged:  r.printSession,
+		Serve:     r.serveOptions(),
+		Observer:  observer(prog),
 	})
 	if prog != nil {
 		// Murmur's lines follow the progress, never interleave with it.

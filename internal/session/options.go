@@ -87,6 +87,9 @@ type Options struct {
 	OnSecurityWarning func(manifest.Warning)
 	// Serve is how an agent capsule is served over A2A while it runs.
 	Serve ServeOptions
+	// OnCompile, if set, is told of each component staging compiles
+	// (stage.Options.OnCompile).
+	OnCompile func(what string) (done func())
 	// OnStaged, if set, is called once the session is staged (and a new
 	// murmur.lock written), before the capsule runs: the moment a caller
 	// can show the session's id and workdir.

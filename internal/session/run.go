@@ -149,7 +149,7 @@ func run(ctx context.Context, o Options, secrets *redact.Redactor, serve toolSer
 		Lock: lock, Compiler: engine, CapsuleWasm: wasm, ComponentPath: compPath, CacheDir: o.CacheDir,
 		RuntimeVersion: o.RuntimeVersion, Containment: o.Containment,
 		Host: o.host(ctx, prober), Secrets: secrets,
-		OnStage: hooks.OnStage(hooks.Options{GuestIO: guests})})
+		OnCompile: o.OnCompile, OnStage: hooks.OnStage(hooks.Options{GuestIO: guests})})
 	if err != nil {
 		return nil, StepStage, err
 	}

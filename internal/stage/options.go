@@ -71,6 +71,11 @@ type Options struct {
 	// Compiler compiles tool, driver and hook components, and CapsuleWasm.
 	// Required when anything needs compiling.
 	Compiler Compiler
+	// OnCompile, if set, is called before each component is compiled
+	// with what it is ("name@version"); staging calls the function it
+	// returns once the compile ends. A compile found in the cache takes
+	// milliseconds, a cold one seconds: the caller can say so.
+	OnCompile func(what string) (done func())
 	// CapsuleWasm is a script capsule's own component (capsule.wasm),
 	// compiled at staging (GuestView.Component); nil for agent capsules or
 	// when the launcher compiles it itself.

@@ -66,8 +66,27 @@ func extract(ctx context.Context, f *install.Fetcher, fe fetched, comp Compiler)
 	return s, nil
 }
 
+// announcing is a Compiler that tells on around each compile
+// (Options.OnCompile).
+type announcing struct {
+	Compiler
+	on func(what string) (done func())
+}
+
+// announced is comp, telling on around each compile when on is set.
+func announced(comp Compiler, on func(string) func()) Compiler {
+	if comp == nil || on == nil {
+		return comp
+	}
+	return announcing{comp, on}
+}
+
 // compile runs the Compiler, mapping failure to E-RUN-001.
 func compile(ctx context.Context, comp Compiler, what string, wasm []byte) (*component.Component, error) {
+	if a, ok := comp.(announcing); ok {
+		defer a.on(what)()
+		comp = a.Compiler
+	}
 	if comp == nil {
 		return nil, &diag.Error{Code: CodeCompile, Msg: fmt.Sprintf("no compiler configured to compile %s", what),
 			Hint: "this is a bug in the caller: pass stage.Options.Compiler (a *component.Engine)"}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -164,9 +165,17 @@ func TestWasmPayloadCompiled(t *testing.T) {
 		testguest.Zip(t, "murmur.yaml", "name: canned\nversion: \"0.1.0\"\nruntime: tool\n", "canned.wasm", wasm, "docs/other.wasm", "not a candidate"), nil)
 	opts := f.options(f.capsule("name: demo\nversion: \"1.0.0\"\nartifacts:\n  - {name: canned, version: \"0.1.0\"}\n"))
 	opts.Compiler = eng
+	var told []string
+	opts.OnCompile = func(what string) func() {
+		told = append(told, "start "+what)
+		return func() { told = append(told, "done "+what) }
+	}
 	s, err := Stage(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if want := []string{"start canned@0.1.0", "done canned@0.1.0"}; !slices.Equal(told, want) {
+		t.Errorf("OnCompile was told %q, want %q", told, want)
 	}
 	a := s.Artifacts[0]
 	if a.Kind != KindWasm || a.Component == nil || a.WasmEntry != "canned.wasm" {

@@ -90,7 +90,7 @@ func Stage(ctx context.Context, opts Options) (*Staged, error) {
 	}
 	s.securityWarnings(ctx, opts.Getenv("PATH"))
 	if !c.IsAgent() && opts.CapsuleWasm != nil {
-		if s.component, err = compile(ctx, opts.Compiler, "capsule "+c.Name, opts.CapsuleWasm); err != nil {
+		if s.component, err = compile(ctx, announced(opts.Compiler, opts.OnCompile), "capsule "+c.Name, opts.CapsuleWasm); err != nil {
 			return nil, err
 		}
 	}
@@ -144,7 +144,7 @@ func prepare(ctx context.Context, s *Staged, opts *Options) ([]*staged, error) {
 				return nil, err
 			}
 		} else {
-			if st, err = extract(ctx, fetcher, byRef[i], opts.Compiler); err != nil {
+			if st, err = extract(ctx, fetcher, byRef[i], announced(opts.Compiler, opts.OnCompile)); err != nil {
 				return nil, err
 			}
 		}
