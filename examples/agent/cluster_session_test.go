@@ -148,11 +148,8 @@ func TestClusterWorkerStopsHard(t *testing.T) {
 	a.signal(t, syscall.SIGTERM)
 	// The second signal once the first has been taken: two at once may
 	// reach the process as one.
-	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(a.stderr.String(), "draining"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("the worker never said it drains\n%s", a.stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !a.stderr.waitFor("draining", 30*time.Second) {
+		t.Fatalf("the worker never said it drains\n%s", a.stderr.String())
 	}
 	a.signal(t, syscall.SIGTERM)
 	if code := a.exit(t); code != 143 {

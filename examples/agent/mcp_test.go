@@ -25,6 +25,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.yaml.in/yaml/v3"
@@ -108,12 +109,41 @@ func (e *example) mcpCommand(dir string, extra []string, args ...string) *exec.C
 type lockedBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
+	// grew is closed at the next Write (made on demand by waitFor).
+	grew chan struct{}
 }
 
 func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.grew != nil {
+		close(l.grew)
+		l.grew = nil
+	}
 	return l.b.Write(p)
+}
+
+// waitFor waits until the buffer holds s, woken by each write, and
+// reports whether it did before timeout.
+func (l *lockedBuffer) waitFor(s string, timeout time.Duration) bool {
+	expired := time.After(timeout)
+	for {
+		l.mu.Lock()
+		if strings.Contains(l.b.String(), s) {
+			l.mu.Unlock()
+			return true
+		}
+		if l.grew == nil {
+			l.grew = make(chan struct{})
+		}
+		grew := l.grew
+		l.mu.Unlock()
+		select {
+		case <-grew:
+		case <-expired:
+			return false
+		}
+	}
 }
 
 func (l *lockedBuffer) String() string {
