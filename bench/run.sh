@@ -27,8 +27,10 @@ echo "== $(nproc) CPUs; load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/
 go test -run '^$' -bench '^Benchmark(Call|Instantiate)(JS|Go)$' -count "$count" ./engine/component/ | tee "$out/go-run.txt"
 # Compilation takes seconds per iteration: a fixed, small count.
 go test -run '^$' -bench '^BenchmarkCompile' -benchtime=3x -count 1 ./engine/component/ | tee "$out/go-compile.txt"
-# The host-side lift/lower round trip (benchmarked in package canon).
-go test -run '^$' -bench '^BenchmarkToolCall$' -count "$count" ./engine/canon/ | tee "$out/go-canon.txt"
+# The host-side lift/lower round trip (benchmarked in package canon): on
+# the typed path mur's tool calls take, and on dynamic values for
+# comparison.
+go test -run '^$' -bench '^BenchmarkToolCall(Dynamic)?$' -count "$count" ./engine/canon/ | tee "$out/go-canon.txt"
 
 node bench/jco/bench.mjs | tee "$out/jco.jsonl"
 

@@ -50,6 +50,7 @@ const rows = [
   ['warm call run, JS guest (1 KiB)', g('BenchmarkCallJS'), j('call', 'toolrun-js'), dur, '≤ 1.0× jco', (m, r) => r <= 1],
   ['warm call run, Go guest (1 KiB)', g('BenchmarkCallGo'), j('call', 'toolrun-go'), dur, '≤ 1.0× jco', (m, r) => r <= 1],
   ['host lift/lower round trip (utf8)', g('BenchmarkToolCall/utf8'), undefined, dur, '< 1 µs', (m) => m < 1e3],
+  ['  on dynamic values', g('BenchmarkToolCallDynamic/utf8'), undefined, dur, '', null],
   ['instantiate (compiled), JS guest', g('BenchmarkInstantiateJS'), j('instantiate', 'toolrun-js'), dur, '', null],
   ['instantiate (cached), Go guest 2 MB', g('BenchmarkInstantiateGo'), j('instantiate', 'toolrun-go'), dur, '< 2 ms', (m) => m < 2e6],
   ['compile cold, JS guest 12 MB', g('BenchmarkCompileJSCold'), j('compile', 'toolrun-js'), dur, '< 5 s', (m) => m < 5e9],

@@ -13,9 +13,15 @@ type call struct {
 	opts *Options
 	mem  []byte
 	// strs is the unused rest of the string arena's current chunk, of
-	// chunk bytes (see stringBytes).
-	strs  []byte
-	chunk int
+	// chunk bytes (see stringBytes). hint, when set, is the size of the
+	// first chunk; strBytes counts the string bytes handed out.
+	strs           []byte
+	chunk          int
+	hint, strBytes int
+	// root is the plan of the value being lifted on the typed path and
+	// slabs the state of its slabs (slab.go).
+	root  *plan
+	slabs [maxSlabs]slabState
 	// spent is what lifting has allocated on the host so far, budget the
 	// most it may (see charge).
 	spent, budget uint64
@@ -30,9 +36,14 @@ func newCall(ctx context.Context, opts *Options) call {
 	return c
 }
 
+// refresh retakes the view of memory after guest code ran (realloc). Only
+// growing the memory moves or extends it, so a memory of the same size
+// still has the same view.
 func (c *call) refresh() {
 	if m := c.opts.Memory; m != nil {
-		c.mem, _ = m.Read(0, m.Size())
+		if n := m.Size(); c.mem == nil || uint64(n) != uint64(len(c.mem)) {
+			c.mem, _ = m.Read(0, n)
+		}
 	}
 }
 

@@ -72,7 +72,7 @@ func newCodec(t *Type, goType reflect.Type) (*Codec, error) {
 	if goType == nil {
 		return nil, fmt.Errorf("canon: nil Go type for WIT %s", TypeString(t.wit))
 	}
-	p, err := compilePlan(t, goType)
+	p, err := compileRoot(t, goType)
 	if err != nil {
 		return nil, fmt.Errorf("canon: WIT %s as Go %s: %w", TypeString(t.wit), goType, err)
 	}
@@ -141,6 +141,10 @@ type plan struct {
 	// host is what lifting one value costs on the host besides the
 	// contents of its strings and lists (typedHost).
 	host uint64
+	// slab is, for an option, 1 + the index of the root's slab its
+	// payload comes from, 0 for none; slabs are the root's (slab.go).
+	slab  int
+	slabs []slabSpec
 }
 
 // planField is a record or tuple member: its layout and its Go struct
@@ -391,6 +395,7 @@ func (cd *Codec) Lift(ctx context.Context, opts *Options, flat []uint64, dst any
 			return err
 		}
 	}
+	c.startLift(cd.plan)
 	return c.liftFlatGo(cd.plan, flat, r)
 }
 
@@ -424,5 +429,6 @@ func (cd *Codec) Load(ctx context.Context, opts *Options, ptr uint32, dst any) e
 	if err := c.check(ptr, uint64(cd.t.size), cd.t.align, "value"); err != nil {
 		return err
 	}
+	c.startLift(cd.plan)
 	return c.loadGo(cd.plan, ptr, r)
 }

@@ -83,7 +83,7 @@ func (c *call) loadGo(pl *plan, p uint32, dst goRef) error {
 			setPtr(dst, goRef{})
 			return nil
 		}
-		v := newValue(pl.elemType)
+		v := c.payload(pl)
 		if err := c.loadGo(pl.elem, p+t.payload, v); err != nil {
 			return err
 		}
@@ -250,7 +250,7 @@ func (c *call) liftFlatGo(pl *plan, f []uint64, dst goRef) error {
 			setPtr(dst, goRef{})
 			return nil
 		}
-		v := newValue(pl.elemType)
+		v := c.payload(pl)
 		if err := c.liftFlatGo(pl.elem, f[1:1+len(pl.elem.t.flat)], v); err != nil {
 			return err
 		}

@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"sync/atomic"
 )
 
 // FuncCodec is the typed path for calls of one component function type:
 // Func's LowerArgs, LiftResult, LiftArgs and LowerResult with Go values
-// instead of dynamic ones. Build it once with NewFuncCodec; it is
-// immutable and safe for concurrent use.
+// instead of dynamic ones. Build it once with NewFuncCodec; it is safe for
+// concurrent use. Besides its plans it keeps only how many string bytes
+// the last lift of the arguments and of the result took, to size the next
+// one's string arena (see call.stringBytes).
 //
 // The parameters travel as one Go value P: when the function has exactly
 // one parameter, P is that parameter's Go type; otherwise P is a struct
@@ -21,6 +24,9 @@ type FuncCodec struct {
 	paramsType, paramsP reflect.Type
 	result              *plan
 	resultType, resultP reflect.Type
+	// argsHint and resultHint are the string arena hints (stringHint) of
+	// LiftArgs and LiftResult.
+	argsHint, resultHint atomic.Int32
 }
 
 // argPlan is one parameter: its layout and where it sits in P.
@@ -44,7 +50,7 @@ func NewFuncCodec(fn *Func, params, result reflect.Type) (*FuncCodec, error) {
 	fc.paramsType, fc.paramsP = params, reflect.PointerTo(params)
 	if len(fn.params) == 1 {
 		p := &fn.params[0]
-		pl, err := compilePlan(p.t, params)
+		pl, err := compileRoot(p.t, params)
 		if err != nil {
 			return nil, fmt.Errorf("canon: parameter %q: WIT %s as Go %s: %w", p.name, TypeString(p.t.wit), params, err)
 		}
@@ -58,7 +64,7 @@ func NewFuncCodec(fn *Func, params, result reflect.Type) (*FuncCodec, error) {
 			if !sf.IsExported() {
 				return nil, fmt.Errorf("canon: parameter %q: Go field %s of %s is not exported", p.name, sf.Name, params)
 			}
-			pl, err := compilePlan(p.t, sf.Type)
+			pl, err := compileRoot(p.t, sf.Type)
 			if err != nil {
 				return nil, fmt.Errorf("canon: parameter %q (Go field %s of %s): WIT %s as Go %s: %w", p.name, sf.Name, params, TypeString(p.t.wit), sf.Type, err)
 			}
@@ -71,7 +77,7 @@ func NewFuncCodec(fn *Func, params, result reflect.Type) (*FuncCodec, error) {
 	case fn.result != nil && result == nil:
 		return nil, fmt.Errorf("canon: nil Go result type for WIT result %s", TypeString(fn.result.wit))
 	case fn.result != nil:
-		pl, err := compilePlan(fn.result, result)
+		pl, err := compileRoot(fn.result, result)
 		if err != nil {
 			return nil, fmt.Errorf("canon: result: WIT %s as Go %s: %w", TypeString(fn.result.wit), result, err)
 		}
@@ -130,10 +136,23 @@ func (fc *FuncCodec) LiftResult(ctx context.Context, opts *Options, results []ui
 	if err != nil {
 		return err
 	}
+	hint := fc.resultHint.Load()
+	c.hint = int(hint)
+	c.startLift(fc.result)
 	if fn.spillResult {
-		return c.loadGo(fc.result, ptr, r)
+		err = c.loadGo(fc.result, ptr, r)
+	} else {
+		err = c.liftFlatGo(fc.result, results[:1], r)
 	}
-	return c.liftFlatGo(fc.result, results[:1], r)
+	updateHint(&fc.resultHint, hint, &c)
+	return err
+}
+
+// updateHint records the string bytes of lift c in h, which held old.
+func updateHint(h *atomic.Int32, old int32, c *call) {
+	if n := int32(stringHint(c.strBytes)); n != old {
+		h.Store(n)
+	}
 }
 
 // LiftArgs is Func.LiftArgs with the arguments lifted into dst, a *P.
@@ -155,12 +174,22 @@ func (fc *FuncCodec) LiftArgs(ctx context.Context, opts *Options, params []uint6
 			return err
 		}
 	}
+	hint := fc.argsHint.Load()
+	c.hint = int(hint)
+	err = fc.liftArgs(&c, params, r)
+	updateHint(&fc.argsHint, hint, &c)
+	return err
+}
+
+func (fc *FuncCodec) liftArgs(c *call, params []uint64, r goRef) error {
+	fn := fc.fn
 	if fn.spillParams {
 		ptr := uint32(params[0])
 		if err := c.check(ptr, uint64(fn.argsSize), fn.argsAlign, "parameters"); err != nil {
 			return err
 		}
 		for _, a := range fc.params {
+			c.startLift(a.plan)
 			if err := c.loadGo(a.plan, ptr+a.f.offset, r.field(a.goOff)); err != nil {
 				return err
 			}
@@ -168,6 +197,7 @@ func (fc *FuncCodec) LiftArgs(ctx context.Context, opts *Options, params []uint6
 		return nil
 	}
 	for _, a := range fc.params {
+		c.startLift(a.plan)
 		if err := c.liftFlatGo(a.plan, params[a.f.flat:a.f.flat+len(a.f.t.flat)], r.field(a.goOff)); err != nil {
 			return err
 		}

@@ -76,29 +76,45 @@ func (c *call) stringBuf(n int) ([]byte, error) {
 
 // stringBytes returns n bytes to build a lifted string in. Lifting a value
 // with many strings would otherwise allocate once per string; instead
-// short strings share chunks that live as long as the call's value. Each
+// strings share chunks that live as long as the call's value. Each
 // returned slice is written once, before the string is made from it, and
 // never again (the arena only hands out the unused rest of a chunk), so
 // the strings are immutable as Go requires. The cost is that a string
-// kept alive keeps its whole chunk (at most stringArenaMax bytes) alive.
+// kept alive keeps its whole chunk (at most stringArenaMax bytes, or its
+// own size) alive.
+//
+// Without a hint, long strings are allocated on their own and so is the
+// first short one (a value with one short string needs no chunk); later
+// short ones share chunks growing from stringArenaMin. With a hint (the
+// string bytes of the previous lift of the same value, see
+// FuncCodec.LiftResult), the first chunk has that size, so a value like
+// the last one takes one allocation for all its strings.
 func (c *call) stringBytes(n int) []byte {
-	if n >= stringArenaLarge {
-		return make([]byte, n)
-	}
+	c.strBytes += n
 	if n > len(c.strs) {
-		if c.chunk == 0 {
-			// The first short string is allocated on its own: a value
-			// with one short string needs no chunk.
+		switch {
+		case c.chunk == 0 && c.hint >= n:
+			c.chunk = c.hint
+			c.strs = make([]byte, c.hint)
+		case n >= stringArenaLarge:
+			return make([]byte, n)
+		case c.chunk == 0:
 			c.chunk = stringArenaMin / 2
 			return make([]byte, n)
+		default:
+			c.chunk = min(2*c.chunk, stringArenaMax)
+			c.strs = make([]byte, max(c.chunk, n))
 		}
-		c.chunk = min(2*c.chunk, stringArenaMax)
-		c.strs = make([]byte, max(c.chunk, n))
 	}
 	b := c.strs[:n:n]
 	c.strs = c.strs[n:]
 	return b
 }
+
+// stringHint is the hint for the next lift of a value whose strings took
+// n bytes this time (stringBytes): no more than stringArenaMax, so that a
+// chunk sized by an earlier lift holds at most that much unused.
+func stringHint(n int) int { return min(n, stringArenaMax) }
 
 // decodeUTF16 validates and transcodes UTF-16LE to UTF-8 in two passes:
 // the first validates and sizes, the second fills an exactly sized buffer

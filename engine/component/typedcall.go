@@ -26,8 +26,16 @@ import (
 // poisoning and error classes. A Typed is bound to its Func's store and,
 // like it, is not for concurrent use.
 type Typed[P, R any] struct {
-	f  *Func
-	fc *canon.FuncCodec
+	f *Func
+	c *typedCodec[P, R]
+}
+
+// typedCodec is what a Typed compiles for one function definition: it
+// depends on the definition only, never on a store, so TypedExport
+// shares it between instances.
+type typedCodec[P, R any] struct {
+	def *plan.Func
+	fc  *canon.FuncCodec
 	// Functions the component imports and re-exports are called on the
 	// host with dynamic values; these convert for them.
 	args   func(p *P) []any
@@ -37,32 +45,42 @@ type Typed[P, R any] struct {
 // TypedFunc checks f's WIT type against P and R and compiles the codecs.
 // The error names the parameter or result, the field, and both types.
 func TypedFunc[P, R any](f *Func) (*Typed[P, R], error) {
+	c, err := newTypedCodec[P, R](f.def, f.name)
+	if err != nil {
+		return nil, err
+	}
+	return &Typed[P, R]{f: f, c: c}, nil
+}
+
+// newTypedCodec checks def's WIT type against P and R and compiles the
+// codecs; name is the export, for errors.
+func newTypedCodec[P, R any](def *plan.Func, name string) (*typedCodec[P, R], error) {
 	pt, rt := reflect.TypeFor[P](), reflect.TypeFor[R]()
-	typ := f.def.Type
+	typ := def.Type
 	resultType := rt
 	if typ.Result == nil {
 		if rt != reflect.TypeFor[struct{}]() {
-			return nil, fmt.Errorf("typed %s: the function has no result, want R struct{}, got %s", f.name, rt)
+			return nil, fmt.Errorf("typed %s: the function has no result, want R struct{}, got %s", name, rt)
 		}
 		resultType = nil
 	}
-	fc, err := canon.NewFuncCodec(f.def.ABI, pt, resultType)
+	fc, err := canon.NewFuncCodec(def.ABI, pt, resultType)
 	if err != nil {
-		return nil, fmt.Errorf("typed %s: %w", f.name, err)
+		return nil, fmt.Errorf("typed %s: %w", name, err)
 	}
-	t := &Typed[P, R]{f: f, fc: fc}
-	if f.def.Imported {
-		if err := t.dynamicConverters(); err != nil {
-			return nil, fmt.Errorf("typed %s: %w", f.name, err)
+	c := &typedCodec[P, R]{def: def, fc: fc}
+	if def.Imported {
+		if err := c.dynamicConverters(); err != nil {
+			return nil, fmt.Errorf("typed %s: %w", name, err)
 		}
 	}
-	return t, nil
+	return c, nil
 }
 
 // dynamicConverters prepares the calls of an imported function, which
 // take and return dynamic values.
-func (t *Typed[P, R]) dynamicConverters() error {
-	typ := t.f.def.Type
+func (c *typedCodec[P, R]) dynamicConverters() error {
+	typ := c.def.Type
 	pt := reflect.TypeFor[P]()
 	conv := make([]fromGoFunc, len(typ.Params))
 	for i, p := range typ.Params {
@@ -70,30 +88,30 @@ func (t *Typed[P, R]) dynamicConverters() error {
 		if len(typ.Params) != 1 {
 			ft = pt.Field(i).Type
 		}
-		c, err := fromGo(p.Type, ft)
+		fc, err := fromGo(p.Type, ft)
 		if err != nil {
 			return fmt.Errorf("parameter %q: %w", p.Name, err)
 		}
-		conv[i] = c
+		conv[i] = fc
 	}
-	t.args = func(p *P) []any {
+	c.args = func(p *P) []any {
 		v := reflect.ValueOf(p).Elem()
 		args := make([]any, len(conv))
-		for i, c := range conv {
+		for i, fc := range conv {
 			if len(conv) == 1 {
-				args[i] = c(v)
+				args[i] = fc(v)
 			} else {
-				args[i] = c(v.Field(i))
+				args[i] = fc(v.Field(i))
 			}
 		}
 		return args
 	}
 	if typ.Result != nil {
-		c, err := toGo(typ.Result, reflect.TypeFor[R]())
+		rc, err := toGo(typ.Result, reflect.TypeFor[R]())
 		if err != nil {
 			return fmt.Errorf("result: %w", err)
 		}
-		t.result = c
+		c.result = rc
 	}
 	return nil
 }
@@ -105,8 +123,12 @@ func (t *Typed[P, R]) Func() *Func { return t.f }
 // and returns its result. Errors are those of Func.Call; on error the
 // result is R's zero value.
 func (t *Typed[P, R]) Call(ctx context.Context, p P) (R, error) {
+	return t.c.call(ctx, t.f, &p)
+}
+
+// call is Typed.Call of f, whose definition is c's.
+func (c *typedCodec[P, R]) call(ctx context.Context, f *Func, p *P) (R, error) {
 	var r R
-	f := t.f
 	s := f.s
 	if err := s.poisoned(); err != nil {
 		return r, fmt.Errorf("calling %s: %w: %w", f.name, ErrPoisoned, err)
@@ -120,10 +142,10 @@ func (t *Typed[P, R]) Call(ctx context.Context, p P) (R, error) {
 	// r is read only once the call has returned: an abandoned call may
 	// still write it.
 	err := s.run(ctx, nested, func() error {
-		if f.def.Imported {
-			return t.callImported(ctx, &p, &r)
+		if c.def.Imported {
+			return c.callImported(ctx, s, p, &r)
 		}
-		return s.callTyped(ctx, f.def, t.fc, &p, &r)
+		return s.callTyped(ctx, c.def, c.fc, p, &r)
 	})
 	if err != nil {
 		var zero R
@@ -133,13 +155,12 @@ func (t *Typed[P, R]) Call(ctx context.Context, p P) (R, error) {
 }
 
 // callImported calls a re-exported host function with dynamic values.
-func (t *Typed[P, R]) callImported(ctx context.Context, p *P, r *R) error {
-	s := t.f.s
-	v, err := s.callFunc(ctx, t.f.def, t.args(p))
-	if err != nil || t.result == nil {
+func (c *typedCodec[P, R]) callImported(ctx context.Context, s *Store, p *P, r *R) error {
+	v, err := s.callFunc(ctx, c.def, c.args(p))
+	if err != nil || c.result == nil {
 		return err
 	}
-	rv, err := t.result(v)
+	rv, err := c.result(v)
 	if err != nil {
 		return err
 	}

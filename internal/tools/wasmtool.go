@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/mur-go/mur/engine/component"
 	"github.com/mur-go/mur/engine/wasip2"
@@ -43,6 +42,9 @@ type WasmTool struct {
 	// preinit lets each call's fresh store start from a snapshot of the
 	// component's initialisation under these grants (wasmpreinit.go).
 	preinit *component.Preinit
+	// run is the typed run call, compiled once for all calls (nil when
+	// bindErr is set).
+	run runner
 }
 
 // NewWasmTool resolves the tool's run export. A component exporting no
@@ -57,6 +59,14 @@ func NewWasmTool(cfg WasmToolConfig) (*WasmTool, error) {
 		t.preinit = preinitFor(cfg.Grants)
 	}
 	t.contract, t.bindErr = resolveToolExport(cfg.Name, cfg.Component.World(), NewContractTypes())
+	if t.bindErr == nil {
+		var err error
+		if t.run, err = newRunner(cfg.Component, t.contract); err != nil {
+			// The export has the contract's WIT type, so its Go structs
+			// fit: this is a bug in mur, reported on every call.
+			t.bindErr = errTypeCheck(cfg.Name, err)
+		}
+	}
 	return t, nil
 }
 
@@ -111,18 +121,14 @@ func (t *WasmTool) Invoke(ctx context.Context, in ToolInput) (ToolResult, error)
 		return ToolResult{}, classifyWasm(name, limits, err, true)
 	}
 	defer inst.Close(context.WithoutCancel(ctx))
-	f, err := inst.Func(t.contract.Export())
+	r, err := t.run.run(ctx, inst, in)
 	if err != nil {
-		return ToolResult{}, errMissingExport(name, t.contract)
-	}
-	v, err := f.Call(ctx, in.value())
-	if err != nil {
+		// The instance lacks the export itself (TypedExport.Call's lookup,
+		// unwrapped); a link error inside a trap is the trap's.
+		if _, ok := err.(*component.LinkError); ok {
+			return ToolResult{}, errMissingExport(name, t.contract)
+		}
 		return ToolResult{}, classifyWasm(name, limits, err, false)
-	}
-	r, err := toolResultFrom(v)
-	if err != nil {
-		return ToolResult{}, &ToolError{Tool: name, Kind: ToolTrapped, Err: err,
-			msg: fmt.Sprintf("tool '%s' trapped: %v", name, err)}
 	}
 	return r, nil
 }

@@ -133,3 +133,39 @@ func TestToolChunksAndRequestInput(t *testing.T) {
 		t.Fatalf("result %+v, io %+v", r, io)
 	}
 }
+
+// A hostile tool answers tool-results the host cannot lift safely; each is
+// refused (and no partial result handed on) with the error class of a
+// guest at fault.
+func TestWasmToolRefusesHostileResults(t *testing.T) {
+	e := env(t)
+	tool := e.wasmTool(t, "hostile", testguest.ToolHostile, component.Limits{MaxMemoryBytes: 1 << 20, Deadline: time.Minute})
+	// The lifted-bytes total depends on where the lift stopped, so only
+	// the text around it is compared.
+	for _, tt := range []struct {
+		mode      string
+		kind      tools.ToolErrorKind
+		want, end string
+	}{
+		{"s", tools.ToolTrapped, "tool 'hostile' trapped: canonical ABI trap: invalid enum discriminant 7 (3 cases)", ""},
+		{"u", tools.ToolTrapped, "tool 'hostile' trapped: canonical ABI trap: invalid UTF-8 in string at 0x400", ""},
+		{"p", tools.ToolTrapped, "tool 'hostile' trapped: canonical ABI trap: string at 0xfffffff0 (16 bytes) is out of bounds of memory (131072 bytes)", ""},
+		{"b", tools.ToolResourceLimit, "tool 'hostile' exceeded its configured resource limits: values the host copied out of the guest reached ",
+			" bytes, over capabilities.limits.memory_bytes (1048576)"},
+	} {
+		r, err := tool.Invoke(context.Background(), tools.ToolInput{Data: tools.Str(tt.mode)})
+		var te *tools.ToolError
+		if !errors.As(err, &te) || te.Kind != tt.kind || !strings.HasPrefix(err.Error(), tt.want) || !strings.HasSuffix(err.Error(), tt.end) ||
+			(tt.end == "" && err.Error() != tt.want) {
+			t.Errorf("%s: error = %v, want %q…%q", tt.mode, err, tt.want, tt.end)
+		}
+		if !reflect.DeepEqual(r, tools.ToolResult{}) {
+			t.Errorf("%s: a refused result was handed on: %+v", tt.mode, r)
+		}
+	}
+	// A well-formed answer still comes through.
+	r, err := tool.Invoke(context.Background(), tools.ToolInput{})
+	if err != nil || !reflect.DeepEqual(r, tools.ToolResult{Status: tools.StatusPassed}) {
+		t.Fatalf("zeroed result: %+v, %v", r, err)
+	}
+}

@@ -41,6 +41,9 @@ const (
 	// DriverNoData answers status passed with every option none and empty
 	// lists.
 	DriverNoData = "driver-nodata"
+	// ToolHostile answers a malformed tool-result chosen by its input's
+	// first byte (see guests/README.md).
+	ToolHostile = "tool-hostile"
 
 	// ToolrunGo and ToolrunJS compute their answer from the input, identically
 	// (see guests/README.md). ToolrunGo imports WASI 0.2 through the preview1

@@ -14,7 +14,7 @@ var componentPreamble = []byte{0x00, 'a', 's', 'm', 0x0d, 0x00, 0x01, 0x00}
 func TestEveryFixtureIsAComponent(t *testing.T) {
 	for _, name := range []string{
 		HookLifecycle, HookLifecycleTasks, HookMissing, HookUnversioned, HookSpin,
-		DriverCanned, DriverError, DriverMetadata, DriverSwitching, DriverTrap, DriverNoData,
+		DriverCanned, DriverError, DriverMetadata, DriverSwitching, DriverTrap, DriverNoData, ToolHostile,
 		ToolrunGo, ToolrunJS,
 	} {
 		if !filepath.IsAbs(Path(name)) {
