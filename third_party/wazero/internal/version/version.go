@@ -6,9 +6,12 @@ import (
 )
 
 // CacheFormat (mur patch) names the format of compilation cache entries
-// this fork writes (page-aligned code, the entry's key in its header), so
-// neither it nor wazero reads the other's.
-const CacheFormat = "mur.1"
+// this fork writes (page-aligned code, the entry's key in its header) and
+// the code generator's revision, so neither it nor wazero reads the
+// other's, and no code compiled before a change to the compiler is loaded
+// after it. Bump it with every change to the code the compiler emits.
+// mur.2: exit paths out of line (backend/isa/amd64/machine_exit_stubs.go).
+const CacheFormat = "mur.2"
 
 // Default is the default version value used when none was found.
 const Default = "dev"
