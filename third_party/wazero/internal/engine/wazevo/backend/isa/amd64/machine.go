@@ -85,8 +85,10 @@ type (
 
 		labelResolutionPends []labelResolutionPend
 
-		// exitStubs are the exit paths Encode moves out of line (mur patch).
+		// exitStubs are the exit paths Encode moves out of line, exitDefs
+		// a buffer for their instructions' definitions (mur patch).
 		exitStubs []exitStub
+		exitDefs  []regalloc.VReg
 
 		// jmpTableTargets holds the labels of the jump table targets.
 		jmpTableTargets [][]uint32
@@ -2180,20 +2182,11 @@ func (m *machine) Encode(ctx context.Context) (err error) {
 	}
 
 	m.labelResolutionPends = m.labelResolutionPends[:0]
-	m.exitStubs = m.exitStubs[:0]
-	src := ssa.SourceOffset(-1) // unknown until the first sourceOffsetInfo
+	m.moveExitPathsOutOfLine() // mur patch: see machine_exit_stubs.go.
 	for _, pos := range m.orderedSSABlockLabelPos {
 		offset := int64(len(*bufPtr))
 		pos.binaryOffset = offset
 		for cur := pos.begin; cur != pos.end.next; cur = cur.next {
-			switch cur.kind {
-			case sourceOffsetInfo:
-				src = cur.sourceOffsetInfo()
-			case jmpIf:
-				if cur.u2 == exitBranchMark { // mur patch: see machine_exit_stubs.go.
-					m.moveExitPathOutOfLine(cur, src)
-				}
-			}
 			m.encodeInstr(cur)
 		}
 
