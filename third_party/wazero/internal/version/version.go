@@ -6,9 +6,14 @@ import (
 )
 
 // CacheFormat (mur patch) names the format of compilation cache entries
-// this fork writes (page-aligned code, the entry's key in its header), so
-// neither it nor wazero reads the other's.
-const CacheFormat = "mur.1"
+// this fork writes (page-aligned code, the entry's key in its header) and
+// the code generator's revision, so neither it nor wazero reads the
+// other's, and no code compiled before a change to the compiler is loaded
+// after it. Bump it with every change to the code the compiler emits.
+// mur.2: exit paths out of line (backend/isa/amd64/machine_exit_stubs.go).
+// mur.3: no bounds check for x+k within a check on x (frontend/lower.go).
+// mur.4: exit paths read the execution context where it is, not a copy.
+const CacheFormat = "mur.4"
 
 // Default is the default version value used when none was found.
 const Default = "dev"

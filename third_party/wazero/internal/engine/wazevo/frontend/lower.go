@@ -4227,6 +4227,9 @@ func (c *Compiler) memOpSetup(baseAddr ssa.Value, constOffset, operationSizeInBy
 
 	baseAddrID := baseAddr.ID()
 	ceil := constOffset + operationSizeInBytes
+	if addr, ok := c.memOpWithinKnownAddend(baseAddr, ceil); ok { // mur patch: see the function.
+		return addr
+	}
 	if known := c.getKnownSafeBound(baseAddrID); known.valid() {
 		// We reuse the calculated absolute address even if the bound is not known to be safe.
 		address = known.absoluteAddr
@@ -4283,6 +4286,97 @@ func (c *Compiler) memOpSetup(baseAddr ssa.Value, constOffset, operationSizeInBy
 	// Record the bound ceil for this baseAddr is known to be safe for the subsequent memory access in the same block.
 	c.recordKnownSafeBound(baseAddrID, ceil, address)
 	return
+}
+
+// memOpWithinKnownAddend (mur patch) returns the absolute address of an
+// access at baseAddr+[0, ceil) that needs no bounds check because baseAddr
+// is x+k (a wasm i32.add of a constant, or Go's i32.wrap_i64 of an i64.add
+// of a constant to i64.extend_i32_u(x)) and a check already made on x
+// covers x+k+ceil. That check (x + bound <= memory length < 2^32, and a
+// memory never shrinks) proves x+k does not wrap, so baseAddr is exactly
+// x+k and the access is in bounds. Compilers emit this shape for every
+// access relative to a stack or frame pointer whose constant they could
+// not fold into the offset; wazevo keyed what it knows on the SSA value of
+// the address, so each such access was checked again.
+func (c *Compiler) memOpWithinKnownAddend(baseAddr ssa.Value, ceil uint64) (address ssa.Value, ok bool) {
+	x, k, ok := c.splitConstAddend(baseAddr)
+	if !ok {
+		return ssa.ValueInvalid, false
+	}
+	known := c.getKnownSafeBound(x.ID())
+	// k < 2^32 and ceil <= 2^32+16, so the sum does not overflow.
+	if !known.valid() || k+ceil > known.bound {
+		return ssa.ValueInvalid, false
+	}
+	builder := c.ssaBuilder
+	xAddr := known.absoluteAddr
+	if !xAddr.Valid() {
+		memBase := c.getMemoryBaseValue(false)
+		extX := builder.AllocateInstruction().AsUExtend(x, 32, 64).Insert(builder).Return()
+		xAddr = builder.AllocateInstruction().AsIadd(memBase, extX).Insert(builder).Return()
+		known.absoluteAddr = xAddr
+	}
+	if k == 0 {
+		return xAddr, true
+	}
+	kConst := builder.AllocateInstruction().AsIconst64(k).Insert(builder).Return()
+	return builder.AllocateInstruction().AsIadd(xAddr, kConst).Insert(builder).Return(), true
+}
+
+// splitConstAddend (mur patch) returns x and k < 2^32 if the i32 value v
+// is computed as (x + k) mod 2^32 by an i32.add of a constant, or by
+// i32.wrap_i64(i64.add(i64.extend_i32_u(x), k)).
+func (c *Compiler) splitConstAddend(v ssa.Value) (x ssa.Value, k uint64, ok bool) {
+	builder := c.ssaBuilder
+	def := builder.InstructionOfValue(v)
+	if def == nil {
+		return ssa.ValueInvalid, 0, false
+	}
+	switch def.Opcode() {
+	case ssa.OpcodeIadd:
+		if v.Type() != ssa.TypeI32 {
+			return ssa.ValueInvalid, 0, false
+		}
+		a, b := def.Arg2()
+		if x, k, ok := c.constOperand(a, b); ok {
+			return x, k & 0xffffffff, true
+		}
+	case ssa.OpcodeIreduce:
+		if v.Type() != ssa.TypeI32 {
+			return ssa.ValueInvalid, 0, false
+		}
+		add := builder.InstructionOfValue(def.Arg())
+		if add == nil || add.Opcode() != ssa.OpcodeIadd || add.Return().Type() != ssa.TypeI64 {
+			return ssa.ValueInvalid, 0, false
+		}
+		a, b := add.Arg2()
+		ext, k, ok := c.constOperand(a, b)
+		if !ok || k >= 1<<32 {
+			return ssa.ValueInvalid, 0, false
+		}
+		extDef := builder.InstructionOfValue(ext)
+		if extDef == nil || extDef.Opcode() != ssa.OpcodeUExtend {
+			return ssa.ValueInvalid, 0, false
+		}
+		if from, to, signed := extDef.ExtendData(); signed || from != 32 || to != 64 {
+			return ssa.ValueInvalid, 0, false
+		}
+		return extDef.Arg(), k, true
+	}
+	return ssa.ValueInvalid, 0, false
+}
+
+// constOperand returns the operand of a commutative a op b that is not an
+// integer constant, and the constant, if one of them is.
+func (c *Compiler) constOperand(a, b ssa.Value) (x ssa.Value, k uint64, ok bool) {
+	builder := c.ssaBuilder
+	if def := builder.InstructionOfValue(b); def != nil && def.Opcode() == ssa.OpcodeIconst {
+		return a, def.ConstantVal(), true
+	}
+	if def := builder.InstructionOfValue(a); def != nil && def.Opcode() == ssa.OpcodeIconst {
+		return b, def.ConstantVal(), true
+	}
+	return ssa.ValueInvalid, 0, false
 }
 
 // atomicMemOpSetup inserts the bounds check and calculates the address of the memory operation (loads/stores), including

@@ -85,6 +85,11 @@ type (
 
 		labelResolutionPends []labelResolutionPend
 
+		// exitStubs are the exit paths Encode moves out of line, exitDefs
+		// a buffer for their instructions' definitions (mur patch).
+		exitStubs []exitStub
+		exitDefs  []regalloc.VReg
+
 		// jmpTableTargets holds the labels of the jump table targets.
 		jmpTableTargets [][]uint32
 		// jmpTableTargetNext is the index to the jmpTableTargets slice to be used for the next jump table.
@@ -1602,6 +1607,7 @@ func (m *machine) lowerExitIfTrueWithCode(execCtx regalloc.VReg, cond ssa.Value,
 	m.insert(jmpIf)
 	l := m.lowerExitWithCode(execCtxTmp, code)
 	jmpIf.asJmpIf(condFromSSAIntCmpCond(c).invert(), newOperandLabel(l))
+	jmpIf.u2 = exitBranchMark // mur patch: the exit path goes out of line.
 }
 
 func (m *machine) tryLowerBandToFlag(x, y backend.SSAValueDefinition) (ok bool) {
@@ -2176,28 +2182,12 @@ func (m *machine) Encode(ctx context.Context) (err error) {
 	}
 
 	m.labelResolutionPends = m.labelResolutionPends[:0]
+	m.moveExitPathsOutOfLine() // mur patch: see machine_exit_stubs.go.
 	for _, pos := range m.orderedSSABlockLabelPos {
 		offset := int64(len(*bufPtr))
 		pos.binaryOffset = offset
 		for cur := pos.begin; cur != pos.end.next; cur = cur.next {
-			offset := int64(len(*bufPtr))
-
-			switch cur.kind {
-			case nop0:
-				l := cur.nop0Label()
-				if pos := m.labelPositionPool.Get(int(l)); pos != nil {
-					pos.binaryOffset = offset
-				}
-			case sourceOffsetInfo:
-				m.c.AddSourceOffsetInfo(offset, cur.sourceOffsetInfo())
-			}
-
-			needLabelResolution := cur.encode(m.c)
-			if needLabelResolution {
-				m.labelResolutionPends = append(m.labelResolutionPends,
-					labelResolutionPend{instr: cur, instrOffset: offset, imm32Offset: int64(len(*bufPtr)) - 4},
-				)
-			}
+			m.encodeInstr(cur)
 		}
 
 		if wazevoapi.PerfMapEnabled {
@@ -2205,6 +2195,12 @@ func (m *machine) Encode(ctx context.Context) (err error) {
 			size := int64(len(*bufPtr)) - offset
 			wazevoapi.PerfMap.AddModuleEntry(fnIndex, offset, uint64(size), fmt.Sprintf("%s:::::%s", fn, l))
 		}
+	}
+
+	stubsOffset := int64(len(*bufPtr))
+	m.encodeExitStubs() // mur patch: see machine_exit_stubs.go.
+	if wazevoapi.PerfMapEnabled && int64(len(*bufPtr)) > stubsOffset {
+		wazevoapi.PerfMap.AddModuleEntry(fnIndex, stubsOffset, uint64(int64(len(*bufPtr))-stubsOffset), fn+":::::exits")
 	}
 
 	for i := range m.consts {
@@ -2246,6 +2242,29 @@ func (m *machine) Encode(ctx context.Context) (err error) {
 		}
 	}
 	return
+}
+
+// encodeInstr encodes cur at the end of the buffer, recording where its
+// label is and what it needs resolved (a mur patch: shared with
+// encodeExitStubs).
+func (m *machine) encodeInstr(cur *instruction) {
+	offset := int64(len(*m.c.BufPtr()))
+	switch cur.kind {
+	case nop0:
+		l := cur.nop0Label()
+		if pos := m.labelPositionPool.Get(int(l)); pos != nil {
+			pos.binaryOffset = offset
+		}
+	case sourceOffsetInfo:
+		m.c.AddSourceOffsetInfo(offset, cur.sourceOffsetInfo())
+	}
+
+	needLabelResolution := cur.encode(m.c)
+	if needLabelResolution {
+		m.labelResolutionPends = append(m.labelResolutionPends,
+			labelResolutionPend{instr: cur, instrOffset: offset, imm32Offset: int64(len(*m.c.BufPtr())) - 4},
+		)
+	}
 }
 
 // ResolveRelocations implements backend.Machine.
