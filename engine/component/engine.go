@@ -112,7 +112,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		if err != nil {
 			return nil, fmt.Errorf("opening compilation cache %s: %w", dir, err)
 		}
-		memo, cacheDir = m, dir
+		memo, cacheDir = mappedMemo{m}, dir
 	}
 	workers := cfg.CompilationWorkers
 	if workers <= 0 {
@@ -239,3 +239,11 @@ func (c *Component) World() *wit.World {
 func isCoreModule(b []byte) bool {
 	return len(b) >= 8 && string(b[:4]) == "\x00asm" && b[4] == 1 && b[5] == 0 && b[6] == 0 && b[7] == 0
 }
+
+// mappedMemo is the engine's plan.Memo: rewritten modules are taken
+// where they are in their entry's file (diskmemo.Memo.Map), so the
+// modules compiled from them refer into pages every process running
+// them shares instead of reading, copying and decoding a private copy.
+type mappedMemo struct{ *diskmemo.Memo }
+
+func (m mappedMemo) Get(key [32]byte) ([]byte, bool) { return m.Map(key) }
