@@ -9,17 +9,18 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// releaseBinaryPages unmaps the resident pages of the files the process
+// releaseFilePages unmaps the resident pages of the files the process
 // maps read-only and private: mur's own executable (code, read-only
-// data, pclntab) and the compiled guest code wazero maps from the
-// compilation cache. Package initialisation, staging and the first task
+// data, pclntab), the compiled guest code wazero maps from the
+// compilation cache and the rewritten modules the engine maps from its
+// memo (which wazero's decoded modules refer into). Package initialisation, staging and the first task
 // touched most of them once, and fault-around keeps whole neighbourhoods
 // of each touched page mapped; a task needs a fraction of them again.
 // They are the page cache's copy of their file, so nothing is lost: a
 // page the next task needs comes back by a minor fault (the first task
 // after a release takes a few hundred more of them, a millisecond or
 // less). It returns the bytes unmapped.
-func releaseBinaryPages() (uint64, error) {
+func releaseFilePages() (uint64, error) {
 	f, err := os.Open("/proc/self/smaps")
 	if err != nil {
 		return 0, fmt.Errorf("reading the process's mappings: %w", err)

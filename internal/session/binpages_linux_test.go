@@ -114,7 +114,7 @@ func TestParseMappingsRefusesWhatIsNotSmaps(t *testing.T) {
 // The release unmaps the executable's resident read-only pages, and what
 // comes back on the next touch is the same bytes: the code keeps running
 // and the read-only data reads the same.
-func TestReleaseBinaryPagesDropsAndRefaultsTheSamePages(t *testing.T) {
+func TestReleaseFilePagesDropsAndRefaultsTheSamePages(t *testing.T) {
 	exe, err := exeID()
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestReleaseBinaryPagesDropsAndRefaultsTheSamePages(t *testing.T) {
 	pages := newPageMap(t, ro)
 	before := checksum(t, ro)
 	resident := pages.present(t)
-	n, err := releaseBinaryPages()
+	n, err := releaseFilePages()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // without needing: the engine's pooled mappings and stores (a nil engine
 // has none), the heap its work left free (debug.FreeOSMemory) and the
 // pages of the files it maps read-only, its executable and the guest
-// code compiled into the cache (releaseBinaryPages). Neither changes
+// code and modules mapped from the compilation cache (releaseFilePages). Neither changes
 // what the capsule does; a failure only leaves the memory where it was.
 // A nil log logs nothing.
 func releaseMemory(engine *component.Engine, log *slog.Logger) {
@@ -20,7 +20,7 @@ func releaseMemory(engine *component.Engine, log *slog.Logger) {
 		engine.ReleaseIdle(context.Background())
 	}
 	debug.FreeOSMemory()
-	n, err := releaseBinaryPages()
+	n, err := releaseFilePages()
 	if log == nil {
 		return
 	}

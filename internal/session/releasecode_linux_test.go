@@ -20,9 +20,10 @@ import (
 
 // A served capsule that went idle keeps none of the guest code it ran:
 // the code wazero mapped from the compilation cache (13 MB for the
-// scripted driver, all of it resident after a task by fault-around) is
-// released with the executable's pages, and reads back the same.
-func TestReleaseBinaryPagesDropsCompiledCodeMappedFromTheCache(t *testing.T) {
+// scripted driver, all of it resident after a task by fault-around) and
+// the rewritten modules mapped from the memo are released with the
+// executable's pages, and read back the same.
+func TestReleaseFilePagesDropsCompiledCodeMappedFromTheCache(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "cache")
 	wasm := testguest.Bytes(t, testguest.ScriptedGo)
@@ -54,7 +55,7 @@ func TestReleaseBinaryPagesDropsCompiledCodeMappedFromTheCache(t *testing.T) {
 	pages := newPageMap(t, code)
 	before := checksum(t, code)
 	resident := pages.present(t)
-	if _, err := releaseBinaryPages(); err != nil {
+	if _, err := releaseFilePages(); err != nil {
 		t.Fatal(err)
 	}
 	left := pages.present(t)
