@@ -193,7 +193,9 @@ func (p *Package) NativeBinary(name string) ([]byte, error) {
 }
 
 // PayloadCache keeps inflated payloads across processes (the runtime's
-// is an on-disk memo beside the compilation cache).
+// is an on-disk memo beside the compilation cache). A value Get returns
+// may be read-only memory (the runtime's maps its file), so neither
+// RootWasmFrom nor its callers ever write to a payload.
 type PayloadCache interface {
 	Get(key [32]byte) ([]byte, bool)
 	Put(key [32]byte, value []byte)
