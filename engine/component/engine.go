@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/tetratelabs/wazero"
@@ -66,6 +67,9 @@ type Engine struct {
 	memo plan.Memo
 	// cacheDir is the compilation cache's directory, "" without one.
 	cacheDir string
+	// memos are the embedder's memos beside the cache (Memo), by name.
+	memosMu sync.Mutex
+	memos   map[string]*diskmemo.Memo
 }
 
 // CacheDir is where an engine configured with dir keeps compiled code
@@ -112,7 +116,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 		if err != nil {
 			return nil, fmt.Errorf("opening compilation cache %s: %w", dir, err)
 		}
-		memo, cacheDir = m, dir
+		memo, cacheDir = mappedMemo{m}, dir
 	}
 	workers := cfg.CompilationWorkers
 	if workers <= 0 {
@@ -133,6 +137,35 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 // to be the user's own; "" when it has none. An embedder may keep what
 // it derives from compiled components beside it.
 func (e *Engine) CacheDir() string { return e.cacheDir }
+
+// Memo is the memo named name (a subdirectory of the cache directory),
+// opened once and kept by the engine for an embedder's values (the
+// runtime's inflated payloads): the values it maps (diskmemo.Memo.Map)
+// are then mapped once per engine, however many components the embedder
+// compiles from them. It fails for an engine without a cache, or when
+// the directory may not be believed.
+func (e *Engine) Memo(name string) (*diskmemo.Memo, error) {
+	if e.cacheDir == "" {
+		return nil, errors.New("the engine has no compilation cache")
+	}
+	if name == "" || name == "." || name == ".." || name == memoDir || strings.ContainsAny(name, `/\`) {
+		return nil, fmt.Errorf("%q names no memo of its own beside the compilation cache", name)
+	}
+	e.memosMu.Lock()
+	defer e.memosMu.Unlock()
+	if m, ok := e.memos[name]; ok {
+		return m, nil
+	}
+	m, err := diskmemo.Open(filepath.Join(e.cacheDir, name))
+	if err != nil {
+		return nil, err
+	}
+	if e.memos == nil {
+		e.memos = map[string]*diskmemo.Memo{}
+	}
+	e.memos[name] = m
+	return m, nil
+}
 
 // backgroundStep is one piece of the worker's work: mappings are cleared
 // first, since a store being prepared takes one.
@@ -239,3 +272,11 @@ func (c *Component) World() *wit.World {
 func isCoreModule(b []byte) bool {
 	return len(b) >= 8 && string(b[:4]) == "\x00asm" && b[4] == 1 && b[5] == 0 && b[6] == 0 && b[7] == 0
 }
+
+// mappedMemo is the engine's plan.Memo: rewritten modules are taken
+// where they are in their entry's file (diskmemo.Memo.Map), so the
+// modules compiled from them refer into pages every process running
+// them shares instead of reading, copying and decoding a private copy.
+type mappedMemo struct{ *diskmemo.Memo }
+
+func (m mappedMemo) Get(key [32]byte) ([]byte, bool) { return m.Map(key) }

@@ -17,7 +17,8 @@ import (
 // module are compiled. What compiling needed and instantiating does not is
 // let go here: the component binary the plan's sources point into and,
 // when no table cap must be compiled in, the rewritten modules (wazero
-// keeps its own decoded copy of what instantiation reads).
+// keeps its own decoded copy of what instantiation reads, or refers into
+// the memo's mapping of them: plan.CoreInst.Shared).
 func compiled(e *Engine, p *plan.Plan, host wazero.CompiledModule) *Component {
 	c := &Component{engine: e, plan: p, host: host, forms: map[uint32][]wazero.CompiledModule{}}
 	base := make([]wazero.CompiledModule, len(p.CoreInsts))

@@ -6,7 +6,8 @@
 // effective user or root that neither group nor others may write,
 // entries that are regular files (not links) carrying their own key and
 // a checksum of the value. Anything else reads as a miss, and is
-// replaced on the next Put.
+// replaced on the next Put. Map is Get without the copy: the value where
+// it is in a read-only mapping of its entry, checked the same way.
 package diskmemo
 
 import (
@@ -20,6 +21,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // magic starts every entry; its last byte is the format's version.
@@ -35,7 +37,14 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Memo is a directory of entries. Its methods never fail: a memo that
 // cannot be read or written is one that misses.
-type Memo struct{ dir string }
+type Memo struct {
+	dir string
+
+	mu sync.Mutex
+	// mapped are the values Map returned, by key: mapped once per
+	// process, and never unmapped (see Map).
+	mapped map[[32]byte][]byte
+}
 
 // Open creates dir if need be (mode 0700) and returns its memo, or says
 // why dir may not be believed.
@@ -74,29 +83,69 @@ func (m *Memo) Get(key [32]byte) ([]byte, bool) {
 }
 
 func (m *Memo) read(key [32]byte) ([]byte, error) {
-	f, err := os.OpenFile(m.path(key), os.O_RDONLY|oNoFollow, 0)
+	f, size, err := m.open(key)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	if err := checkOwned(fi); err != nil {
-		return nil, err
-	}
-	if fi.Size() < headerSize || fi.Size() > headerSize+maxValue {
-		return nil, fmt.Errorf("%d bytes is no entry", fi.Size())
-	}
-	b := make([]byte, fi.Size())
+	b := make([]byte, size)
 	if _, err := io.ReadFull(f, b); err != nil {
 		return nil, err
 	}
 	return decode(key, b)
+}
+
+// open opens key's entry, if it is one to believe: a regular file (not a
+// link) of this user or root that no one else may write, of a size an
+// entry may have, which it returns.
+func (m *Memo) open(key [32]byte) (*os.File, int, error) {
+	f, err := os.OpenFile(m.path(key), os.O_RDONLY|oNoFollow, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = errors.New("not a regular file")
+	}
+	if err == nil {
+		err = checkOwned(fi)
+	}
+	if err == nil && (fi.Size() < headerSize || fi.Size() > headerSize+maxValue) {
+		err = fmt.Errorf("%d bytes is no entry", fi.Size())
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, int(fi.Size()), nil
+}
+
+// Map is Get returning the value where it is in the entry's file, mapped
+// read-only, instead of a copy: its pages are the page cache's, shared by
+// every process that maps the entry, never copied or zeroed first, and
+// an idle process can drop them. The value must never be written to (a
+// write faults). It stays mapped for the life of the process, since what
+// was made from it may refer into it; a key is mapped once per Memo, so
+// what stays is bounded by the entries the process used. Where mapping
+// is not supported, it is Get.
+func (m *Memo) Map(key [32]byte) ([]byte, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if v, ok := m.mapped[key]; ok {
+		return v, true
+	}
+	v, err := m.mapEntry(key)
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			slog.Debug("diskmemo: entry not used", "entry", m.path(key), "reason", err.Error())
+		}
+		return nil, false
+	}
+	if m.mapped == nil {
+		m.mapped = map[[32]byte][]byte{}
+	}
+	m.mapped[key] = v
+	return v, true
 }
 
 // decode checks an entry read whole and returns its value.

@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // pageSize is the unit of /proc/self/pagemap.
@@ -45,20 +47,24 @@ Anonymous:         13148 kB
 7ffda06fa000-7ffda071b000 rw-p 00000000 00:00 0                          [stack]
 Rss:                  12 kB
 Anonymous:            12 kB
+7ffda0800000-7ffda0802000 r-xp 00000000 00:00 0                          [vdso]
+Rss:                   8 kB
+Anonymous:             0 kB
 `
 
-// Only the executable's clean read-only private pages are released: its
-// data segment is written, a mapping with a private copy in it (a
-// debugger's breakpoint) would lose the copy, a shared mapping and another
-// file's are not mur's to drop, and anonymous memory (compiled guest code,
-// stacks) cannot be read back from anywhere.
-func TestReleasableIsTheExecutablesCleanReadOnlyPages(t *testing.T) {
+// Only clean read-only private pages of a file are released (the
+// executable's, compiled guest code mapped from the cache, any other
+// file's): the data segment is written, a mapping with a private copy in
+// it (a debugger's breakpoint) would lose the copy, a shared mapping's
+// pages are the file's own, and anonymous memory (code compiled in the
+// process, stacks, the vDSO) cannot be read back from anywhere.
+func TestReleasableIsCleanReadOnlyFilePages(t *testing.T) {
 	maps, err := parseMappings(strings.NewReader(smapsFixture))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(maps) != 9 {
-		t.Fatalf("parsed %d mappings, want 9", len(maps))
+	if len(maps) != 10 {
+		t.Fatalf("parsed %d mappings, want 10", len(maps))
 	}
 	tests := []struct {
 		start uintptr
@@ -70,12 +76,13 @@ func TestReleasableIsTheExecutablesCleanReadOnlyPages(t *testing.T) {
 		{0x03029000, false},     // a page written under a debugger
 		{0x03040000, false},     // shared
 		{0x03050000, false},     // nothing resident
-		{0x7f0000000000, false}, // another file
+		{0x7f0000000000, true},  // another file: compiled code from the cache
 		{0x7f52c8ce000, false},  // anonymous code
 		{0x7ffda06fa000, false}, // stack
+		{0x7ffda0800000, false}, // vDSO: no file
 	}
 	got := map[uintptr]bool{}
-	for _, m := range releasable(maps, fileID{0xfe, 0, 42}) {
+	for _, m := range releasable(maps) {
 		got[m.start] = true
 	}
 	for _, tt := range tests {
@@ -107,7 +114,7 @@ func TestParseMappingsRefusesWhatIsNotSmaps(t *testing.T) {
 // The release unmaps the executable's resident read-only pages, and what
 // comes back on the next touch is the same bytes: the code keeps running
 // and the read-only data reads the same.
-func TestReleaseBinaryPagesDropsAndRefaultsTheSamePages(t *testing.T) {
+func TestReleaseFilePagesDropsAndRefaultsTheSamePages(t *testing.T) {
 	exe, err := exeID()
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +129,7 @@ func TestReleaseBinaryPagesDropsAndRefaultsTheSamePages(t *testing.T) {
 	pages := newPageMap(t, ro)
 	before := checksum(t, ro)
 	resident := pages.present(t)
-	n, err := releaseBinaryPages()
+	n, err := releaseFilePages()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,4 +222,13 @@ func (p *pageMap) present(t *testing.T) int {
 		}
 	}
 	return n
+}
+
+// exeID is the test binary's executable as /proc/PID/smaps names it.
+func exeID() (fileID, error) {
+	var st unix.Stat_t
+	if err := unix.Stat("/proc/self/exe", &st); err != nil {
+		return fileID{}, err
+	}
+	return fileID{uint64(unix.Major(st.Dev)), uint64(unix.Minor(st.Dev)), st.Ino}, nil
 }

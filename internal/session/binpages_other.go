@@ -2,5 +2,5 @@
 
 package session
 
-// releaseBinaryPages is Linux's: elsewhere the executable's pages stay.
-func releaseBinaryPages() (uint64, error) { return 0, nil }
+// releaseFilePages is Linux's: elsewhere mapped files' pages stay.
+func releaseFilePages() (uint64, error) { return 0, nil }

@@ -14,7 +14,7 @@ import (
 type fileID struct{ major, minor, inode uint64 }
 
 // mapping is one entry of /proc/PID/smaps, with the fields
-// releaseBinaryPages decides on.
+// releaseFilePages decides on.
 type mapping struct {
 	start, end       uintptr
 	writable, shared bool

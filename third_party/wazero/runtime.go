@@ -231,8 +231,11 @@ func (r *runtime) CompileModule(ctx context.Context, binary []byte) (CompiledMod
 		return nil, err
 	}
 
+	// mur patch: a binary the caller never writes to is referred to, not
+	// copied, by the decoded module (experimental.WithImmutableBinary).
+	_, immutable := ctx.Value(expctxkeys.ImmutableBinary{}).(bool)
 	internal, err := binaryformat.DecodeModule(binary, r.enabledFeatures,
-		r.memoryLimitPages, r.memoryCapacityFromMax, !r.dwarfDisabled, r.storeCustomSections)
+		r.memoryLimitPages, r.memoryCapacityFromMax, !r.dwarfDisabled, r.storeCustomSections, immutable)
 	if err != nil {
 		return nil, err
 	} else if err = internal.ValidateDeferringBodies(r.enabledFeatures); err != nil {

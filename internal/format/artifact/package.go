@@ -35,6 +35,13 @@ type Package struct {
 // entries, or with two entries of the same name (which would let a checker
 // and a loader see different files), are refused.
 func Open(data []byte, maxEntry int64) (*Package, error) {
+	return OpenDigested(data, SHA256Hex(data), maxEntry)
+}
+
+// OpenDigested is Open for a caller that has just taken sha, the
+// SHA256Hex of data (install verifies the archive against its pin that
+// way), so the archive is not hashed a second time.
+func OpenDigested(data []byte, sha string, maxEntry int64) (*Package, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		return nil, newError(CodeIO, "check that the file is a .mur.zip built by 'mur build'", err,
@@ -44,7 +51,7 @@ func Open(data []byte, maxEntry int64) (*Package, error) {
 		return nil, newError(CodeIO, "", ErrTooLarge,
 			fmt.Sprintf("zip archive has %d entries, more than the %d mur accepts", len(zr.File), MaxEntries))
 	}
-	p := &Package{data: data, sha: SHA256Hex(data), files: make(map[string]*zip.File, len(zr.File)), maxEntry: maxEntry}
+	p := &Package{data: data, sha: sha, files: make(map[string]*zip.File, len(zr.File)), maxEntry: maxEntry}
 	for _, f := range zr.File {
 		if _, dup := p.files[f.Name]; dup {
 			return nil, newError(CodeIO, "rebuild the package with 'mur build'", ErrUnsafeEntry,
@@ -193,7 +200,9 @@ func (p *Package) NativeBinary(name string) ([]byte, error) {
 }
 
 // PayloadCache keeps inflated payloads across processes (the runtime's
-// is an on-disk memo beside the compilation cache).
+// is an on-disk memo beside the compilation cache). A value Get returns
+// may be read-only memory (the runtime's maps its file), so neither
+// RootWasmFrom nor its callers ever write to a payload.
 type PayloadCache interface {
 	Get(key [32]byte) ([]byte, bool)
 	Put(key [32]byte, value []byte)

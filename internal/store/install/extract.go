@@ -19,7 +19,7 @@ func (f *Fetcher) extract(r *Resolved, sha string) (*Artifact, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	pkg, err := artifact.Open(r.Package.Data, artifact.MaxDecompressedBytes(getenv))
+	pkg, err := artifact.OpenDigested(r.Package.Data, sha, artifact.MaxDecompressedBytes(getenv))
 	if err != nil {
 		return nil, unreadable(r, nil, err, err)
 	}

@@ -41,10 +41,18 @@ type Resolved struct {
 
 // Verify checks the bytes against the recorded digest (E-REG-002).
 func (r *Resolved) Verify() error {
-	if got := artifact.SHA256Hex(r.Data); !artifact.SameDigest(got, r.SHA256) {
-		return IntegrityError(r.Name, r.Version, r.SHA256, got)
+	_, err := r.Digest()
+	return err
+}
+
+// Digest is Verify returning the digest it took of the bytes (lower-case
+// hex), for a caller that needs it too: the bytes are hashed once.
+func (r *Resolved) Digest() (string, error) {
+	got := artifact.SHA256Hex(r.Data)
+	if !artifact.SameDigest(got, r.SHA256) {
+		return "", IntegrityError(r.Name, r.Version, r.SHA256, got)
 	}
-	return nil
+	return got, nil
 }
 
 // Published is the outcome of a publish.

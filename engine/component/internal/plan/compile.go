@@ -86,7 +86,11 @@ func (p *Plan) CompileModules(ctx context.Context, rt wazero.Runtime) error {
 			ci.Compiled = seen[h][j].m
 			continue
 		}
-		m, err := rt.CompileModule(experimental.WithModuleDigest(ctx, ci.Digest), ci.Bytes)
+		cctx := experimental.WithModuleDigest(ctx, ci.Digest)
+		if ci.Shared {
+			cctx = experimental.WithImmutableBinary(cctx)
+		}
+		m, err := rt.CompileModule(cctx, ci.Bytes)
 		if err != nil {
 			return fmt.Errorf("compiling core module of core instance %d: %w", i, err)
 		}

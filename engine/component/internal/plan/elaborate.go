@@ -445,7 +445,7 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 		return defError(d, "%v", err)
 	}
 	idx := len(e.p.CoreInsts)
-	e.p.CoreInsts = append(e.p.CoreInsts, &CoreInst{Source: mod, offset: d.Offset, Bytes: r.bytes, Digest: r.digest, minMemory: r.pages << 16, Interruptible: r.interruptible, State: r.state})
+	e.p.CoreInsts = append(e.p.CoreInsts, &CoreInst{Source: mod, offset: d.Offset, Bytes: r.bytes, Digest: r.digest, Shared: r.memoized, minMemory: r.pages << 16, Interruptible: r.interruptible, State: r.state})
 	e.p.MinMemory += r.pages << 16
 	e.p.MinTable = max(e.p.MinTable, r.tableMin)
 	e.p.GrowsTables = e.p.GrowsTables || r.grows

@@ -86,6 +86,10 @@ type CoreInst struct {
 	Bytes []byte
 	// Digest is the SHA-256 of Bytes (rewritten.digest).
 	Digest [32]byte
+	// Shared says Bytes are the Memo's and never written to, so the
+	// compiled module refers into them instead of copying its function
+	// bodies and data segments (experimental.WithImmutableBinary).
+	Shared bool
 	// Compiled is Bytes compiled (CompileModules).
 	Compiled wazero.CompiledModule
 	// minMemory is the initial size in bytes of the memories it defines.

@@ -13,6 +13,10 @@ import (
 // a pure function of a module's bytes and its wiring, and most of what
 // compiling a component from a warm wazero cache costs: every pass scans
 // all function bodies. A nil Memo rewrites every time.
+//
+// A value Get returns is never written to, by the plan or anyone else,
+// for the life of the process (it may be a read-only mapping of a file):
+// the compiled module refers into it (CoreInst.Shared).
 type Memo interface {
 	Get(key [32]byte) ([]byte, bool)
 	Put(key [32]byte, value []byte)
@@ -32,7 +36,9 @@ type rewritten struct {
 	// with them in the memo (whose checksum covers both): wazero derives
 	// its compilation cache key from it (CoreInst.Digest) instead of
 	// hashing the module a second time on every start.
-	digest        [32]byte
+	digest [32]byte
+	// memoized: bytes are a value of the Memo, never written to.
+	memoized      bool
 	pages         uint64
 	interruptible bool
 	state         coremod.State
@@ -48,6 +54,7 @@ func rewrite(memo Memo, module []byte, renamed [][2]string) (rewritten, error) {
 		key = rewriteKey(module, renamed)
 		if b, ok := memo.Get(key); ok {
 			if r, err := decodeRewritten(b); err == nil {
+				r.memoized = true
 				return r, nil
 			}
 		}

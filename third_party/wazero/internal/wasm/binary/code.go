@@ -10,7 +10,8 @@ import (
 	"github.com/tetratelabs/wazero/internal/wasm"
 )
 
-func decodeCode(r *bytes.Reader, codeSectionStart uint64, ret *wasm.Code) (err error) {
+// src (mur patch): the binary r reads, when the body may refer into it.
+func decodeCode(r *bytes.Reader, src []byte, codeSectionStart uint64, ret *wasm.Code) (err error) {
 	ss, _, err := leb128.DecodeUint32(r)
 	if err != nil {
 		return fmt.Errorf("get the size of code: %w", err)
@@ -108,8 +109,8 @@ func decodeCode(r *bytes.Reader, codeSectionStart uint64, ret *wasm.Code) (err e
 	}
 
 	bodyOffsetInCodeSection := codeSectionStart - uint64(r.Len())
-	body := make([]byte, remaining)
-	if _, err = io.ReadFull(r, body); err != nil {
+	body, err := readBytes(r, src, remaining)
+	if err != nil {
 		return fmt.Errorf("read body: %w", err)
 	}
 

@@ -22,6 +22,7 @@ func DecodeModule(
 	memoryLimitPages uint32,
 	memoryCapacityFromMax,
 	dwarfEnabled, storeCustomSections bool,
+	shareBinary bool,
 ) (*wasm.Module, error) {
 	r := bytes.NewReader(binary)
 
@@ -140,9 +141,9 @@ func DecodeModule(
 		case wasm.SectionIDElement:
 			m.ElementSection, err = decodeElementSection(r, enabledFeatures)
 		case wasm.SectionIDCode:
-			m.CodeSection, err = decodeCodeSection(r)
+			m.CodeSection, err = decodeCodeSection(r, shared(binary, shareBinary))
 		case wasm.SectionIDData:
-			m.DataSection, err = decodeDataSection(r, enabledFeatures)
+			m.DataSection, err = decodeDataSection(r, enabledFeatures, shared(binary, shareBinary))
 		case wasm.SectionIDDataCount:
 			if err := enabledFeatures.RequireEnabled(api.CoreFeatureBulkMemoryOperations); err != nil {
 				return nil, fmt.Errorf("data count section not supported as %v", err)
@@ -232,4 +233,34 @@ func newMemorySizer(memoryLimitPages uint32, memoryCapacityFromMax bool) memoryS
 		}
 		return minPages, minPages, memoryLimitPages
 	}
+}
+
+// shared (mur patch) is binary when the decoded module may refer into it
+// (shareBinary: the caller never writes to it), else nil.
+func shared(binary []byte, shareBinary bool) []byte {
+	if shareBinary {
+		return binary
+	}
+	return nil
+}
+
+// readBytes (mur patch) reads the next n bytes of r, the reader over src
+// when src is not nil: then they are src's own (capped, so an append
+// never writes past them), else a copy.
+func readBytes(r *bytes.Reader, src []byte, n int64) ([]byte, error) {
+	if src != nil {
+		if n > int64(r.Len()) {
+			return nil, io.ErrUnexpectedEOF
+		}
+		at := int64(len(src)) - int64(r.Len())
+		if _, err := r.Seek(n, io.SeekCurrent); err != nil {
+			return nil, err
+		}
+		return src[at : at+n : at+n], nil
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, err
+	}
+	return b, nil
 }

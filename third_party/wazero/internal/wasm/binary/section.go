@@ -242,7 +242,7 @@ func decodeElementSection(r *bytes.Reader, enabledFeatures api.CoreFeatures) ([]
 	return result, nil
 }
 
-func decodeCodeSection(r *bytes.Reader) ([]wasm.Code, error) {
+func decodeCodeSection(r *bytes.Reader, src []byte) ([]wasm.Code, error) {
 	codeSectionStart := uint64(r.Len())
 	vs, _, err := leb128.DecodeUint32(r)
 	if err != nil {
@@ -251,7 +251,7 @@ func decodeCodeSection(r *bytes.Reader) ([]wasm.Code, error) {
 
 	result := make([]wasm.Code, vs)
 	for i := uint32(0); i < vs; i++ {
-		err = decodeCode(r, codeSectionStart, &result[i])
+		err = decodeCode(r, src, codeSectionStart, &result[i])
 		if err != nil {
 			return nil, fmt.Errorf("read %d-th code segment: %v", i, err)
 		}
@@ -259,7 +259,7 @@ func decodeCodeSection(r *bytes.Reader) ([]wasm.Code, error) {
 	return result, nil
 }
 
-func decodeDataSection(r *bytes.Reader, enabledFeatures api.CoreFeatures) ([]wasm.DataSegment, error) {
+func decodeDataSection(r *bytes.Reader, enabledFeatures api.CoreFeatures, src []byte) ([]wasm.DataSegment, error) {
 	vs, _, err := leb128.DecodeUint32(r)
 	if err != nil {
 		return nil, fmt.Errorf("get size of vector: %w", err)
@@ -267,7 +267,7 @@ func decodeDataSection(r *bytes.Reader, enabledFeatures api.CoreFeatures) ([]was
 
 	result := make([]wasm.DataSegment, vs)
 	for i := uint32(0); i < vs; i++ {
-		if err = decodeDataSegment(r, enabledFeatures, &result[i]); err != nil {
+		if err = decodeDataSegment(r, src, enabledFeatures, &result[i]); err != nil {
 			return nil, fmt.Errorf("read data segment: %w", err)
 		}
 	}
