@@ -95,6 +95,13 @@ const memoDir = "mur-rewrites"
 // directory must be the user's own (or root's) and writable by no one
 // else, or NewEngine refuses it: the engine runs the code it finds there.
 func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
+	return newEngine(ctx, cfg, coremod.FuelRefill)
+}
+
+// newEngine is NewEngine with guest loops yielding every yieldEvery
+// iterations where the compiler counts them (tests make them yield far
+// more often).
+func newEngine(ctx context.Context, cfg Config, yieldEvery uint32) (*Engine, error) {
 	// Deadlines and cancellation interrupt guests through a counter
 	// checked in every loop (see RATIONALE.md), not WithCloseOnContextDone,
 	// whose check costs a trip out of the compiled code per loop
@@ -104,7 +111,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	rc := wazero.NewRuntimeConfigCompiler().WithCoreFeatures(features)
 	rewrites := plan.Rewrites{CompiledInterrupts: wazero.LoopYieldSupported(features)}
 	if rewrites.CompiledInterrupts {
-		ctx = experimental.WithLoopYield(ctx, experimental.LoopYield{Every: coremod.FuelRefill, Yield: loopYield})
+		ctx = experimental.WithLoopYield(ctx, experimental.LoopYield{Every: yieldEvery, Yield: loopYield})
 	}
 	var memo plan.Memo
 	var cacheDir string

@@ -10,6 +10,9 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+
+	"github.com/mur-go/mur/engine/component"
+	"github.com/mur-go/mur/internal/testing/testguest"
 )
 
 // The patched compiler checks every loop header against a counter and,
@@ -38,20 +41,58 @@ func TestLoopYieldKeepsRegisters(t *testing.T) {
 		}})
 		compiled := instantiateWith(t, yctx, wazero.NewRuntimeConfigCompiler().WithCoreFeatures(features), bin)
 		interpreted := instantiateWith(t, ctx, wazero.NewRuntimeConfigInterpreter().WithCoreFeatures(features), bin)
-		want, err := interpreted.ExportedFunction("run").Call(ctx, n)
-		if err != nil {
-			t.Fatal(err)
+		for _, name := range []string{"run", "runCall", "runLive"} {
+			yields = 0
+			want, err := interpreted.ExportedFunction(name).Call(ctx, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := compiled.ExportedFunction(name).Call(ctx, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got[0] != want[0] {
+				t.Fatalf("%s, every %d: compiled %#x, interpreted %#x", name, every, got[0], want[0])
+			}
+			if min := n/(int(every)+1) - 1; yields < min {
+				t.Fatalf("%s, every %d: %d yields in %d iterations, want at least %d", name, every, yields, n, min)
+			}
 		}
-		got, err := compiled.ExportedFunction("run").Call(ctx, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got[0] != want[0] {
-			t.Fatalf("every %d: compiled %#x, interpreted %#x", every, got[0], want[0])
-		}
-		if min := n/(int(every)+1) - 1; yields < min {
-			t.Fatalf("every %d: %d yields in %d iterations, want at least %d", every, yields, n, min)
-		}
+	}
+}
+
+// The guests' real loops, under yields every few iterations, still answer
+// right: the check's path saves and restores wherever the allocator put
+// the execution context, which a small loop does not reach (a real guest
+// has the context outside RAX at some of its loop headers).
+func TestGuestsAnswerUnderFrequentYields(t *testing.T) {
+	if !wazero.LoopYieldSupported(api.CoreFeaturesV2) {
+		t.Skip("the compiler has no loop yield checks on this platform")
+	}
+	for _, tc := range []struct {
+		guest string
+		every uint32
+	}{{testguest.ToolrunGo, 1}, {testguest.ToolrunJS, 97}} {
+		t.Run(tc.guest, func(t *testing.T) {
+			ctx := context.Background()
+			e, err := component.NewEngineYieldingEvery(ctx, component.Config{CacheDir: cacheDir}, tc.every)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close(ctx)
+			inst, err := newBenchHost(t, tc.guest).instantiate(ctx, compile(t, e, tc.guest))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer inst.done()
+			f, err := inst.Func(toolRun)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 3 {
+				checkRun(t, f)
+			}
+		})
 	}
 }
 
@@ -95,11 +136,47 @@ func instantiateWith(t *testing.T, ctx context.Context, cfg wazero.RuntimeConfig
 
 // loopYieldModule encodes run(n i32) i64: a loop of n iterations updating
 // eight i64 locals (1-8) and four f64 locals (9-12), each from the others,
-// then a hash of all twelve.
+// then a hash of all twelve; runLive, the same with a call to step in
+// the loop; and runCall (below).
 func loopYieldModule() []byte {
+	code := liveLoop(false)
+
+	m := []byte("\x00asm\x01\x00\x00\x00")
+	sec := func(id byte, content []byte) {
+		m = append(m, id)
+		m = binary.AppendUvarint(m, uint64(len(content)))
+		m = append(m, content...)
+	}
+	// step(x i64) i64 and runCall(n i32) i64, whose loop carries its
+	// value through a call, which clobbers the registers a call may: the
+	// check must still bring them all back.
+	step := []byte{0, 0x20, 0, 0x42}
+	step = appendSLEB(step, 6364136223846793005)
+	step = append(step, 0x7e, 0x42)
+	step = appendSLEB(step, 1442695040888963407)
+	step = append(step, 0x7c, 0x0b)
+	runCall := []byte{1, 1, 0x7e,
+		0x03, 0x40, // loop
+		0x20, 1, 0x10, 1, 0x20, 0, 0xad, 0x85, 0x21, 1, // acc = step(acc) ^ u64(n)
+		0x20, 0, 0x41, 1, 0x6b, 0x22, 0, 0x0d, 0, // br_if (n = n - 1)
+		0x0b, 0x20, 1, 0x0b}
+	codes := []byte{4}
+	for _, c := range [][]byte{code, step, runCall, liveLoop(true)} {
+		codes = binary.AppendUvarint(codes, uint64(len(c)))
+		codes = append(codes, c...)
+	}
+	sec(1, []byte{2, 0x60, 1, 0x7f, 1, 0x7e, 0x60, 1, 0x7e, 1, 0x7e})
+	sec(3, []byte{4, 0, 1, 0, 0})
+	sec(7, []byte{3, 3, 'r', 'u', 'n', 0, 0, 7, 'r', 'u', 'n', 'C', 'a', 'l', 'l', 0, 2, 7, 'r', 'u', 'n', 'L', 'i', 'v', 'e', 0, 3})
+	sec(10, codes)
+	return m
+}
+
+// liveLoop is the code of run (or of runLive, withCall).
+func liveLoop(withCall bool) []byte {
 	var body []byte
 	op := func(b ...byte) { body = append(body, b...) }
-	i64const := func(v int64) { op(0x42); body = binary.AppendVarint(body, v) }
+	i64const := func(v int64) { op(0x42); body = appendSLEB(body, v) }
 	f64const := func(v float64) { op(0x44); body = binary.LittleEndian.AppendUint64(body, math.Float64bits(v)) }
 	get := func(i byte) { op(0x20, i) }
 	set := func(i byte) { op(0x21, i) }
@@ -108,6 +185,11 @@ func loopYieldModule() []byte {
 		f64Add, f64Sub, f64Mul         = 0xa0, 0xa1, 0xa2
 	)
 	op(0x03, 0x40) // loop
+	if withCall {
+		get(1)
+		op(0x10, 1) // call step
+		set(1)
+	}
 	get(1)
 	i64const(1)
 	op(i64Add)
@@ -181,19 +263,5 @@ func loopYieldModule() []byte {
 	op(0x0b)
 
 	code := []byte{2, 8, 0x7e, 4, 0x7c} // locals: 8 i64, 4 f64
-	code = append(code, body...)
-	fn := binary.AppendUvarint(nil, uint64(len(code)))
-	fn = append(fn, code...)
-
-	m := []byte("\x00asm\x01\x00\x00\x00")
-	sec := func(id byte, content []byte) {
-		m = append(m, id)
-		m = binary.AppendUvarint(m, uint64(len(content)))
-		m = append(m, content...)
-	}
-	sec(1, []byte{1, 0x60, 1, 0x7f, 1, 0x7e})
-	sec(3, []byte{1, 0})
-	sec(7, []byte{1, 3, 'r', 'u', 'n', 0, 0})
-	sec(10, append([]byte{1}, fn...))
-	return m
+	return append(code, body...)
 }
