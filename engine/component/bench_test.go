@@ -70,7 +70,7 @@ type benchHost struct {
 	preinit *component.Preinit
 }
 
-func newBenchHost(b *testing.B, guest string) benchHost {
+func newBenchHost(b testing.TB, guest string) benchHost {
 	b.Helper()
 	l := component.NewLinker()
 	if guest != testguest.ToolrunGo {
@@ -116,7 +116,7 @@ func (h benchHost) instantiateWith(ctx context.Context, c *component.Component, 
 
 // checkRun fails b unless f answers the benchmark input as the guest
 // contract says (guests/README.md), so a broken guest cannot benchmark fast.
-func checkRun(b *testing.B, f *component.Func) {
+func checkRun(b testing.TB, f *component.Func) {
 	b.Helper()
 	v, err := f.Call(context.Background(), benchInput())
 	if err != nil {

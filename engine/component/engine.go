@@ -23,6 +23,7 @@ import (
 
 	"github.com/mur-go/mur/engine/component/internal/ast"
 	"github.com/mur-go/mur/engine/component/internal/binary"
+	"github.com/mur-go/mur/engine/component/internal/coremod"
 	"github.com/mur-go/mur/engine/component/internal/memory"
 	"github.com/mur-go/mur/engine/component/internal/plan"
 	"github.com/mur-go/mur/engine/component/internal/storelife"
@@ -70,6 +71,9 @@ type Engine struct {
 	// memos are the embedder's memos beside the cache (Memo), by name.
 	memosMu sync.Mutex
 	memos   map[string]*diskmemo.Memo
+	// rewrites says whether the core modules get the interrupt checks
+	// rewritten in, or the compiler emits them.
+	rewrites plan.Rewrites
 }
 
 // CacheDir is where an engine configured with dir keeps compiled code
@@ -95,11 +99,24 @@ const memoDir = "mur-rewrites"
 // directory must be the user's own (or root's) and writable by no one
 // else, or NewEngine refuses it: the engine runs the code it finds there.
 func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
-	// Deadlines and cancellation interrupt guests through a flag compiled
-	// into every loop (see RATIONALE.md), not WithCloseOnContextDone, whose
-	// check costs a trip out of the compiled code per loop iteration.
-	rc := wazero.NewRuntimeConfigCompiler().
-		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesThreads | experimental.CoreFeaturesExceptionHandling)
+	return newEngine(ctx, cfg, coremod.FuelRefill)
+}
+
+// newEngine is NewEngine with guest loops yielding every yieldEvery
+// iterations where the compiler counts them (tests make them yield far
+// more often).
+func newEngine(ctx context.Context, cfg Config, yieldEvery uint32) (*Engine, error) {
+	// Deadlines and cancellation interrupt guests through a counter
+	// checked in every loop (see RATIONALE.md), not WithCloseOnContextDone,
+	// whose check costs a trip out of the compiled code per loop
+	// iteration. Where wazero's compiler can, it checks the counter itself
+	// (loopYield); elsewhere coremod rewrites the check into the modules.
+	features := api.CoreFeaturesV2 | experimental.CoreFeaturesThreads | experimental.CoreFeaturesExceptionHandling
+	rc := wazero.NewRuntimeConfigCompiler().WithCoreFeatures(features)
+	rewrites := plan.Rewrites{CompiledInterrupts: wazero.LoopYieldSupported(features)}
+	if rewrites.CompiledInterrupts {
+		ctx = experimental.WithLoopYield(ctx, experimental.LoopYield{Every: yieldEvery, Yield: loopYield})
+	}
 	var memo plan.Memo
 	var cacheDir string
 	if !cfg.DisableCache {
@@ -122,7 +139,7 @@ func NewEngine(ctx context.Context, cfg Config) (*Engine, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	e := &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig(), memo: memo, cacheDir: cacheDir}
+	e := &Engine{rt: wazero.NewRuntimeWithConfig(ctx, rc), workers: workers, modConfig: newModuleConfig(), memo: memo, cacheDir: cacheDir, rewrites: rewrites}
 	e.pool = memory.NewPool(e.bg.kick)
 	if err := e.pool.TrackPages(); err != nil {
 		slog.DebugContext(ctx, "component: every reset of a reused store copies its whole memory", "reason", err.Error())
@@ -233,7 +250,7 @@ func (e *Engine) Compile(ctx context.Context, wasm []byte) (*Component, error) {
 	if err != nil {
 		return nil, public(err)
 	}
-	p, err := plan.ElaborateMemo(ast, nil, e.memo)
+	p, err := plan.ElaborateWith(ast, nil, e.memo, e.rewrites)
 	if err != nil {
 		return nil, public(err)
 	}

@@ -1,5 +1,13 @@
 package component
 
+import "context"
+
+// NewEngineYieldingEvery is NewEngine with guest loops yielding every
+// `every` iterations where wazero's compiler counts them.
+func NewEngineYieldingEvery(ctx context.Context, cfg Config, every uint32) (*Engine, error) {
+	return newEngine(ctx, cfg, every)
+}
+
 // WaitAbandoned waits until the goroutine of s's abandoned call, if any,
 // has ended, and then the deferred Close, if one was arranged.
 func WaitAbandoned(s *Store) {

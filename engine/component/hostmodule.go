@@ -41,19 +41,31 @@ func compileHostModule(ctx context.Context, rt wazero.Runtime, p *plan.Plan) (wa
 // yield is called by a guest loop every coremod.FuelRefill iterations
 // (see coremod.AddInterruptChecks). Being a trip into Go, it is where the
 // scheduler can preempt a long-running guest; it refills the caller's fuel
-// and traps the guest once its call's context has ended. It reads the
-// deadline itself rather than waiting for the context's timer: that timer
-// may sit on the very processor the spinning guest occupies.
+// and traps the guest once its call's context has ended.
 func yield(ctx context.Context, mod api.Module, _ []uint64) {
 	if g, ok := mod.ExportedGlobal(coremod.FuelGlobal).(api.MutableGlobal); ok {
 		g.Set(coremod.FuelRefill)
 	}
+	if err := loopYield(ctx); err != nil {
+		trap(err)
+	}
+}
+
+// loopYield is what a guest loop does every coremod.FuelRefill
+// iterations, called by wazero's compiled code where it counts them
+// (experimental.WithLoopYield) and by yield where the modules count them:
+// it ends the call, with the error yield traps with, once its context
+// has ended. It reads the deadline itself rather than waiting for the
+// context's timer: that timer may sit on the very processor the spinning
+// guest occupies.
+func loopYield(ctx context.Context) error {
 	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
-		trap(errDeadlineReached)
+		return errDeadlineReached
 	}
 	if s := storeFrom(ctx); (s != nil && s.interrupted.Load()) || ctx.Err() != nil {
-		trap(errInterrupted)
+		return errInterrupted
 	}
+	return nil
 }
 
 // errDeadlineReached and errInterrupted end a guest whose call's context

@@ -73,7 +73,7 @@ func (c *Component) linkModules(ctx context.Context, l *Linker) (*Component, err
 	if d, ok := c.withModules[key.String()]; ok {
 		return d, nil
 	}
-	p, err := plan.Elaborate(c.tree, supplied)
+	p, err := plan.ElaborateWith(c.tree, supplied, nil, c.engine.rewrites)
 	if err != nil {
 		return nil, fmt.Errorf("linking the host's core modules: %w", public(err))
 	}

@@ -284,11 +284,15 @@ func (s *Store) callContext(ctx context.Context) (context.Context, context.Cance
 	}
 }
 
-// interrupt makes every running loop of the store call yield at its next
-// iteration, and yield trap. It may run on another goroutine while the
-// guest runs; the fuel is a plain word the compiled code reads each
-// iteration (a lost race with the guest's own decrement only delays the
-// trap by at most coremod.FuelRefill iterations).
+// interrupt makes the store's running loops trap at their next yield.
+// Where the modules count their own iterations (coremod's rewrite), it
+// zeroes their fuel so that yield comes at the next iteration; it may run
+// on another goroutine while the guest runs, and the fuel is a plain word
+// the compiled code reads each iteration (a lost race with the guest's own
+// decrement only delays the trap by at most coremod.FuelRefill
+// iterations). Where wazero's compiler counts them (loopYield), the count
+// is the call's own, and the trap comes within coremod.FuelRefill
+// iterations.
 func (s *Store) interrupt() {
 	s.fuelMu.Lock()
 	defer s.fuelMu.Unlock()

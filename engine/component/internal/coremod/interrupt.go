@@ -30,6 +30,9 @@ const (
 // end). Straight-line code and calls need no check: a call chain is bounded
 // by the stack. wazero's own WithCloseOnContextDone leaves the compiled
 // code on every iteration instead, which made warm calls 4-5x slower.
+// Where wazero's compiler emits such a check itself, after register
+// allocation (plan.Rewrites.CompiledInterrupts), the engine does not use
+// this rewrite: its call in every loop makes the allocator spill.
 //
 // The new import is appended after the existing function imports, so every
 // defined function's index shifts by one; calls, ref.func, element

@@ -86,6 +86,8 @@ type elaborator struct {
 	modules map[string]*ast.CoreModule
 	// memo keeps rewritten core modules across processes, or is nil.
 	memo Memo
+	// rw chooses among the rewrites.
+	rw Rewrites
 }
 
 // spent counts what elaboration has expanded to.
@@ -101,7 +103,21 @@ func Elaborate(c *ast.Component, modules map[string]*ast.CoreModule) (*Plan, err
 // ElaborateMemo is Elaborate taking rewritten core modules from memo
 // (and keeping those it rewrites there) when memo is not nil.
 func ElaborateMemo(c *ast.Component, modules map[string]*ast.CoreModule, memo Memo) (*Plan, error) {
-	e := &elaborator{p: New(), handleNamed: map[any]bool{}, spent: &spent{}, modules: modules, memo: memo}
+	return ElaborateWith(c, modules, memo, Rewrites{})
+}
+
+// Rewrites chooses among the rewrites of the plan's core modules.
+type Rewrites struct {
+	// CompiledInterrupts leaves out coremod.AddInterruptChecks: the
+	// engine's compiler counts loop iterations itself, after register
+	// allocation, where the checks cost the loops no spills
+	// (wazero.LoopYieldSupported).
+	CompiledInterrupts bool
+}
+
+// ElaborateWith is ElaborateMemo with the rewrites rw chooses.
+func ElaborateWith(c *ast.Component, modules map[string]*ast.CoreModule, memo Memo, rw Rewrites) (*Plan, error) {
+	e := &elaborator{p: New(), handleNamed: map[any]bool{}, spent: &spent{}, modules: modules, memo: memo, rw: rw}
 	e.checkOnly = modules == nil && ImportsModules(c)
 	root := &scope{root: true, exports: newInstanceVal()}
 	if err := e.walk(root, c); err != nil {
@@ -440,7 +456,7 @@ func (e *elaborator) coreInstantiate(s *scope, d *ast.CoreInstantiate) error {
 		e.p.CoreInsts = append(e.p.CoreInsts, &CoreInst{Source: mod, offset: d.Offset})
 		return nil
 	}
-	r, err := rewrite(e.memo, mod.Bytes, renamed)
+	r, err := rewrite(e.memo, mod.Bytes, renamed, e.rw)
 	if err != nil {
 		return defError(d, "%v", err)
 	}

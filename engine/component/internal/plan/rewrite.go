@@ -26,7 +26,7 @@ type Memo interface {
 // rewrite) produces; it is part of every Memo key. Change it whenever the
 // pipeline's output changes (engine/component's TestRewriteMemoGolden
 // pins the output for the test guests and says so).
-const rewriteVersion = "mur-rewrite-3"
+const rewriteVersion = "mur-rewrite-4"
 
 // rewritten is a core module as the plan instantiates it, and what the
 // rewrites learnt of it.
@@ -48,10 +48,10 @@ type rewritten struct {
 
 // rewrite rewires module's imports to renamed and applies the engine's
 // rewrites, or takes the result from memo.
-func rewrite(memo Memo, module []byte, renamed [][2]string) (rewritten, error) {
+func rewrite(memo Memo, module []byte, renamed [][2]string, rw Rewrites) (rewritten, error) {
 	var key [32]byte
 	if memo != nil {
-		key = rewriteKey(module, renamed)
+		key = rewriteKey(module, renamed, rw)
 		if b, ok := memo.Get(key); ok {
 			if r, err := decodeRewritten(b); err == nil {
 				r.memoized = true
@@ -74,8 +74,10 @@ func rewrite(memo Memo, module []byte, renamed [][2]string) (rewritten, error) {
 	if bytes, r.state, err = coremod.AddStateExports(bytes); err != nil {
 		return r, err
 	}
-	if bytes, r.interruptible, err = coremod.AddInterruptChecks(bytes, HostModule, YieldFunc); err != nil {
-		return r, err
+	if !rw.CompiledInterrupts {
+		if bytes, r.interruptible, err = coremod.AddInterruptChecks(bytes, HostModule, YieldFunc); err != nil {
+			return r, err
+		}
 	}
 	// After the interrupt checks, which renumber the start function.
 	if bytes, err = coremod.ExportStart(bytes); err != nil {
@@ -95,7 +97,7 @@ func rewrite(memo Memo, module []byte, renamed [][2]string) (rewritten, error) {
 }
 
 // rewriteKey is the Memo key of module wired to renamed.
-func rewriteKey(module []byte, renamed [][2]string) [32]byte {
+func rewriteKey(module []byte, renamed [][2]string, rw Rewrites) [32]byte {
 	h := sha256.New()
 	var n [8]byte
 	field := func(b []byte) {
@@ -104,6 +106,11 @@ func rewriteKey(module []byte, renamed [][2]string) [32]byte {
 		h.Write(b)
 	}
 	field([]byte(rewriteVersion))
+	if rw.CompiledInterrupts {
+		field([]byte("compiled-interrupts"))
+	} else {
+		field([]byte("interrupt-checks"))
+	}
 	field(module)
 	for _, r := range renamed {
 		field([]byte(r[0]))

@@ -13,7 +13,8 @@ import (
 // mur.2: exit paths out of line (backend/isa/amd64/machine_exit_stubs.go).
 // mur.3: no bounds check for x+k within a check on x (frontend/lower.go).
 // mur.4: exit paths read the execution context where it is, not a copy.
-const CacheFormat = "mur.4"
+// mur.5: loop yield checks (experimental.WithLoopYield).
+const CacheFormat = "mur.5"
 
 // Default is the default version value used when none was found.
 const Default = "dev"

@@ -136,7 +136,21 @@ type (
 		// when an exception is caught. Compiled code loads this from execCtx
 		// after the trampoline call to decide which handler to dispatch to.
 		caughtExceptionClauseIdx int64
+		// loopFuel is how many loop iterations are left before the next
+		// loop yield; loopYieldTrampolineAddress is the address of the
+		// trampoline that leaves for it (a mur patch).
+		loopFuel                   uint64
+		loopYieldTrampolineAddress *byte
 	}
+)
+
+// The compiled code reaches the loop yield's fields at these offsets (a
+// mur patch): a mismatch does not compile.
+const (
+	_ = uint(unsafe.Offsetof(executionContext{}.loopFuel) - uintptr(wazevoapi.ExecutionContextOffsetLoopFuel))
+	_ = uint(uintptr(wazevoapi.ExecutionContextOffsetLoopFuel) - unsafe.Offsetof(executionContext{}.loopFuel))
+	_ = uint(unsafe.Offsetof(executionContext{}.loopYieldTrampolineAddress) - uintptr(wazevoapi.ExecutionContextOffsetLoopYieldTrampolineAddress))
+	_ = uint(uintptr(wazevoapi.ExecutionContextOffsetLoopYieldTrampolineAddress) - unsafe.Offsetof(executionContext{}.loopYieldTrampolineAddress))
 )
 
 func (c *callEngine) requiredInitialStackSize() int {
@@ -354,6 +368,15 @@ func (c *callEngine) callWithStack(ctx context.Context, paramResultStack []uint6
 			runtime.KeepAlive(oldStack)
 			c.execCtx.exitCode = wazevoapi.ExitCodeOK
 			afterGoFunctionCallEntrypoint(c.execCtx.goCallReturnAddress, c.execCtxPtr, newsp, newfp)
+		case wazevoapi.ExitCodeLoopYield: // mur patch: see experimental.WithLoopYield.
+			y := &p.parent.parent.loopYield
+			c.execCtx.loopFuel = uint64(y.Every)
+			if err := y.Yield(ctx); err != nil {
+				panic(err)
+			}
+			c.execCtx.exitCode = wazevoapi.ExitCodeOK
+			afterGoFunctionCallEntrypoint(c.execCtx.goCallReturnAddress, c.execCtxPtr,
+				uintptr(unsafe.Pointer(c.execCtx.stackPointerBeforeGoCall)), c.execCtx.framePointerBeforeGoCall)
 		case wazevoapi.ExitCodeGrowMemory:
 			mod := c.callerModuleInstance()
 			mem := mod.MemoryInstance

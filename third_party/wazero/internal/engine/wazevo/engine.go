@@ -18,6 +18,7 @@ import (
 	"github.com/tetratelabs/wazero/internal/engine/wazevo/frontend"
 	"github.com/tetratelabs/wazero/internal/engine/wazevo/ssa"
 	"github.com/tetratelabs/wazero/internal/engine/wazevo/wazevoapi"
+	"github.com/tetratelabs/wazero/internal/expctxkeys"
 	"github.com/tetratelabs/wazero/internal/filecache"
 	"github.com/tetratelabs/wazero/internal/platform"
 	"github.com/tetratelabs/wazero/internal/version"
@@ -45,6 +46,17 @@ type (
 		// The followings are reused for compiling shared functions.
 		machine backend.Machine
 		be      backend.Compiler
+
+		// loopYield is the embedder's loop yield, honoured when
+		// loopYieldOn (a mur patch: see experimental.WithLoopYield).
+		loopYield   experimental.LoopYield
+		loopYieldOn bool
+	}
+
+	// loopYieldMachine is a backend.Machine that emits loop yield checks
+	// (a mur patch).
+	loopYieldMachine interface {
+		CompileLoopYieldSequence() []byte
 	}
 
 	sharedFunctions struct {
@@ -76,7 +88,9 @@ type (
 		tryTableEnterAddress *byte
 		// tryTableLeaveAddress is the address of try_table leave trampoline.
 		tryTableLeaveAddress *byte
-		listenerTrampolines  listenerTrampolines
+		// loopYieldAddress is the address of the loop yield trampoline (a mur patch).
+		loopYieldAddress    *byte
+		listenerTrampolines listenerTrampolines
 	}
 
 	listenerTrampolines = map[*wasm.FunctionType]struct {
@@ -137,6 +151,11 @@ func NewEngine(ctx context.Context, _ api.CoreFeatures, fc filecache.Cache) wasm
 		be:              be,
 		fileCache:       fc,
 		wazeroVersion:   version.GetWazeroVersion() + "-" + version.CacheFormat, // mur patch
+	}
+	if y, ok := ctx.Value(expctxkeys.LoopYield{}).(experimental.LoopYield); ok && y.Yield != nil && y.Every > 0 { // mur patch
+		if _, ok := machine.(loopYieldMachine); ok {
+			e.loopYield, e.loopYieldOn = y, true
+		}
 	}
 	e.compileSharedFunctions()
 	return e
@@ -269,6 +288,9 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 	if workers := experimental.GetCompilationWorkers(ctx); workers <= 1 {
 		// Compile with a single goroutine.
 		fe := frontend.NewFrontendCompiler(module, ssaBuilder, &cm.offsets, ensureTermination, withListener, needSourceInfo)
+		if e.loopYieldOn { // mur patch
+			fe.EnableLoopYieldChecks()
+		}
 
 		for i := range module.CodeSection {
 			if wazevoapi.DeterministicCompilationVerifierEnabled {
@@ -324,6 +346,9 @@ func (e *engine) compileModule(ctx context.Context, module *wasm.Module, listene
 				fe := frontend.NewFrontendCompiler(
 					module, ssaBuilder, &cm.offsets, ensureTermination, withListener, needSourceInfo).
 					WithCatchClauseTable(sharedCCT)
+				if e.loopYieldOn { // mur patch
+					fe.EnableLoopYieldChecks()
+				}
 
 				for {
 					if err := ctx.Err(); err != nil {
@@ -758,7 +783,7 @@ func (e *engine) NewModuleEngine(m *wasm.Module, mi *wasm.ModuleInstance) (wasm.
 }
 
 func (e *engine) compileSharedFunctions() {
-	var sizes [12]int
+	var sizes [13]int // mur patch: one more, the loop yield trampoline.
 	var trampolines []byte
 
 	addTrampoline := func(i int, buf []byte) {
@@ -858,6 +883,11 @@ func (e *engine) compileSharedFunctions() {
 			Results: []ssa.Type{},
 		}, false))
 
+	if lm, ok := e.machine.(loopYieldMachine); ok && e.loopYieldOn { // mur patch
+		e.be.Init()
+		addTrampoline(12, lm.CompileLoopYieldSequence())
+	}
+
 	fns := &sharedFunctions{
 		executable:          mmapExecutable(trampolines),
 		listenerTrampolines: make(listenerTrampolines),
@@ -888,6 +918,10 @@ func (e *engine) compileSharedFunctions() {
 	fns.tryTableEnterAddress = &fns.executable[offset]
 	offset += sizes[10]
 	fns.tryTableLeaveAddress = &fns.executable[offset]
+	if e.loopYieldOn { // mur patch
+		offset += sizes[11]
+		fns.loopYieldAddress = &fns.executable[offset]
+	}
 
 	if wazevoapi.PerfMapEnabled {
 		wazevoapi.PerfMap.AddEntry(uintptr(unsafe.Pointer(fns.memoryGrowAddress)), uint64(sizes[0]), "memory_grow_trampoline")

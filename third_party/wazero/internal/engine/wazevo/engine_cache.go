@@ -29,10 +29,13 @@ var crc = crc32.MakeTable(crc32.Castagnoli)
 // fileCacheKey returns a key for the file cache.
 // In order to avoid collisions with the existing compiler, we do not use m.ID directly,
 // but instead we rehash it with magic.
-func fileCacheKey(m *wasm.Module) (ret filecache.Key) {
+func fileCacheKey(m *wasm.Module, loopYield bool) (ret filecache.Key) {
 	s := sha256.New()
 	s.Write(m.ID[:])
 	s.Write(magic)
+	if loopYield { // mur patch: code with loop yield checks is another module's.
+		s.Write([]byte("mur:loop-yield"))
+	}
 	// Write the CPU features so that we can cache the compiled module for the same CPU.
 	// This prevents the incompatible CPU features from being used.
 	cpu := platform.CpuFeatures.Raw()
@@ -119,7 +122,7 @@ func (e *engine) addCompiledModuleToCache(module *wasm.Module, cm *compiledModul
 	if e.fileCache == nil || module.IsHostModule {
 		return
 	}
-	key := fileCacheKey(module)
+	key := fileCacheKey(module, e.loopYieldOn)
 	err = e.fileCache.Add(key, serializeCompiledModule(e.wazeroVersion, key, cm))
 	return
 }
@@ -131,7 +134,7 @@ func (e *engine) getCompiledModuleFromCache(module *wasm.Module) (cm *compiledMo
 
 	// Check if the entries exist in the external cache.
 	var cached io.ReadCloser
-	key := fileCacheKey(module)
+	key := fileCacheKey(module, e.loopYieldOn)
 	cached, hit, err = e.fileCache.Get(key)
 	if !hit || err != nil {
 		return

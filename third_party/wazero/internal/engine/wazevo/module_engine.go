@@ -221,6 +221,10 @@ func (m *moduleEngine) NewFunction(index wasm.Index) api.Function {
 	ce.execCtx.tryTableEnterTrampolineAddress = sharedFunctions.tryTableEnterAddress
 	ce.execCtx.tryTableLeaveTrampolineAddress = sharedFunctions.tryTableLeaveAddress
 	ce.execCtx.memmoveAddress = memmovPtr
+	if e := p.parent; e.loopYieldOn { // mur patch
+		ce.execCtx.loopYieldTrampolineAddress = sharedFunctions.loopYieldAddress
+		ce.execCtx.loopFuel = uint64(e.loopYield.Every)
+	}
 	ce.init()
 	return ce
 }

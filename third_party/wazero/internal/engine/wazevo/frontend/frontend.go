@@ -31,6 +31,9 @@ type Compiler struct {
 	refFuncSig             ssa.Signature
 	memmoveSig             ssa.Signature
 	ensureTermination      bool
+	// loopYieldChecks (a mur patch) puts an OpcodeLoopYieldCheck at the
+	// head of every loop.
+	loopYieldChecks bool
 
 	// Followings are reset by per function.
 
@@ -116,6 +119,10 @@ func NewFrontendCompiler(m *wasm.Module, ssaBuilder ssa.Builder, offset *wazevoa
 	c.declareSignatures(listenerOn)
 	return c
 }
+
+// EnableLoopYieldChecks makes c count every loop iteration against the
+// execution context's loop fuel (OpcodeLoopYieldCheck; a mur patch).
+func (c *Compiler) EnableLoopYieldChecks() { c.loopYieldChecks = true }
 
 // catchClauseTable accumulates catch clause entries during compilation.
 type catchClauseTable interface {

@@ -1364,6 +1364,9 @@ func (c *Compiler) lowerCurrentOpcode() {
 				AsCallIndirect(checkModuleExitCodePtr, &c.checkModuleExitCodeSig, args).
 				Insert(builder)
 		}
+		if c.loopYieldChecks { // mur patch
+			builder.AllocateInstruction().AsLoopYieldCheck(c.execCtxPtrValue).Insert(builder)
+		}
 	case wasm.OpcodeIf:
 		bt := c.readBlockType()
 

@@ -641,6 +641,12 @@ const (
 	// for tail calls. Semantically, it combines CallIndirect + Return into a single operation.
 	OpcodeTailCallReturnCallIndirect
 
+	// OpcodeLoopYieldCheck counts one loop iteration against the execution
+	// context's loop fuel and, when it runs out, leaves to Go and comes back
+	// with every register intact (a mur patch: see
+	// backend/isa/amd64/machine_loop_yield.go). `LoopYieldCheck ctx`.
+	OpcodeLoopYieldCheck
+
 	// opcodeEnd marks the end of the opcode list.
 	opcodeEnd
 )
@@ -795,6 +801,7 @@ var instructionSideEffects = [opcodeEnd]sideEffect{
 	OpcodeIstore16:                    sideEffectStrict,
 	OpcodeIstore32:                    sideEffectStrict,
 	OpcodeExitWithCode:                sideEffectStrict,
+	OpcodeLoopYieldCheck:              sideEffectStrict, // mur patch
 	OpcodeExitIfTrueWithCode:          sideEffectStrict,
 	OpcodeReturn:                      sideEffectStrict,
 	OpcodeBrz:                         sideEffectStrict,
@@ -996,6 +1003,7 @@ var instructionReturnTypes = [opcodeEnd]returnTypesFn{
 	OpcodeIstore16:                    returnTypesFnNoReturns,
 	OpcodeIstore32:                    returnTypesFnNoReturns,
 	OpcodeExitWithCode:                returnTypesFnNoReturns,
+	OpcodeLoopYieldCheck:              returnTypesFnNoReturns, // mur patch
 	OpcodeExitIfTrueWithCode:          returnTypesFnNoReturns,
 	OpcodeReturn:                      returnTypesFnNoReturns,
 	OpcodeBrz:                         returnTypesFnNoReturns,
@@ -2083,6 +2091,17 @@ func (i *Instruction) AsExitWithCode(ctx Value, code wazevoapi.ExitCode) {
 	i.u1 = uint64(code)
 }
 
+// AsLoopYieldCheck initializes this instruction as OpcodeLoopYieldCheck
+// on the execution context ctx (a mur patch).
+func (i *Instruction) AsLoopYieldCheck(ctx Value) *Instruction {
+	i.opcode = OpcodeLoopYieldCheck
+	i.v = ctx
+	return i
+}
+
+// LoopYieldCheckData returns the execution context of OpcodeLoopYieldCheck.
+func (i *Instruction) LoopYieldCheckData() (ctx Value) { return i.v }
+
 // AsExitIfTrueWithCode initializes this instruction as a trap instruction with OpcodeExitIfTrueWithCode.
 func (i *Instruction) AsExitIfTrueWithCode(ctx, c Value, code wazevoapi.ExitCode) *Instruction {
 	i.opcode = OpcodeExitIfTrueWithCode
@@ -2510,6 +2529,8 @@ func (i *Instruction) Format(b Builder) string {
 	switch i.opcode {
 	case OpcodeExitWithCode:
 		instSuffix = fmt.Sprintf(" %s, %s", i.v.Format(b), wazevoapi.ExitCode(i.u1))
+	case OpcodeLoopYieldCheck: // mur patch
+		instSuffix = " " + i.v.Format(b)
 	case OpcodeExitIfTrueWithCode:
 		instSuffix = fmt.Sprintf(" %s, %s, %s", i.v2.Format(b), i.v.Format(b), wazevoapi.ExitCode(i.u1))
 	case OpcodeIadd, OpcodeIsub, OpcodeImul, OpcodeFadd, OpcodeFsub, OpcodeFmin, OpcodeFmax, OpcodeFdiv, OpcodeFmul:
@@ -2737,6 +2758,8 @@ func (o Opcode) String() (ret string) {
 		return "BrTable"
 	case OpcodeExitWithCode:
 		return "Exit"
+	case OpcodeLoopYieldCheck: // mur patch
+		return "LoopYieldCheck"
 	case OpcodeExitIfTrueWithCode:
 		return "ExitIfTrue"
 	case OpcodeReturn:

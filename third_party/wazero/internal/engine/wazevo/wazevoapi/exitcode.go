@@ -49,6 +49,10 @@ const (
 	// ExitCodeTryTableLeave is an exit code for leaving a try_table block.
 	// The dispatch loop pops the most recent try handler.
 	ExitCodeTryTableLeave
+	// ExitCodeLoopYield is the exit of a loop yield check whose fuel ran
+	// out: Go runs the engine's loop yield and resumes the loop with every
+	// register as it was (a mur patch).
+	ExitCodeLoopYield
 	exitCodeMax
 )
 
@@ -115,6 +119,8 @@ func (e ExitCode) String() string {
 		return "try_table_enter"
 	case ExitCodeTryTableLeave:
 		return "try_table_leave"
+	case ExitCodeLoopYield: // mur patch
+		return "loop_yield"
 	}
 	panic("TODO")
 }

@@ -70,6 +70,11 @@ const (
 	// ExecutionContextOffsetCaughtExceptionClauseIdx is the matched catch clause index
 	// written by handleException and read by compiled handler dispatch code.
 	ExecutionContextOffsetCaughtExceptionClauseIdx Offset = 1232
+	// ExecutionContextOffsetLoopFuel and
+	// ExecutionContextOffsetLoopYieldTrampolineAddress are the offsets of
+	// the loop yield check's counter and trampoline (a mur patch).
+	ExecutionContextOffsetLoopFuel                   Offset = 1240
+	ExecutionContextOffsetLoopYieldTrampolineAddress Offset = 1248
 )
 
 // ModuleContextOffsetData allows the compilers to get the information about offsets to the fields of wazevo.moduleContextOpaque,

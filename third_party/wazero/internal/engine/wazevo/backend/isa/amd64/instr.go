@@ -290,6 +290,9 @@ func (i *instruction) String() string {
 	case nopUseReg:
 		return fmt.Sprintf("nop_use_reg %s", i.op1.format(true))
 
+	case loopYieldCheck: // mur patch
+		return fmt.Sprintf("loop_yield_check %s", i.op1.format(true))
+
 	case tailCall:
 		return fmt.Sprintf("tailCall %s", ssa.FuncRef(i.u1))
 	case tailCallIndirect:
@@ -853,6 +856,11 @@ const (
 
 	// tailCallIndirect is a meta instruction that emits a tail call with an indirect call.
 	tailCallIndirect
+
+	// loopYieldCheck counts a loop iteration against the execution
+	// context (op1) and leaves to Go when the count runs out, clobbering
+	// nothing (a mur patch: see machine_loop_yield.go).
+	loopYieldCheck
 
 	instrMax
 )
@@ -2383,6 +2391,7 @@ var defKinds = [instrMax]defKind{
 	lockxadd:               defKindNone,
 	neg:                    defKindNone,
 	nopUseReg:              defKindNone,
+	loopYieldCheck:         defKindNone, // mur patch
 	tailCall:               defKindCall,
 	tailCallIndirect:       defKindCall,
 }
@@ -2469,6 +2478,7 @@ var useKinds = [instrMax]useKind{
 	lockxadd:               useKindOp1RegOp2,
 	neg:                    useKindOp1,
 	nopUseReg:              useKindOp1,
+	loopYieldCheck:         useKindOp1, // mur patch
 	tailCall:               useKindCall,
 	tailCallIndirect:       useKindTailCallInd,
 }

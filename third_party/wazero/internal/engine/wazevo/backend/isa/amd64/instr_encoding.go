@@ -14,6 +14,8 @@ func (i *instruction) encode(c backend.Compiler) (needsLabelResolution bool) {
 	case nop0, sourceOffsetInfo, defineUninitializedReg, fcvtToSintSequence, fcvtToUintSequence, nopUseReg:
 	case ret:
 		encodeRet(c)
+	case loopYieldCheck: // mur patch
+		encodeLoopYieldCheck(c, i)
 	case imm:
 		dst := regEncodings[i.op2.reg().RealReg()]
 		con := i.u1

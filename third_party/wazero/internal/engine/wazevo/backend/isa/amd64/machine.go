@@ -1028,6 +1028,8 @@ func (m *machine) LowerInstr(instr *ssa.Instruction) {
 		m.lowerVFabs(instr)
 	case ssa.OpcodeUndefined:
 		m.insert(m.allocateInstr().asUD2())
+	case ssa.OpcodeLoopYieldCheck: // mur patch: see machine_loop_yield.go.
+		m.insert(m.allocateInstr().asLoopYieldCheck(m.c.VRegOf(instr.LoopYieldCheckData())))
 	case ssa.OpcodeExitWithCode:
 		execCtx, code := instr.ExitWithCodeData()
 		m.lowerExitWithCode(m.c.VRegOf(execCtx), code)
@@ -2183,6 +2185,7 @@ func (m *machine) Encode(ctx context.Context) (err error) {
 
 	m.labelResolutionPends = m.labelResolutionPends[:0]
 	m.moveExitPathsOutOfLine() // mur patch: see machine_exit_stubs.go.
+	m.expandLoopYieldChecks()  // mur patch: see machine_loop_yield.go.
 	for _, pos := range m.orderedSSABlockLabelPos {
 		offset := int64(len(*bufPtr))
 		pos.binaryOffset = offset
