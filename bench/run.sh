@@ -2,7 +2,7 @@
 # Runs mur-go's component benchmarks (engine/component/bench_test.go, plus the
 # canonical ABI round trip in engine/canon/bench_test.go) and the same measurements
 # on jco transpile + Node (jco/bench.mjs) in one run, then prints a table
-# with the mur-go/jco ratios and the targets of issue 2 §9.
+# with the mur-go/jco ratios and the targets of issue 30 §2.
 #
 #   bench/run.sh            # COUNT=3 repetitions of the fast benchmarks
 #   COUNT=5 bench/run.sh
