@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mur-go/mur/engine/component"
 	"github.com/mur-go/mur/internal/format/artifact"
+	"github.com/mur-go/mur/internal/testing/testguest"
 )
 
 // cacheFiles lists the regular files under dir.
@@ -88,15 +88,7 @@ func recompile(t *testing.T, pkgPath, cache string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	e, err := component.NewEngine(ctx, component.Config{CacheDir: cache})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close(ctx)
-	if _, err := e.Compile(ctx, wasm); err != nil {
-		t.Fatal(err)
-	}
+	testguest.CompileIn(t, cache, wasm).Close(context.Background())
 }
 
 // TestCompileNotice: a compile that outlasts the delay gets one line

@@ -27,16 +27,7 @@ func TestReleaseFilePagesDropsCompiledCodeMappedFromTheCache(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "cache")
 	wasm := testguest.Bytes(t, testguest.ScriptedGo)
-	compile := func() *component.Engine {
-		e, err := component.NewEngine(ctx, component.Config{CacheDir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := e.Compile(ctx, wasm); err != nil {
-			t.Fatal(err)
-		}
-		return e
-	}
+	compile := func() *component.Engine { return testguest.CompileIn(t, dir, wasm) }
 	if err := compile().Close(ctx); err != nil {
 		t.Fatal(err)
 	}

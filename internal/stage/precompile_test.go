@@ -48,14 +48,7 @@ func TestPrecompile(t *testing.T) {
 			}
 			before := tree(t, cache)
 			if tc.ok {
-				again, err := component.NewEngine(ctx, component.Config{CacheDir: cache})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer again.Close(ctx)
-				if _, err := again.Compile(ctx, []byte(wasm)); err != nil {
-					t.Fatal(err)
-				}
+				testguest.CompileIn(t, cache, []byte(wasm)).Close(ctx)
 				if after := tree(t, cache); len(after) != len(before) {
 					t.Errorf("a run would compile again: the cache went from %d to %d entries", len(before), len(after))
 				}

@@ -55,3 +55,21 @@ func (g *Guests) Compile(t testing.TB, name string) *component.Component {
 	g.compiled[name] = c
 	return c
 }
+
+// CompileIn returns a new engine on the compilation cache dir that has
+// compiled wasm: the first call for a dir compiles cold and fills the
+// cache, a later one loads from it as a new process would. The caller
+// closes the engine.
+func CompileIn(t testing.TB, dir string, wasm []byte) *component.Engine {
+	t.Helper()
+	ctx := context.Background()
+	e, err := component.NewEngine(ctx, component.Config{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Compile(ctx, wasm); err != nil {
+		e.Close(ctx)
+		t.Fatal(err)
+	}
+	return e
+}
