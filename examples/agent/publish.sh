@@ -94,7 +94,13 @@ if $install; then
 	for name in "${names[@]}"; do
 		rm -rf "$here/.murmur/artifacts/$name"
 	done
-	(cd "$here" && HOME="$registry" "$mur" install --registry local)
+	# install compiles the WASM components into the compilation cache the
+	# user's 'mur run' reads, not one under the registry's HOME.
+	case "$(uname)" in
+	Darwin) default_cache="$HOME/Library/Caches/mur/wasm" ;;
+	*) default_cache="${XDG_CACHE_HOME:-$HOME/.cache}/mur/wasm" ;;
+	esac
+	(cd "$here" && HOME="$registry" MUR_CACHE_DIR="${MUR_CACHE_DIR:-$default_cache}" "$mur" install --registry local)
 	echo
 	echo "Installed. Run the agent on its task (-v prints the session workdir):"
 	echo "  cd ${here#"$PWD"/} && $mur run -v --task task.md"
