@@ -135,19 +135,11 @@ func (in *installer) one(cmd *cobra.Command, ref string) error {
 		return &diag.Error{Code: artifact.CodeIO, Msg: "artifact reference must be in the format <name@version>",
 			Hint: "for example: mur install hello-tool@0.1.0"}
 	}
-	wd, err := cwd()
+	to, err := in.destination()
 	if err != nil {
 		return err
 	}
-	dst, root, err := in.store(wd)
-	if err != nil {
-		return err
-	}
-	src, target, err := in.source(wd)
-	if err != nil {
-		return err
-	}
-	lock, lockPath, err := in.projectLock(root)
+	src, target, err := in.source(to.wd)
 	if err != nil {
 		return err
 	}
@@ -155,8 +147,8 @@ func (in *installer) one(cmd *cobra.Command, ref string) error {
 	if c, ok := src.(*registry.Client); ok {
 		c.Progress = prog.transfer
 	}
-	f := &install.Fetcher{Sources: provision.Sources(install.Source{Name: target.String(), Resolver: src}), Lock: lock, Mode: install.Guard}
-	res, err := provision.Artifact(ctx, f, dst, name, version)
+	f := &install.Fetcher{Sources: provision.Sources(install.Source{Name: target.String(), Resolver: src}), Lock: to.lock, Mode: install.Guard}
+	res, err := provision.Artifact(ctx, f, to.store, name, version)
 	prog.clear()
 	if errors.Is(err, registry.ErrNotFound) {
 		return notFoundHint(err, target)
@@ -165,11 +157,11 @@ func (in *installer) one(cmd *cobra.Command, ref string) error {
 		return err
 	}
 	fmt.Fprintf(in.stdout, "Installed %s@%s → %s\n", name, version, res.Path)
-	if lock != nil {
-		if err := install.Pin(lockPath, lock, res.Pin); err != nil {
+	if to.lock != nil {
+		if err := install.Pin(to.lockPath, to.lock, res.Pin); err != nil {
 			return err
 		}
-		fmt.Fprintf(in.stdout, "  pinned in %s (sha256 %s)\n", lockPath, shortSHA(res.Pin.SHA256.Wasm))
+		fmt.Fprintf(in.stdout, "  pinned in %s (sha256 %s)\n", to.lockPath, shortSHA(res.Pin.SHA256.Wasm))
 	}
 	return in.compileInstalled(ctx, []string{res.Path})
 }
@@ -257,4 +249,30 @@ func (in *installer) projectLock(root string) (*lockfile.Lock, string, error) {
 	path := filepath.Join(root, lockfile.FileName)
 	lock, err := lockfile.ReadOrNew(path)
 	return lock, path, err
+}
+
+// installTo is where a registry or release install writes: the store,
+// and for a project install the lock it pins in (nil with -g).
+type installTo struct {
+	wd       string
+	store    *registry.Local
+	lock     *lockfile.Lock
+	lockPath string
+}
+
+// destination resolves installTo from the working directory.
+func (in *installer) destination() (installTo, error) {
+	wd, err := cwd()
+	if err != nil {
+		return installTo{}, err
+	}
+	dst, root, err := in.store(wd)
+	if err != nil {
+		return installTo{}, err
+	}
+	lock, lockPath, err := in.projectLock(root)
+	if err != nil {
+		return installTo{}, err
+	}
+	return installTo{wd: wd, store: dst, lock: lock, lockPath: lockPath}, nil
 }

@@ -57,11 +57,7 @@ func (in *installer) all(ctx context.Context) error {
 		fmt.Fprintf(in.stdout, "installed %d %s into %s; %s left as it was: it pins a capsule's artifacts all together, once every one installs\n",
 			installed, plural(installed, "artifact", "artifacts"), rep.Store, rep.LockPath)
 	}
-	paths := make([]string, len(rep.Installed))
-	for i, got := range rep.Installed {
-		paths[i] = got.Path
-	}
-	if err := in.compileInstalled(ctx, installedPaths(paths, rep.Errs)); err != nil {
+	if err := in.compileInstalled(ctx, installedPaths(rep.Installed, rep.Errs)); err != nil {
 		return err
 	}
 	var failed []string

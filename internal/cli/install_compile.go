@@ -10,6 +10,7 @@ import (
 	"github.com/mur-go/mur/engine/component"
 	"github.com/mur-go/mur/internal/base/diag"
 	"github.com/mur-go/mur/internal/stage"
+	"github.com/mur-go/mur/internal/store/provision"
 )
 
 // compileInstalled compiles the WASM components of the packages just
@@ -53,12 +54,13 @@ func (in *installer) compileInstalled(ctx context.Context, paths []string) error
 	return nil
 }
 
-// installedPaths are the store paths of the installs that succeeded.
-func installedPaths(done []string, errs []error) []string {
+// installedPaths are the store paths of the installs in done that
+// succeeded: errs, when given, holds each one's error.
+func installedPaths(done []provision.Installed, errs []error) []string {
 	var out []string
-	for i, p := range done {
-		if p != "" && (i >= len(errs) || errs[i] == nil) {
-			out = append(out, p)
+	for i, d := range done {
+		if d.Path != "" && (i >= len(errs) || errs[i] == nil) {
+			out = append(out, d.Path)
 		}
 	}
 	return out

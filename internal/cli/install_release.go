@@ -36,15 +36,7 @@ func (in *installer) release(cmd *cobra.Command, ref string) error {
 	if err != nil {
 		return err
 	}
-	wd, err := cwd()
-	if err != nil {
-		return err
-	}
-	dst, root, err := in.store(wd)
-	if err != nil {
-		return err
-	}
-	lock, lockPath, err := in.projectLock(root)
+	to, err := in.destination()
 	if err != nil {
 		return err
 	}
@@ -61,7 +53,7 @@ func (in *installer) release(cmd *cobra.Command, ref string) error {
 	}
 	var done []provision.Installed
 	if err == nil {
-		done, err = provision.Release(ctx, &install.Fetcher{Lock: lock, Mode: install.Guard}, dst, src, pkgs)
+		done, err = provision.Release(ctx, &install.Fetcher{Lock: to.lock, Mode: install.Guard}, to.store, src, pkgs)
 	}
 	prog.clear()
 	pins := make([]lockfile.Entry, 0, len(done))
@@ -72,19 +64,15 @@ func (in *installer) release(cmd *cobra.Command, ref string) error {
 	if err != nil {
 		return err
 	}
-	if lock != nil {
-		if err := install.Pin(lockPath, lock, pins...); err != nil {
+	if to.lock != nil {
+		if err := install.Pin(to.lockPath, to.lock, pins...); err != nil {
 			return err
 		}
 		for _, p := range pins {
-			fmt.Fprintf(in.stdout, "  pinned %s in %s (sha256 %s)\n", p.Name, lockPath, shortSHA(p.SHA256.Wasm))
+			fmt.Fprintf(in.stdout, "  pinned %s in %s (sha256 %s)\n", p.Name, to.lockPath, shortSHA(p.SHA256.Wasm))
 		}
 	}
-	paths := make([]string, len(done))
-	for i, d := range done {
-		paths[i] = d.Path
-	}
-	return in.compileInstalled(ctx, paths)
+	return in.compileInstalled(ctx, installedPaths(done, nil))
 }
 
 // allPlatforms is Murmur's --all-platforms NAME@VERSION: each platform it
