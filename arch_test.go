@@ -73,7 +73,7 @@ var layers = [][]string{
 
 // unlayered are the module's packages that are not part of the runtime:
 // test guests and their helpers, examples, benchmarks.
-var unlayered = []string{"guests", "guests/", "examples/", "bench/", "internal/testing/testguest", "internal/testing/mockprovider", "internal/testing/cgrouptest", "internal/testing/otlpreceiver", "internal/testing/ociregistry", "internal/testing/ghreleases", "internal/testing/natstest", "."}
+var unlayered = []string{"guests", "guests/", "examples/", "bench/", "internal/testing/testguest", "internal/testing/mockprovider", "internal/testing/cgrouptest", "internal/testing/otlpreceiver", "internal/testing/ociregistry", "internal/testing/ghreleases", "internal/testing/natstest", "internal/testing/a2atask", "."}
 
 // TestLayers fails when a package imports one on its own row or a row
 // above, or when a runtime package is on no row at all: ARCHITECTURE.md's

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mur-go/mur/internal/testing/a2atask"
+
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
 
@@ -67,7 +69,7 @@ lifecycle:
 			t.Fatalf("send: %v\n%s", err, c.stderr())
 		}
 		task, ok := res.(*a2a.Task)
-		if !ok || task.Status.State != a2a.TaskStateCompleted || !strings.Contains(taskText(task), "idle answer") {
+		if !ok || task.Status.State != a2a.TaskStateCompleted || !strings.Contains(a2atask.Text(task), "idle answer") {
 			t.Fatalf("send returned %+v, want a completed task with the answer\n%s", res, c.stderr())
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mur-go/mur/internal/testing/a2atask"
+
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 )
@@ -53,12 +55,12 @@ lifecycle:
 			return task
 		}
 		asked := send("ask me", "")
-		if asked.Status.State != a2a.TaskStateInputRequired || !strings.Contains(taskText(asked), "name?") {
-			t.Fatalf("%s: %s %q, want input-required asking name?", v, asked.Status.State, taskText(asked))
+		if asked.Status.State != a2a.TaskStateInputRequired || !strings.Contains(a2atask.Text(asked), "name?") {
+			t.Fatalf("%s: %s %q, want input-required asking name?", v, asked.Status.State, a2atask.Text(asked))
 		}
 		done := send("blue", asked.ID)
-		if done.ID != asked.ID || done.Status.State != a2a.TaskStateCompleted || !strings.Contains(taskText(done), "the answer was heard") {
-			t.Errorf("%s: the answer left task %s %s %q, want %s completed with the answer", v, done.ID, done.Status.State, taskText(done), asked.ID)
+		if done.ID != asked.ID || done.Status.State != a2a.TaskStateCompleted || !strings.Contains(a2atask.Text(done), "the answer was heard") {
+			t.Errorf("%s: the answer left task %s %s %q, want %s completed with the answer", v, done.ID, done.Status.State, a2atask.Text(done), asked.ID)
 		}
 	}
 }

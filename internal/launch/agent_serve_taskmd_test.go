@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mur-go/mur/internal/testing/a2atask"
+
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
 )
@@ -82,11 +84,11 @@ lifecycle:
 			}
 			first := send("first task", "", false)
 			if first.Status.State != a2a.TaskStateInputRequired {
-				t.Fatalf("first task: %s %q, want input-required", first.Status.State, taskText(first))
+				t.Fatalf("first task: %s %q, want input-required", first.Status.State, a2atask.Text(first))
 			}
 			second := send("second task", "", true)
 			if done := send("go on", first.ID, false); done.Status.State != a2a.TaskStateCompleted {
-				t.Fatalf("first task: %s %q, want completed", done.Status.State, taskText(done))
+				t.Fatalf("first task: %s %q, want completed", done.Status.State, a2atask.Text(done))
 			}
 			if state := awaitInput(t, ctx, client, second.ID); state != a2a.TaskStateInputRequired {
 				t.Fatalf("the task queued behind the plant ended %s, want it running and asking for input\n%s", state, c.stderr.String())
@@ -101,8 +103,8 @@ lifecycle:
 					t.Errorf("the file the planted task.md pointed at now holds %q", b)
 				}
 			}
-			if done := send("go on", second.ID, false); done.Status.State != a2a.TaskStateCompleted || !strings.Contains(taskText(done), "planted") {
-				t.Errorf("second task: %s %q, want completed", done.Status.State, taskText(done))
+			if done := send("go on", second.ID, false); done.Status.State != a2a.TaskStateCompleted || !strings.Contains(a2atask.Text(done), "planted") {
+				t.Errorf("second task: %s %q, want completed", done.Status.State, a2atask.Text(done))
 			}
 		})
 	}

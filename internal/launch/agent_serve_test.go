@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/mur-go/mur/internal/testing/a2atask"
+
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
 	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
@@ -59,8 +61,8 @@ lifecycle:
 				t.Fatalf("%s send returned %T", v, res)
 			}
 			sent++
-			if task.Status.State != a2a.TaskStateCompleted || !strings.Contains(taskText(task), "served answer") {
-				t.Errorf("%s task %d: %s %q, want completed with the answer", v, i, task.Status.State, taskText(task))
+			if task.Status.State != a2a.TaskStateCompleted || !strings.Contains(a2atask.Text(task), "served answer") {
+				t.Errorf("%s task %d: %s %q, want completed with the answer", v, i, task.Status.State, a2atask.Text(task))
 			}
 		}
 	}
@@ -200,21 +202,4 @@ func sdkClient(t *testing.T, base string, v a2a.ProtocolVersion) *a2aclient.Clie
 	}
 	t.Cleanup(func() { _ = c.Destroy() })
 	return c
-}
-
-// taskText is a task's status message and artifacts as one text.
-func taskText(task *a2a.Task) string {
-	var b strings.Builder
-	parts := func(ps []*a2a.Part) {
-		for _, p := range ps {
-			b.WriteString(p.Text())
-		}
-	}
-	if task.Status.Message != nil {
-		parts(task.Status.Message.Parts)
-	}
-	for _, a := range task.Artifacts {
-		parts(a.Parts)
-	}
-	return b.String()
 }

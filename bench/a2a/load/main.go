@@ -21,7 +21,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
-	"github.com/mur-go/mur/bench/a2a/taskreply"
+	"github.com/mur-go/mur/internal/testing/a2atask"
 )
 
 func main() {
@@ -70,7 +70,7 @@ func run(name, url, fixed string, n, clients int) error {
 					want = fixed
 				}
 				task, ok := res.(*a2a.Task)
-				if err != nil || !ok || task.Status.State != a2a.TaskStateCompleted || !strings.Contains(taskreply.Text(task), want) {
+				if err != nil || !ok || task.Status.State != a2a.TaskStateCompleted || !strings.Contains(a2atask.Text(task), want) {
 					bad.Add(1)
 				}
 			}

@@ -33,7 +33,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
-	"github.com/mur-go/mur/bench/a2a/taskreply"
+	"github.com/mur-go/mur/internal/testing/a2atask"
 )
 
 func main() {
@@ -177,7 +177,7 @@ func (c *copyRun) serve(ctx context.Context, hc *http.Client, start time.Time, o
 		want = "echo: " + text
 	}
 	task, ok := res.(*a2a.Task)
-	if !ok || task.Status.State != a2a.TaskStateCompleted || !strings.Contains(taskreply.Text(task), want) {
+	if !ok || task.Status.State != a2a.TaskStateCompleted || !strings.Contains(a2atask.Text(task), want) {
 		return fmt.Errorf("its first task did not complete with %q: %v", want, res)
 	}
 	return nil

@@ -1,5 +1,6 @@
-// Package taskreply reads a benchmark task's answer back.
-package taskreply
+// Package a2atask reads an A2A task's answer back, for tests and
+// benchmarks.
+package a2atask
 
 import (
 	"strings"
@@ -7,8 +8,8 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
 
-// Text is a task's status message and artifacts as one text: the loop
-// may carry its answer in either.
+// Text is a task's status message and artifacts as one text: the agent
+// loop may carry its answer in either.
 func Text(task *a2a.Task) string {
 	var b strings.Builder
 	parts := func(ps []*a2a.Part) {
