@@ -2,7 +2,6 @@ package oci_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/google/go-containerregistry/pkg/crane"
 	"github.com/google/go-containerregistry/pkg/v1/random"
-	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 
 	"github.com/mur-go/mur/internal/format/artifact"
 	"github.com/mur-go/mur/internal/store/oci"
@@ -181,19 +179,8 @@ func TestCatalogRefused(t *testing.T) {
 func TestCatalogSkipsHostileTags(t *testing.T) {
 	r, reg, opts := open(t, false)
 	ctx := context.Background()
-	for _, n := range []string{"good", "victim", "other"} {
-		if _, err := reg.Publish(ctx, meta(n, "1.0.0"), pkg(t, n, "1.0.0", "")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	raw, err := crane.Manifest(r.Host+"/murmur/victim:1.0.0", opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m ocispec.Manifest
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
+	publishTools(t, reg, "good", "victim", "other")
+	m, _ := manifest(t, r.Host+"/murmur/victim:1.0.0", opts)
 	m.Annotations[oci.AnnotationSHA256] = strings.Repeat("ab", 32)
 	m.Annotations[oci.AnnotationVersion] = "2.0.0"
 	put(t, r.Host+"/murmur/victim:2.0.0", m)

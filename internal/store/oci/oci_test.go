@@ -74,14 +74,7 @@ func TestPublishResolve(t *testing.T) {
 		t.Fatalf("published %+v", pub)
 	}
 	// What was pushed, as crane sees it.
-	raw, err := crane.Manifest(r.Host+"/murmur/hello:1.0.0", opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m ocispec.Manifest
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
+	m, raw := manifest(t, r.Host+"/murmur/hello:1.0.0", opts)
 	want := map[string]string{oci.AnnotationName: "hello", oci.AnnotationVersion: "1.0.0", oci.AnnotationRuntime: "wasm",
 		oci.AnnotationPlatforms: "", oci.AnnotationSHA256: pub.SHA256, oci.AnnotationRole: "tool"}
 	if m.ArtifactType != oci.ArtifactType || len(m.Layers) != 1 || m.Layers[0].MediaType != oci.LayerMediaType ||
@@ -224,19 +217,8 @@ func TestTampering(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r, reg, opts := open(t, false)
-			for _, n := range []string{"victim", "other"} {
-				if _, err := reg.Publish(ctx, meta(n, "1.0.0"), pkg(t, n, "1.0.0", "")); err != nil {
-					t.Fatal(err)
-				}
-			}
-			raw, err := crane.Manifest(r.Host+"/murmur/victim:1.0.0", opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var m ocispec.Manifest
-			if err := json.Unmarshal(raw, &m); err != nil {
-				t.Fatal(err)
-			}
+			publishTools(t, reg, "victim", "other")
+			m, _ := manifest(t, r.Host+"/murmur/victim:1.0.0", opts)
 			c.tamper(t, r, opts, m)
 			got, err := reg.Resolve(ctx, "victim", "1.0.0", nil)
 			if code(err) != "E-REG-002" || !strings.Contains(err.Error(), c.msg) || !strings.Contains(err.Error(), r.Host) {
@@ -247,6 +229,31 @@ func TestTampering(t *testing.T) {
 			}
 		})
 	}
+}
+
+// publishTools publishes a tool package of each name at 1.0.0.
+func publishTools(t *testing.T, reg *oci.Registry, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if _, err := reg.Publish(context.Background(), meta(n, "1.0.0"), pkg(t, n, "1.0.0", "")); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// manifest reads the image manifest at ref as crane sees it, decoded and
+// raw.
+func manifest(t *testing.T, ref string, opts []crane.Option) (ocispec.Manifest, []byte) {
+	t.Helper()
+	raw, err := crane.Manifest(ref, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m ocispec.Manifest
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m, raw
 }
 
 func put(t *testing.T, ref string, m ocispec.Manifest) {
