@@ -53,20 +53,7 @@ func (e *example) murEnv(dir string, extra []string, args ...string) (stdout, st
 // murmur.yaml for the rest of the test.
 func (e *example) withOtelEndpoint(t *testing.T, endpoint string) {
 	t.Helper()
-	path := filepath.Join(e.project, "murmur.yaml")
-	orig, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := os.WriteFile(path, orig, 0o644); err != nil {
-			t.Error(err)
-		}
-	})
-	yaml := string(orig) + "\nobservability:\n  otel_endpoint: " + endpoint + "\n"
-	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	e.withManifestTail(t, "\nobservability:\n  otel_endpoint: "+endpoint+"\n")
 }
 
 // The example's task, seen by the collector: one invoke_agent span in the
