@@ -8,10 +8,6 @@ set -euo pipefail
 guests="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$guests"
 
-stamp=node_modules/.installed-package-lock.json
-if ! cmp -s package-lock.json "$stamp" 2>/dev/null; then
-	npm ci --no-audit --no-fund --loglevel=error
-	cp package-lock.json "$stamp"
-fi
+./npm-ci.sh
 
 node build-invalid.mjs
