@@ -36,12 +36,7 @@ func Precompile(ctx context.Context, comp Compiler, path string, getenv func(str
 		return false, nil
 	}
 	what := m.Name + "@" + m.Version
-	var wasm []byte
-	if cache := payloadCache(ctx, comp); cache != nil {
-		_, wasm, err = pkg.RootWasmFrom(cache)
-	} else {
-		_, wasm, err = pkg.RootWasm()
-	}
+	_, wasm, err := pkg.RootWasmFrom(payloadCache(ctx, comp))
 	if err != nil {
 		return false, fmt.Errorf("reading the component of %s: %w", what, err)
 	}

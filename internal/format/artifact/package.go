@@ -211,8 +211,12 @@ type PayloadCache interface {
 // RootWasmFrom is RootWasm taking the inflated payload from cache, and
 // keeping it there when it had to inflate it. A cached payload is used
 // only if its size and CRC-32 are those the archive (whose digest is in
-// the key) records for the entry; anything else is inflated again.
+// the key) records for the entry; anything else is inflated again. A
+// nil cache is RootWasm.
 func (p *Package) RootWasmFrom(cache PayloadCache) (name string, wasm []byte, err error) {
+	if cache == nil {
+		return p.RootWasm()
+	}
 	name, err = SelectRootWasm(p.names)
 	if err != nil {
 		return "", nil, newError(CodeIO, "", err, err.Error())

@@ -78,3 +78,12 @@ func TestRootWasmFromCache(t *testing.T) {
 		})
 	}
 }
+
+// Without a cache, RootWasmFrom inflates the payload as RootWasm does.
+func TestRootWasmFromNoCache(t *testing.T) {
+	wasm := []byte("\x00asm\x0d\x00\x01\x00 the payload")
+	name, got, err := payloadZip(t, wasm).RootWasmFrom(nil)
+	if err != nil || name != "p.wasm" || !bytes.Equal(got, wasm) {
+		t.Fatalf("RootWasmFrom(nil) = %q %q %v", name, got, err)
+	}
+}

@@ -56,11 +56,7 @@ func (f *Fetcher) extract(r *Resolved, sha string) (*Artifact, error) {
 				fmt.Errorf("skill.md not found or unreadable at archive root: %w", err))
 		}
 	case PayloadWasm:
-		if f.Payloads != nil {
-			a.PayloadEntry, a.PayloadData, err = pkg.RootWasmFrom(f.Payloads)
-		} else {
-			a.PayloadEntry, a.PayloadData, err = pkg.RootWasm()
-		}
+		a.PayloadEntry, a.PayloadData, err = pkg.RootWasmFrom(f.Payloads)
 		if err != nil {
 			return nil, unreadable(r, a.Payload, err, err)
 		}
