@@ -24,11 +24,7 @@ func Precompile(ctx context.Context, comp Compiler, path string, getenv func(str
 	if err != nil {
 		return false, err
 	}
-	raw, err := pkg.Manifest()
-	if err != nil {
-		return false, err
-	}
-	m, err := artifact.ParseManifest(raw)
+	m, err := pkg.ParsedManifest()
 	if err != nil {
 		return false, err
 	}

@@ -123,6 +123,15 @@ func (p *Package) regularEntry(name string) (*zip.File, error) {
 	return f, nil
 }
 
+// ParsedManifest is Manifest parsed (ParseManifest).
+func (p *Package) ParsedManifest() (*Manifest, error) {
+	raw, err := p.Manifest()
+	if err != nil {
+		return nil, err
+	}
+	return ParseManifest(raw)
+}
+
 // Manifest returns the murmur.yaml entry, which must be UTF-8. It is read
 // through manifestio.ReadLimited: an entry whose header claims more than
 // manifestio.MaxSize is refused unread, and inflating stops one byte past

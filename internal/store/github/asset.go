@@ -68,11 +68,7 @@ func packageManifest(data []byte, getenv func(string) string) (*artifact.Manifes
 	if err != nil {
 		return nil, err
 	}
-	raw, err := pkg.Manifest()
-	if err != nil {
-		return nil, err
-	}
-	return artifact.ParseManifest(raw)
+	return pkg.ParsedManifest()
 }
 
 // recorded is the sha256 the release records for a: GitHub's "digest"

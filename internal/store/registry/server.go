@@ -143,11 +143,7 @@ func checkUpload(data []byte, name, version string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	raw, err := pkg.Manifest()
-	if err != nil {
-		return "", err
-	}
-	m, err := artifact.ParseManifest(raw)
+	m, err := pkg.ParsedManifest()
 	if err != nil {
 		return "", err
 	}
