@@ -9,7 +9,13 @@ set -euo pipefail
 guests="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$guests"
 
-./npm-ci.sh
+# npm ci wipes node_modules first, so skip it while the installed tree still
+# matches the lockfile: faster, and a concurrent build keeps its toolchain.
+stamp=node_modules/.installed-package-lock.json
+if ! cmp -s package-lock.json "$stamp" 2>/dev/null; then
+	npm ci --no-audit --no-fund --loglevel=error
+	cp package-lock.json "$stamp"
+fi
 
 mkdir -p build
 # -buildvcs=false and -trimpath keep commit state and local paths out of the
